@@ -1,0 +1,41 @@
+# Helper functions that give every component the same shape:
+#   draplane_library(NAME SRCS ... DEPS ...)   -> static library draplane_NAME
+#   draplane_test(NAME SRCS ... DEPS ...)      -> GoogleTest binary registered with ctest
+#   draplane_benchmark(NAME SRCS ... DEPS ...) -> Google Benchmark binary
+#   draplane_fuzzer(NAME SRCS ... DEPS ...)    -> libFuzzer binary (clang only)
+# Include paths are rooted at src/, so code includes "api/codec.h".
+
+function(draplane_library name)
+  cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
+  add_library(draplane_${name} STATIC ${ARG_SRCS})
+  target_include_directories(draplane_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(draplane_${name} PUBLIC ${ARG_DEPS})
+endfunction()
+
+function(draplane_test name)
+  if(NOT DRAPLANE_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SRCS})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE
+      DRAPLANE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  include(GoogleTest)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
+      PROPERTIES ENVIRONMENT "DRAPLANE_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endfunction()
+
+function(draplane_benchmark name)
+  cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SRCS})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark)
+endfunction()
+
+function(draplane_fuzzer name)
+  cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SRCS})
+  target_compile_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS})
+endfunction()

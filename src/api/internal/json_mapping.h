@@ -1,0 +1,380 @@
+// Generic JSON <-> struct mapping for the object model.
+//
+// Each modelled struct S declares its JSON members once, in upstream
+// declaration order, by specialising FieldsOf<S>:
+//
+//   template <> inline constexpr auto FieldsOf<ResourcePool> = std::tuple(
+//       Field("name", &ResourcePool::name, kEmitAlways),
+//       Field("generation", &ResourcePool::generation, kEmitAlways), ...);
+//
+// Decoding and encoding then follow Go's encoding/json rules as used by
+// Kubernetes: std::optional = pointer (omitted when unset, emitted when set
+// even if zero), omitempty for plain strings/numbers/bools/slices/maps unless
+// kEmitAlways, nested structs always emitted. A member registered with Rest()
+// receives the JSON members the struct does not model; without one, such
+// members are strict-decoding errors ("unknown field").
+//
+// Internal to the api component.
+#ifndef DRAPLANE_API_INTERNAL_JSON_MAPPING_H_
+#define DRAPLANE_API_INTERNAL_JSON_MAPPING_H_
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "common/str_cat.h"
+#include "api/meta_types.h"
+#include "common/field_errors.h"
+#include "common/quantity.h"
+
+namespace draplane::api::internal {
+
+enum FieldFlags : unsigned {
+  kOmitEmpty = 0,
+  kEmitAlways = 1,  // Go field without `omitempty`.
+  kTimestamp = 2,   // RFC 3339 text, checked on decode.
+};
+
+template <class S, class M>
+struct FieldSpec {
+  std::string_view name;
+  M S::*member;
+  unsigned flags;
+};
+
+template <class S, class M>
+constexpr FieldSpec<S, M> Field(std::string_view name, M S::*member,
+                                unsigned flags = kOmitEmpty) {
+  return {name, member, flags};
+}
+
+template <class S>
+struct RestSpec {
+  Json S::*member;
+};
+
+template <class S>
+constexpr RestSpec<S> Rest(Json S::*member) {
+  return {member};
+}
+
+// Specialised for every modelled struct.
+template <class S>
+inline constexpr int FieldsOf = 0;
+
+template <class S>
+concept Mapped = !std::is_same_v<std::remove_cv_t<decltype(FieldsOf<S>)>, int>;
+
+// Collects decoding problems. `errors` make the object unusable (wrong JSON
+// types, malformed quantities); `unknown` are members that upstream's strict
+// decoding would reject (unknown or duplicate fields).
+struct DecodeContext {
+  FieldErrorList errors;
+  FieldErrorList unknown;
+};
+
+std::string JsonTypeName(const Json& j);
+bool IsRfc3339(std::string_view s);
+
+// ---------------------------------------------------------------- decode
+template <class T>
+void FromJson(const Json& j, T& out, const FieldPath& path,
+              DecodeContext& ctx, unsigned flags = 0);
+
+inline void TypeError(const Json& j, const FieldPath& path,
+                      std::string_view want, DecodeContext& ctx) {
+  std::string shown = j.dump();
+  if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
+  ctx.errors.push_back(TypeInvalid(
+      path, BadValue::Json(shown),
+      StrCat("must be of type ", want, ", got ", JsonTypeName(j))));
+}
+
+inline void DecodeScalar(const Json& j, std::string& out, const FieldPath& p,
+                         DecodeContext& ctx, unsigned flags) {
+  if (j.is_null()) {
+    out.clear();
+    return;
+  }
+  if (!j.is_string()) return TypeError(j, p, "string", ctx);
+  out = j.get<std::string>();
+  if ((flags & kTimestamp) && !IsRfc3339(out)) {
+    ctx.errors.push_back(Invalid(
+        p, out, "must be an RFC 3339 timestamp (e.g. 2006-01-02T15:04:05Z)"));
+  }
+}
+
+template <class I>
+  requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
+void DecodeScalar(const Json& j, I& out, const FieldPath& p,
+                  DecodeContext& ctx, unsigned) {
+  if (j.is_null()) {
+    out = 0;
+    return;
+  }
+  if (j.is_number_integer()) {
+    if (j.is_number_unsigned()) {
+      auto v = j.get<uint64_t>();
+      if (v > static_cast<uint64_t>(std::numeric_limits<I>::max())) {
+        ctx.errors.push_back(Invalid(p, BadValue::Json(j.dump()),
+                                     "value out of range"));
+        return;
+      }
+      out = static_cast<I>(v);
+      return;
+    }
+    auto v = j.get<int64_t>();
+    if (v < static_cast<int64_t>(std::numeric_limits<I>::min()) ||
+        v > static_cast<int64_t>(std::numeric_limits<I>::max())) {
+      ctx.errors.push_back(Invalid(p, BadValue::Json(j.dump()),
+                                   "value out of range"));
+      return;
+    }
+    out = static_cast<I>(v);
+    return;
+  }
+  TypeError(j, p, "integer", ctx);
+}
+
+inline void DecodeScalar(const Json& j, bool& out, const FieldPath& p,
+                         DecodeContext& ctx, unsigned) {
+  if (j.is_null()) {
+    out = false;
+    return;
+  }
+  if (!j.is_boolean()) return TypeError(j, p, "boolean", ctx);
+  out = j.get<bool>();
+}
+
+inline void DecodeScalar(const Json& j, Quantity& out, const FieldPath& p,
+                         DecodeContext& ctx, unsigned) {
+  std::string text;
+  if (j.is_null()) {
+    out = Quantity();
+    return;
+  }
+  if (j.is_string()) {
+    text = j.get<std::string>();
+  } else if (j.is_number()) {
+    text = j.dump();
+  } else {
+    return TypeError(j, p, "quantity (string or number)", ctx);
+  }
+  auto q = Quantity::ParseTrimmed(text);
+  if (!q.ok()) {
+    ctx.errors.push_back(Invalid(p, text, StatusMessage(q.status())));
+    return;
+  }
+  out = *q;
+}
+
+inline void DecodeScalar(const Json& j, Json& out, const FieldPath&,
+                         DecodeContext&, unsigned) {
+  out = j;
+}
+
+template <class T>
+void FromJson(const Json& j, std::optional<T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags) {
+  if (j.is_null()) {
+    out.reset();
+    return;
+  }
+  out.emplace();
+  FromJson(j, *out, p, ctx, flags);
+}
+
+template <class T>
+void FromJson(const Json& j, std::vector<T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags) {
+  out.clear();
+  if (j.is_null()) return;
+  if (!j.is_array()) return TypeError(j, p, "array", ctx);
+  out.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    T item{};
+    FromJson(j[i], item, p.Index(static_cast<int64_t>(i)), ctx, flags);
+    out.push_back(std::move(item));
+  }
+}
+
+template <class T>
+void FromJson(const Json& j, std::map<std::string, T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags) {
+  out.clear();
+  if (j.is_null()) return;
+  if (!j.is_object()) return TypeError(j, p, "object", ctx);
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    T item{};
+    FromJson(it.value(), item, p.Key(it.key()), ctx, flags);
+    out.emplace(it.key(), std::move(item));
+  }
+}
+
+template <class S, class Spec>
+bool DecodeMember(const Json& value, std::string_view key, S& out,
+                  const Spec& spec, const FieldPath& p, DecodeContext& ctx) {
+  if constexpr (requires { spec.name; }) {
+    if (spec.name != key) return false;
+    FromJson(value, out.*(spec.member), p.Child(key), ctx, spec.flags);
+    return true;
+  } else {
+    return false;  // Rest() entries never match a key.
+  }
+}
+
+template <class S>
+void DecodeStruct(const Json& j, S& out, const FieldPath& p,
+                  DecodeContext& ctx) {
+  if (j.is_null()) return;
+  if (!j.is_object()) return TypeError(j, p, "object", ctx);
+  constexpr auto& fields = FieldsOf<S>;
+  Json* rest = nullptr;
+  std::apply(
+      [&](const auto&... spec) {
+        (
+            [&] {
+              if constexpr (requires { spec.name; }) {
+              } else {
+                rest = &(out.*(spec.member));
+              }
+            }(),
+            ...);
+      },
+      fields);
+  if (rest != nullptr) *rest = Json::object();
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& key = it.key();
+    bool known = std::apply(
+        [&](const auto&... spec) {
+          return (DecodeMember(it.value(), key, out, spec, p, ctx) || ...);
+        },
+        fields);
+    if (known) continue;
+    if (rest != nullptr) {
+      (*rest)[key] = it.value();
+    } else {
+      ctx.unknown.push_back(
+          {FieldErrorType::kNotFound, p.Child(key).ToString(),
+           BadValue::Omitted(), "unknown field"});
+    }
+  }
+}
+
+template <class T>
+void FromJson(const Json& j, T& out, const FieldPath& p, DecodeContext& ctx,
+              unsigned flags) {
+  if constexpr (Mapped<T>) {
+    DecodeStruct(j, out, p, ctx);
+  } else {
+    DecodeScalar(j, out, p, ctx, flags);
+  }
+}
+
+// ---------------------------------------------------------------- encode
+template <class T>
+Json ToJson(const T& v);
+
+inline Json EncodeScalar(const std::string& v) { return v; }
+template <class I>
+  requires(std::is_integral_v<I>)
+Json EncodeScalar(I v) {
+  return v;
+}
+inline Json EncodeScalar(const Quantity& q) { return q.ToString(); }
+inline Json EncodeScalar(const Json& j) { return j; }
+
+template <class T>
+Json ToJson(const std::optional<T>& v) {
+  return v ? ToJson(*v) : Json();
+}
+
+template <class T>
+Json ToJson(const std::vector<T>& v) {
+  Json out = Json::array();
+  for (const auto& item : v) out.push_back(ToJson(item));
+  return out;
+}
+
+template <>
+inline Json ToJson(const std::vector<bool>& v) {
+  Json out = Json::array();
+  for (bool item : v) out.push_back(item);
+  return out;
+}
+
+template <class T>
+Json ToJson(const std::map<std::string, T>& v) {
+  Json out = Json::object();
+  for (const auto& [k, item] : v) out[k] = ToJson(item);
+  return out;
+}
+
+// True for values Go's omitempty drops.
+template <class T>
+bool IsEmpty(const T& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v.empty();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return !v;
+  } else if constexpr (std::is_integral_v<T>) {
+    return v == 0;
+  } else if constexpr (requires { v.has_value(); }) {
+    return !v.has_value();
+  } else if constexpr (std::is_same_v<T, Json>) {
+    return v.is_null();
+  } else if constexpr (requires {
+                         v.empty();
+                         v.begin();
+                       }) {
+    return v.empty();
+  } else {
+    return false;  // structs, quantities: never omitted.
+  }
+}
+
+template <class S>
+Json EncodeStruct(const S& v) {
+  Json out = Json::object();
+  const Json* rest = nullptr;
+  std::apply(
+      [&](const auto&... spec) {
+        (
+            [&] {
+              if constexpr (requires { spec.name; }) {
+                const auto& member = v.*(spec.member);
+                if (!(spec.flags & kEmitAlways) && IsEmpty(member)) return;
+                out[std::string(spec.name)] = ToJson(member);
+              } else {
+                rest = &(v.*(spec.member));
+              }
+            }(),
+            ...);
+      },
+      FieldsOf<S>);
+  if (rest != nullptr && rest->is_object()) {
+    for (auto it = rest->begin(); it != rest->end(); ++it) {
+      if (!out.contains(it.key())) out[it.key()] = it.value();
+    }
+  }
+  return out;
+}
+
+template <class T>
+Json ToJson(const T& v) {
+  if constexpr (Mapped<T>) {
+    return EncodeStruct(v);
+  } else {
+    return EncodeScalar(v);
+  }
+}
+
+}  // namespace draplane::api::internal
+
+#endif  // DRAPLANE_API_INTERNAL_JSON_MAPPING_H_

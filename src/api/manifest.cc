@@ -1,0 +1,559 @@
+#include "api/manifest.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <set>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "common/str_cat.h"
+#include "yaml-cpp/yaml.h"
+
+namespace draplane::api {
+namespace {
+
+struct LineCol {
+  int line;
+  int column;
+};
+
+LineCol PositionOf(std::string_view text, size_t offset) {
+  LineCol pos{1, 1};
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++pos.line;
+      pos.column = 1;
+    } else {
+      ++pos.column;
+    }
+  }
+  return pos;
+}
+
+absl::Status PositionError(std::string_view source, int line, int column,
+                           std::string_view message) {
+  return absl::InvalidArgumentError(
+      StrCat(source, ":", line, ":", column, ": ", message));
+}
+
+// Conservative bound on the nesting a parser would have to recurse
+// through: flow brackets (counted even inside quotes) plus, per line, the
+// indentation and the leading "- " sequence markers. Rejecting above the
+// bound keeps yaml-cpp's recursive descent and our tree walks off the end
+// of the stack.
+absl::Status CheckNesting(std::string_view text, std::string_view source) {
+  int flow = 0;
+  size_t line_start = 0;
+  int line = 1;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == '\n') {
+      std::string_view l = text.substr(line_start, i - line_start);
+      int block = 0;
+      size_t j = 0;
+      while (j < l.size() && (l[j] == ' ' || l[j] == '\t')) ++j;
+      block = static_cast<int>(j);
+      while (j + 1 < l.size() && (l[j] == '-' || l[j] == '?' || l[j] == ':') &&
+             (l[j + 1] == ' ' || l[j + 1] == '\t')) {
+        block += 2;
+        j += 2;
+        while (j < l.size() && (l[j] == ' ' || l[j] == '\t')) ++j;
+      }
+      if (block + flow > kMaxNestingDepth) {
+        return PositionError(source, line, 1,
+                             StrCat("nesting deeper than ",
+                                          kMaxNestingDepth, " levels"));
+      }
+      line_start = i + 1;
+      ++line;
+      continue;
+    }
+    char c = text[i];
+    if (c == '[' || c == '{') {
+      if (++flow > kMaxNestingDepth) {
+        LineCol pos = PositionOf(text, i);
+        return PositionError(source, pos.line, pos.column,
+                             StrCat("nesting deeper than ",
+                                          kMaxNestingDepth, " levels"));
+      }
+    } else if ((c == ']' || c == '}') && flow > 0) {
+      --flow;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// ------------------------------------------------------- YAML scalars
+// YAML 1.1 numbers may contain '_' digit separators.
+std::string WithoutUnderscores(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c != '_') out += c;
+  }
+  return out;
+}
+
+bool IsNullScalar(std::string_view s) {
+  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+// YAML 1.1 booleans as resolved by go-yaml v2 (sigs.k8s.io/yaml).
+int BoolScalar(std::string_view s) {
+  static const std::set<std::string_view> kTrue = {
+      "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
+  static const std::set<std::string_view> kFalse = {
+      "n",     "N",     "no",    "No",  "NO",  "false",
+      "False", "FALSE", "off",   "Off", "OFF"};
+  if (kTrue.count(s)) return 1;
+  if (kFalse.count(s)) return 0;
+  return -1;
+}
+
+bool ParseYamlInt(std::string_view s, Json& out) {
+  std::string plain = WithoutUnderscores(s);
+  if (plain.empty()) return false;
+  bool negative = false;
+  size_t i = 0;
+  if (plain[0] == '+' || plain[0] == '-') {
+    negative = plain[0] == '-';
+    i = 1;
+  }
+  std::string_view digits(plain);
+  digits.remove_prefix(i);
+  if (digits.empty()) return false;
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' &&
+      (digits[1] == 'x' || digits[1] == 'X')) {
+    base = 16;
+    digits.remove_prefix(2);
+  } else if (digits.size() > 2 && digits[0] == '0' &&
+             (digits[1] == 'b' || digits[1] == 'B')) {
+    base = 2;
+    digits.remove_prefix(2);
+  } else if (digits.size() > 2 && digits[0] == '0' &&
+             (digits[1] == 'o' || digits[1] == 'O')) {
+    base = 8;
+    digits.remove_prefix(2);
+  } else if (digits.size() > 1 && digits[0] == '0') {
+    base = 8;
+    digits.remove_prefix(1);
+  }
+  if (digits.empty()) return false;
+  unsigned __int128 value = 0;
+  for (char c : digits) {
+    int d;
+    if (c >= '0' && c <= '9') {
+      d = c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+      d = c - 'a' + 10;
+    } else if (c >= 'A' && c <= 'F') {
+      d = c - 'A' + 10;
+    } else {
+      return false;
+    }
+    if (d >= base) return false;
+    value = value * base + d;
+    if (value > static_cast<unsigned __int128>(
+                    std::numeric_limits<uint64_t>::max())) {
+      return false;  // falls back to float resolution
+    }
+  }
+  if (negative) {
+    if (value > static_cast<unsigned __int128>(
+                    std::numeric_limits<int64_t>::max()) + 1) {
+      return false;
+    }
+    out = static_cast<int64_t>(-static_cast<__int128>(value));
+  } else if (value > static_cast<unsigned __int128>(
+                         std::numeric_limits<int64_t>::max())) {
+    out = static_cast<uint64_t>(value);
+  } else {
+    out = static_cast<int64_t>(value);
+  }
+  return true;
+}
+
+bool LooksLikeFloat(std::string_view s) {
+  // [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+  size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t int_digits = 0, frac_digits = 0;
+  while (i < s.size() && (absl::ascii_isdigit(s[i]) || s[i] == '_')) {
+    ++i;
+    ++int_digits;
+  }
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && absl::ascii_isdigit(s[i])) {
+      ++i;
+      ++frac_digits;
+    }
+  }
+  if (int_digits == 0 && frac_digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    size_t exp_digits = 0;
+    while (i < s.size() && absl::ascii_isdigit(s[i])) {
+      ++i;
+      ++exp_digits;
+    }
+    if (exp_digits == 0) return false;
+  }
+  return i == s.size();
+}
+
+enum class PlainKind { kString, kNull, kBool, kInt, kFloat, kSpecialFloat };
+
+PlainKind ResolvePlain(std::string_view s, Json* out) {
+  if (IsNullScalar(s)) {
+    if (out) *out = nullptr;
+    return PlainKind::kNull;
+  }
+  int b = BoolScalar(s);
+  if (b >= 0) {
+    if (out) *out = (b == 1);
+    return PlainKind::kBool;
+  }
+  Json tmp;
+  char c = s[0];
+  bool numeric_start = absl::ascii_isdigit(c) || c == '-' || c == '+' || c == '.';
+  if (numeric_start && ParseYamlInt(s, tmp)) {
+    if (out) *out = tmp;
+    return PlainKind::kInt;
+  }
+  if (numeric_start && LooksLikeFloat(s)) {
+    if (out) {
+      std::string plain = WithoutUnderscores(s);
+      *out = std::strtod(plain.c_str(), nullptr);
+    }
+    return PlainKind::kFloat;
+  }
+  static const std::set<std::string_view> kSpecial = {
+      ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+      "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"};
+  if (kSpecial.count(s)) return PlainKind::kSpecialFloat;
+  if (out) *out = std::string(s);
+  return PlainKind::kString;
+}
+
+class YamlToJson {
+ public:
+  YamlToJson(std::string_view source) : source_(source) {}
+
+  absl::Status Convert(const YAML::Node& node, Json& out) {
+    if (++nodes_ > kMaxExpandedNodes) {
+      return Error(node, StrCat("document expands to more than ",
+                                      kMaxExpandedNodes,
+                                      " nodes (alias expansion)"));
+    }
+    switch (node.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        out = nullptr;
+        return absl::OkStatus();
+      case YAML::NodeType::Scalar:
+        return Scalar(node, out);
+      case YAML::NodeType::Sequence: {
+        out = Json::array();
+        for (const YAML::Node& item : node) {
+          Json value;
+          if (auto s = Convert(item, value); !s.ok()) return s;
+          out.push_back(std::move(value));
+        }
+        return absl::OkStatus();
+      }
+      case YAML::NodeType::Map: {
+        out = Json::object();
+        for (auto it = node.begin(); it != node.end(); ++it) {
+          Json key_json;
+          if (auto s = Convert(it->first, key_json); !s.ok()) return s;
+          std::string key;
+          if (key_json.is_string()) {
+            key = key_json.get<std::string>();
+          } else if (key_json.is_null()) {
+            key = "null";
+          } else if (key_json.is_primitive()) {
+            key = key_json.dump();
+          } else {
+            return Error(it->first, "mapping keys must be scalars");
+          }
+          if (out.contains(key)) {
+            return Error(it->first,
+                         StrCat("mapping key \"", key,
+                                      "\" already defined"));
+          }
+          Json value;
+          if (auto s = Convert(it->second, value); !s.ok()) return s;
+          out[key] = std::move(value);
+        }
+        return absl::OkStatus();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Scalar(const YAML::Node& node, Json& out) {
+    const std::string& text = node.Scalar();
+    const std::string& tag = node.Tag();
+    if (tag == "!" || tag == "tag:yaml.org,2002:str") {
+      out = text;
+      return absl::OkStatus();
+    }
+    if (tag == "?" || tag.empty()) {
+      PlainKind kind = ResolvePlain(text, &out);
+      if (kind == PlainKind::kSpecialFloat) {
+        return Error(node, StrCat("cannot represent ", text, " in JSON"));
+      }
+      return absl::OkStatus();
+    }
+    if (tag == "tag:yaml.org,2002:int") {
+      if (!ParseYamlInt(text, out)) {
+        return Error(node, StrCat("invalid !!int value \"", text, "\""));
+      }
+      return absl::OkStatus();
+    }
+    if (tag == "tag:yaml.org,2002:bool") {
+      int b = BoolScalar(text);
+      if (b < 0) {
+        return Error(node, StrCat("invalid !!bool value \"", text, "\""));
+      }
+      out = (b == 1);
+      return absl::OkStatus();
+    }
+    if (tag == "tag:yaml.org,2002:null") {
+      out = nullptr;
+      return absl::OkStatus();
+    }
+    if (tag == "tag:yaml.org,2002:float") {
+      Json tmp;
+      if (ParseYamlInt(text, tmp)) {
+        out = tmp.is_number_unsigned()
+                  ? static_cast<double>(tmp.get<uint64_t>())
+                  : static_cast<double>(tmp.get<int64_t>());
+        return absl::OkStatus();
+      }
+      if (!LooksLikeFloat(text)) {
+        return Error(node, StrCat("invalid !!float value \"", text, "\""));
+      }
+      out = std::strtod(WithoutUnderscores(text).c_str(), nullptr);
+      return absl::OkStatus();
+    }
+    // Unknown local tags (e.g. !Ref) are read as their text, like go-yaml.
+    out = text;
+    return absl::OkStatus();
+  }
+
+  absl::Status Error(const YAML::Node& node, std::string_view message) {
+    YAML::Mark mark = node.Mark();
+    return PositionError(source_, mark.line + 1, mark.column + 1, message);
+  }
+
+  std::string_view source_;
+  size_t nodes_ = 0;
+};
+
+// Appends `json` (one object, or a List's items) to `out`.
+absl::Status AddObject(Json json, int line, std::string_view source,
+                       std::vector<ManifestDocument>& out) {
+  if (json.is_null()) return absl::OkStatus();
+  if (!json.is_object()) {
+    return PositionError(source, line, 1,
+                         "expected an object (a mapping with apiVersion and "
+                         "kind), got a " +
+                             std::string(json.is_array() ? "list" : "scalar"));
+  }
+  if (json.contains("kind") && json["kind"].is_string() &&
+      absl::EndsWith(json["kind"].get<std::string>(), "List") &&
+      json.contains("items") && json["items"].is_array()) {
+    for (Json& item : json["items"]) {
+      if (auto s = AddObject(std::move(item), line, source, out); !s.ok()) {
+        return s;
+      }
+    }
+    return absl::OkStatus();
+  }
+  ManifestDocument doc;
+  doc.json = std::move(json);
+  doc.line = line;
+  doc.index = static_cast<int>(out.size());
+  out.push_back(std::move(doc));
+  return absl::OkStatus();
+}
+
+bool LooksLikeJson(std::string_view text) {
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    return c == '{' || c == '[';
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<Json> ParseJsonText(std::string_view text,
+                                   std::string_view source_name) {
+  if (auto s = CheckNesting(text, source_name); !s.ok()) return s;
+  Json out = Json::parse(text.begin(), text.end(), nullptr,
+                         /*allow_exceptions=*/false);
+  if (!out.is_discarded()) return out;
+  // Re-parse with exceptions to learn where it failed.
+  try {
+    (void)Json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    LineCol pos = PositionOf(text, offset);
+    std::string message = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line
+    // 1, column 2: " prefix; we print our own position.
+    size_t colon = message.find("syntax error");
+    if (colon != std::string::npos) message = message.substr(colon);
+    return PositionError(source_name, pos.line, pos.column, message);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(StrCat(source_name, ": ", e.what()));
+  }
+  return absl::InvalidArgumentError(
+      StrCat(source_name, ": invalid JSON"));
+}
+
+absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
+    std::string_view text, std::string_view source_name) {
+  std::vector<ManifestDocument> out;
+  if (LooksLikeJson(text)) {
+    auto json = ParseJsonText(text, source_name);
+    if (!json.ok()) return json.status();
+    if (json->is_array()) {
+      for (Json& item : *json) {
+        if (auto s = AddObject(std::move(item), 1, source_name, out); !s.ok()) {
+          return s;
+        }
+      }
+    } else if (auto s = AddObject(std::move(*json), 1, source_name, out);
+               !s.ok()) {
+      return s;
+    }
+    return out;
+  }
+  if (auto s = CheckNesting(text, source_name); !s.ok()) return s;
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return PositionError(source_name, e.mark.line + 1, e.mark.column + 1,
+                         e.msg);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(StrCat(source_name, ": ", e.what()));
+  }
+  YamlToJson converter(source_name);
+  for (const YAML::Node& doc : docs) {
+    Json json;
+    try {
+      if (auto s = converter.Convert(doc, json); !s.ok()) return s;
+    } catch (const YAML::Exception& e) {
+      return PositionError(source_name, e.mark.line + 1, e.mark.column + 1,
+                           e.msg);
+    }
+    int line = doc.Mark().line + 1;
+    if (line <= 0) line = 1;
+    if (auto s = AddObject(std::move(json), line, source_name, out); !s.ok()) {
+      return s;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+bool NeedsQuotes(const std::string& s) {
+  if (s.empty()) return true;
+  if (ResolvePlain(s, nullptr) != PlainKind::kString) return true;
+  // Anything YAML would read differently or that is ambiguous as plain text.
+  static const std::string_view kIndicators = "-?:,[]{}#&*!|>'\"%@`";
+  if (kIndicators.find(s[0]) != std::string_view::npos) return true;
+  if (s.front() == ' ' || s.back() == ' ') return true;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) return true;
+    if (s[i] == ':' && (i + 1 == s.size() || s[i + 1] == ' ')) return true;
+    if (s[i] == '#' && i > 0 && s[i - 1] == ' ') return true;
+  }
+  return false;
+}
+
+void Emit(YAML::Emitter& out, const Json& json) {
+  switch (json.type()) {
+    case Json::value_t::object:
+      if (json.empty()) {
+        out << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+        return;
+      }
+      out << YAML::BeginMap;
+      for (auto it = json.begin(); it != json.end(); ++it) {
+        out << YAML::Key;
+        if (NeedsQuotes(it.key())) {
+          out << YAML::DoubleQuoted << it.key();
+        } else {
+          out << it.key();
+        }
+        out << YAML::Value;
+        Emit(out, it.value());
+      }
+      out << YAML::EndMap;
+      return;
+    case Json::value_t::array:
+      if (json.empty()) {
+        out << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+        return;
+      }
+      out << YAML::BeginSeq;
+      for (const Json& item : json) Emit(out, item);
+      out << YAML::EndSeq;
+      return;
+    case Json::value_t::string: {
+      const std::string& s = json.get_ref<const std::string&>();
+      if (NeedsQuotes(s)) {
+        out << YAML::DoubleQuoted << s;
+      } else {
+        out << s;
+      }
+      return;
+    }
+    case Json::value_t::null:
+      out << YAML::Null;
+      return;
+    case Json::value_t::boolean:
+      out << (json.get<bool>() ? "true" : "false");
+      return;
+    default:
+      out << json.dump();
+      return;
+  }
+}
+
+}  // namespace
+
+std::string ToYaml(const Json& json) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out.SetSeqFormat(YAML::Block);
+  out.SetMapFormat(YAML::Block);
+  out.SetNullFormat(YAML::LowerNull);
+  Emit(out, json);
+  std::string text = out.c_str();
+  if (text.empty() || text.back() != '\n') text += '\n';
+  return text;
+}
+
+std::string ToYamlStream(const std::vector<Json>& objects) {
+  std::string text;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (i > 0) text += "---\n";
+    text += ToYaml(objects[i]);
+  }
+  return text;
+}
+
+}  // namespace draplane::api

@@ -1,0 +1,49 @@
+// Reading and writing manifest text: JSON, multi-document YAML, and
+// `kind: List` wrappers, as kubectl accepts them.
+//
+// YAML scalars resolve the way Kubernetes' YAML decoder (sigs.k8s.io/yaml,
+// YAML 1.1 rules) resolves them: `yes`/`on` are booleans, `0x1F` is an
+// integer, quoted scalars are always strings. Malformed input yields an
+// InvalidArgument status whose message starts with "<source>:<line>:<column>:".
+// No input crashes the parser: nesting deeper than kMaxNestingDepth and alias
+// expansion beyond kMaxExpandedNodes are rejected with an error.
+#ifndef DRAPLANE_API_MANIFEST_H_
+#define DRAPLANE_API_MANIFEST_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "api/meta_types.h"
+
+namespace draplane::api {
+
+inline constexpr int kMaxNestingDepth = 512;
+inline constexpr size_t kMaxExpandedNodes = 4'000'000;
+
+struct ManifestDocument {
+  Json json;
+  int line = 1;    // 1-based line where the object starts in the source
+  int index = 0;   // 0-based position of the object in the stream
+};
+
+// Parses a stream of objects. Empty documents (comments only) are skipped;
+// a `kind: List` (or `*List` with `items`) contributes its items. Each
+// returned document is a JSON object, else an error names its position.
+absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
+    std::string_view text, std::string_view source_name = "<input>");
+
+// Parses exactly one JSON value; errors carry line and column.
+absl::StatusOr<Json> ParseJsonText(std::string_view text,
+                                   std::string_view source_name = "<input>");
+
+// kubectl-style YAML for one object (block style, keys in the given order,
+// strings quoted where plain text would read back as another type).
+std::string ToYaml(const Json& json);
+// Objects separated by "---" lines.
+std::string ToYamlStream(const std::vector<Json>& objects);
+
+}  // namespace draplane::api
+
+#endif  // DRAPLANE_API_MANIFEST_H_

@@ -1,0 +1,128 @@
+#include "api/manifest.h"
+
+#include "gtest/gtest.h"
+
+namespace draplane::api {
+namespace {
+
+TEST(ParseManifestsTest, ReadsMultiDocumentYamlWithLines) {
+  auto docs = ParseManifests(
+      "# comment only\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n"
+      "  name: a\n---\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n"
+      "  name: b\n",
+      "ns.yaml");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[0].json["metadata"]["name"], "a");
+  EXPECT_EQ((*docs)[0].line, 3);
+  EXPECT_EQ((*docs)[1].json["metadata"]["name"], "b");
+  EXPECT_EQ((*docs)[1].line, 9);
+  EXPECT_EQ((*docs)[1].index, 1);
+}
+
+TEST(ParseManifestsTest, ResolvesScalarsLikeKubernetesYaml) {
+  auto docs = ParseManifests(
+      "a: 4\nb: '4'\nc: true\nd: yes\ne: 'yes'\nf: 1.5\ng: ~\nh:\n"
+      "i: 0x1F\nj: -7\nk: 80Gi\nl: \"\"\nm: 12345678901234567890\n"
+      "n: 1e3\no: off\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  const Json& j = (*docs)[0].json;
+  EXPECT_EQ(j["a"], 4);
+  EXPECT_TRUE(j["a"].is_number_integer());
+  EXPECT_EQ(j["b"], "4");
+  EXPECT_EQ(j["c"], true);
+  EXPECT_EQ(j["d"], true);
+  EXPECT_EQ(j["e"], "yes");
+  EXPECT_DOUBLE_EQ(j["f"].get<double>(), 1.5);
+  EXPECT_TRUE(j["g"].is_null());
+  EXPECT_TRUE(j["h"].is_null());
+  EXPECT_EQ(j["i"], 31);
+  EXPECT_EQ(j["j"], -7);
+  EXPECT_EQ(j["k"], "80Gi");
+  EXPECT_EQ(j["l"], "");
+  EXPECT_EQ(j["m"].get<uint64_t>(), 12345678901234567890ull);
+  EXPECT_DOUBLE_EQ(j["n"].get<double>(), 1000.0);
+  EXPECT_EQ(j["o"], false);
+}
+
+TEST(ParseManifestsTest, ExpandsLists) {
+  auto docs = ParseManifests(
+      "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n"
+      "- apiVersion: v1\n  kind: Node\n");
+  ASSERT_TRUE(docs.ok());
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[1].json["kind"], "Node");
+}
+
+TEST(ParseManifestsTest, ReadsJsonObjectsAndArrays) {
+  auto docs = ParseManifests(R"({"apiVersion":"v1","kind":"Pod"})");
+  ASSERT_TRUE(docs.ok());
+  EXPECT_EQ(docs->size(), 1u);
+  docs = ParseManifests(R"([{"kind":"A"},{"kind":"B"}])");
+  ASSERT_TRUE(docs.ok());
+  EXPECT_EQ(docs->size(), 2u);
+}
+
+TEST(ParseManifestsTest, MalformedYamlReportsLineAndColumn) {
+  auto docs = ParseManifests("a: 1\nb: [1, 2\nc: 3\n", "bad.yaml");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_TRUE(absl::StartsWith(docs.status().message(), "bad.yaml:"))
+      << docs.status();
+  docs = ParseManifests("a: b: c\n", "bad.yaml");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_TRUE(absl::StartsWith(docs.status().message(), "bad.yaml:1:"))
+      << docs.status();
+}
+
+TEST(ParseManifestsTest, MalformedJsonReportsLineAndColumn) {
+  auto docs = ParseManifests("{\n  \"a\": 1,\n  \"b\": ]\n}", "bad.json");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_TRUE(absl::StartsWith(docs.status().message(), "bad.json:3:8:"))
+      << docs.status();
+}
+
+TEST(ParseManifestsTest, RejectsDuplicateKeys) {
+  auto docs = ParseManifests("a: 1\na: 2\n", "dup.yaml");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_EQ(docs.status().message(),
+            "dup.yaml:2:1: mapping key \"a\" already defined");
+}
+
+TEST(ParseManifestsTest, RejectsScalarsAndDeepNesting) {
+  EXPECT_FALSE(ParseManifests("just a string\n").ok());
+  EXPECT_FALSE(ParseManifests(std::string(100000, '[')).ok());
+  std::string deep;
+  for (int i = 0; i < 2000; ++i) deep += "- ";
+  deep += "x\n";
+  EXPECT_FALSE(ParseManifests(deep).ok());
+}
+
+TEST(ParseManifestsTest, BoundsAliasExpansion) {
+  // "Billion laughs": each level doubles the expanded size.
+  std::string text = "a0: &a0 [x, x]\n";
+  for (int i = 1; i < 40; ++i) {
+    text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [*a" +
+            std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + "]\n";
+  }
+  auto docs = ParseManifests(text, "laughs.yaml");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.status().message().find("alias expansion"), std::string::npos);
+}
+
+TEST(ToYamlTest, QuotesStringsThatWouldChangeType) {
+  Json j = Json::object();
+  j["a"] = "true";
+  j["b"] = "4";
+  j["c"] = "";
+  j["d"] = "plain";
+  j["e"] = 4;
+  j["f"] = Json::array();
+  j["g"] = "yes";
+  std::string yaml = ToYaml(j);
+  auto back = ParseManifests(yaml);
+  ASSERT_TRUE(back.ok()) << back.status() << "\n" << yaml;
+  EXPECT_EQ((*back)[0].json, j) << yaml;
+}
+
+}  // namespace
+}  // namespace draplane::api

@@ -1,0 +1,28 @@
+// The `draplane` subcommands. Each Register* adds one subcommand to the
+// application; its callback runs the command and stores the process exit
+// code in `*exit_code`.
+#ifndef DRAPLANE_CMD_COMMANDS_H_
+#define DRAPLANE_CMD_COMMANDS_H_
+
+#include <iosfwd>
+
+#include "CLI/CLI.hpp"
+
+namespace draplane::cmd {
+
+// Where commands write: tests substitute string streams.
+struct Streams {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+void RegisterVersion(CLI::App& app, Streams streams, int* exit_code);
+void RegisterValidate(CLI::App& app, Streams streams, int* exit_code);
+void RegisterConvert(CLI::App& app, Streams streams, int* exit_code);
+
+// Builds the whole command tree and runs it on argv. Returns the exit code.
+int RunMain(int argc, const char* const* argv, Streams streams);
+
+}  // namespace draplane::cmd
+
+#endif  // DRAPLANE_CMD_COMMANDS_H_

@@ -1,0 +1,151 @@
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cmd/commands.h"
+#include "gtest/gtest.h"
+
+namespace draplane::cmd {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path SharedDir() {
+  if (const char* env = std::getenv("DRAPLANE_SHARED_DIR")) return env;
+  return fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared";
+}
+
+struct Result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Result Run(std::vector<std::string> args) {
+  args.insert(args.begin(), "draplane");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int code = RunMain(static_cast<int>(argv.size()), argv.data(), {out, err});
+  return {code, out.str(), err.str()};
+}
+
+fs::path WriteTemp(const std::string& name, const std::string& text) {
+  fs::path dir = fs::temp_directory_path() / "draplane_cmd_test";
+  fs::create_directories(dir);
+  fs::path p = dir / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(ValidateCommandTest, ReportsTheSeedManifestsTruthfully) {
+  fs::path seed = SharedDir() / "seed" / "manifests";
+  if (!fs::is_directory(seed)) {
+    GTEST_SKIP() << "seed manifests not found at " << seed
+                 << " (set DRAPLANE_SHARED_DIR)";
+  }
+  Result r = Run({"validate", "-f", seed.string()});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  // Valid as printed.
+  EXPECT_NE(r.out.find("OK      Pod/gpu-training-legacy"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("OK      DeviceClass/gpu.nvidia.com-a100 "),
+            std::string::npos);
+  EXPECT_NE(r.out.find("OK      DeviceClass/gpu.nvidia.com-h100 "),
+            std::string::npos);
+  EXPECT_NE(r.out.find("OK      DeviceClass/gpu.nvidia.com-a100-mig-3g20gb "),
+            std::string::npos);
+  EXPECT_NE(r.out.find("OK      ResourceClaim/ml-workloads/training-gpu-claim"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("OK      Deployment/ml-workloads/llm-inference-service"),
+            std::string::npos);
+  EXPECT_NE(
+      r.out.find("OK      ResourceClaimTemplate/ml-workloads/mig-inference-template"),
+      std::string::npos);
+  // The inline `source:` claim of the guide is not upstream API.
+  EXPECT_NE(r.out.find("INVALID Pod/ml-workloads/quick-gpu-job"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("strict decoding error: unknown field "
+                       "\"spec.resourceClaims[0].source\""),
+            std::string::npos);
+  EXPECT_NE(r.out.find("spec.resourceClaims[0].resourceClaimTemplateName: "
+                       "Invalid value: \"\""),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("10 objects: 9 valid, 1 invalid"), std::string::npos)
+      << r.out;
+}
+
+TEST(ValidateCommandTest, ExitCodes) {
+  fs::path good = WriteTemp("good.yaml",
+                            "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+                            "metadata: {name: gpu}\n");
+  Result r = Run({"validate", "-f", good.string()});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("OK      DeviceClass/gpu"), std::string::npos);
+
+  fs::path bad = WriteTemp(
+      "bad.yaml",
+      "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+      "metadata: {name: c, namespace: ns}\nspec:\n  devices:\n    requests:\n"
+      "    - name: gpu\n      exactly: {deviceClassName: gpu, count: 0}\n");
+  r = Run({"validate", "-f", bad.string()});
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("spec.devices.requests[0].exactly.count: Invalid value: "
+                       "0: must be greater than zero"),
+            std::string::npos)
+      << r.out;
+
+  fs::path broken = WriteTemp("broken.yaml", "a: [1, 2\n");
+  r = Run({"validate", "-f", broken.string()});
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("broken.yaml:"), std::string::npos) << r.out;
+
+  r = Run({"validate", "-f", "/nonexistent/file.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+}
+
+TEST(ValidateCommandTest, ReportsV1beta1ErrorsInV1beta1Paths) {
+  fs::path bad = WriteTemp(
+      "beta.yaml",
+      "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n"
+      "metadata: {name: c, namespace: ns}\nspec:\n  devices:\n    requests:\n"
+      "    - name: gpu\n      deviceClassName: gpu\n      count: -1\n");
+  Result r = Run({"validate", "-f", bad.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("spec.devices.requests[0].count: Invalid value: -1: "
+                       "must be greater than zero"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(ConvertCommandTest, ConvertsSeedClassesToV1) {
+  fs::path in = WriteTemp(
+      "claim.yaml",
+      "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n"
+      "metadata: {name: c, namespace: ns}\nspec:\n  devices:\n    requests:\n"
+      "    - name: gpu\n      deviceClassName: gpu\n      count: 4\n");
+  Result r = Run({"convert", "--to", "v1", "-f", in.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("apiVersion: resource.k8s.io/v1\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("exactly:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("count: 4"), std::string::npos) << r.out;
+}
+
+TEST(MainTest, HelpAndVersion) {
+  Result r = Run({"version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("draplane "), std::string::npos);
+  r = Run({"validate", "--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("Example:"), std::string::npos);
+  r = Run({"convert", "--help"});
+  EXPECT_NE(r.out.find("Example:"), std::string::npos);
+  r = Run({"no-such-command"});
+  EXPECT_EQ(r.code, 2);
+}
+
+}  // namespace
+}  // namespace draplane::cmd

@@ -1,0 +1,44 @@
+#include <iostream>
+
+#include "cmd/commands.h"
+
+namespace draplane::cmd {
+
+void RegisterVersion(CLI::App& app, Streams streams, int* exit_code) {
+  CLI::App* cmd = app.add_subcommand(
+      "version",
+      "Print the draplane version and the Kubernetes API it implements.\n\n"
+      "Example:\n  draplane version");
+  cmd->callback([streams, exit_code] {
+    streams.out << "draplane " << DRAPLANE_VERSION << "\n"
+                << "Kubernetes resource.k8s.io: v1 (also serves v1beta2, "
+                   "v1beta1), as of Kubernetes 1.37\n";
+    *exit_code = 0;
+  });
+}
+
+int RunMain(int argc, const char* const* argv, Streams streams) {
+  CLI::App app(
+      "draplane: Kubernetes Dynamic Resource Allocation (DRA) for GPU "
+      "clusters.\n\nExample:\n  draplane validate -f manifests/",
+      "draplane");
+  app.require_subcommand(0, 1);
+  int exit_code = 0;
+  RegisterVersion(app, streams, &exit_code);
+  RegisterValidate(app, streams, &exit_code);
+  RegisterConvert(app, streams, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 reports --help as a "success" parse error.
+    int code = app.exit(e, streams.out, streams.err);
+    return code == 0 ? 0 : 2;  // usage errors exit like unreadable input
+  }
+  if (app.get_subcommands().empty()) {
+    streams.out << app.help();
+    return 0;
+  }
+  return exit_code;
+}
+
+}  // namespace draplane::cmd
