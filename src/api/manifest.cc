@@ -95,6 +95,16 @@ std::string WithoutUnderscores(std::string_view s) {
   return out;
 }
 
+// A YAML float as Kubernetes' YAML-to-JSON step writes it: Go's
+// encoding/json prints integral float64 values below 1e21 without a
+// fraction ("1e3" -> 1000), so they decode into integer fields.
+Json FloatJson(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.2e18) {
+    return static_cast<int64_t>(v);
+  }
+  return v;
+}
+
 bool IsNullScalar(std::string_view s) {
   return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
 }
@@ -225,10 +235,7 @@ PlainKind ResolvePlain(std::string_view s, Json* out) {
     return PlainKind::kInt;
   }
   if (numeric_start && LooksLikeFloat(s)) {
-    if (out) {
-      std::string plain = WithoutUnderscores(s);
-      *out = std::strtod(plain.c_str(), nullptr);
-    }
+    if (out) *out = FloatJson(std::strtod(WithoutUnderscores(s).c_str(), nullptr));
     return PlainKind::kFloat;
   }
   static const std::set<std::string_view> kSpecial = {
@@ -339,7 +346,7 @@ class YamlToJson {
       if (!LooksLikeFloat(text)) {
         return Error(node, StrCat("invalid !!float value \"", text, "\""));
       }
-      out = std::strtod(WithoutUnderscores(text).c_str(), nullptr);
+      out = FloatJson(std::strtod(WithoutUnderscores(text).c_str(), nullptr));
       return absl::OkStatus();
     }
     // Unknown local tags (e.g. !Ref) are read as their text, like go-yaml.

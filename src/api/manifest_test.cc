@@ -1,5 +1,6 @@
 #include "api/manifest.h"
 
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 
 namespace draplane::api {
@@ -24,7 +25,7 @@ TEST(ParseManifestsTest, ResolvesScalarsLikeKubernetesYaml) {
   auto docs = ParseManifests(
       "a: 4\nb: '4'\nc: true\nd: yes\ne: 'yes'\nf: 1.5\ng: ~\nh:\n"
       "i: 0x1F\nj: -7\nk: 80Gi\nl: \"\"\nm: 12345678901234567890\n"
-      "n: 1e3\no: off\n");
+      "p: 1e3\no: off\nn: x\n");
   ASSERT_TRUE(docs.ok()) << docs.status();
   const Json& j = (*docs)[0].json;
   EXPECT_EQ(j["a"], 4);
@@ -41,8 +42,13 @@ TEST(ParseManifestsTest, ResolvesScalarsLikeKubernetesYaml) {
   EXPECT_EQ(j["k"], "80Gi");
   EXPECT_EQ(j["l"], "");
   EXPECT_EQ(j["m"].get<uint64_t>(), 12345678901234567890ull);
-  EXPECT_DOUBLE_EQ(j["n"].get<double>(), 1000.0);
+  // Integral floats become integers, as Go's JSON encoder prints them.
+  EXPECT_EQ(j["p"], 1000);
+  EXPECT_TRUE(j["p"].is_number_integer());
   EXPECT_EQ(j["o"], false);
+  // YAML 1.1 resolves the key `n` to the boolean false, and Kubernetes'
+  // YAML-to-JSON conversion then spells it "false".
+  EXPECT_EQ(j["false"], "x");
 }
 
 TEST(ParseManifestsTest, ExpandsLists) {
