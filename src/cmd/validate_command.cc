@@ -16,6 +16,7 @@ namespace {
 struct ValidateFlags {
   std::vector<std::string> files;
   bool recursive = false;
+  std::string default_namespace = "default";
 };
 
 constexpr int kExitValid = 0;
@@ -53,6 +54,14 @@ int RunValidate(const ValidateFlags& flags, Streams streams) {
                     << object.kind() << " is not served by draplane\n";
         ++skipped;
         continue;
+      }
+      // kubectl fills in the namespace of its context for namespaced
+      // objects that name none; validate against "default" likewise.
+      const api::KindInfo* info = api::FindKind(
+          api::SplitApiVersion(object.type.api_version).first, object.kind());
+      if (info != nullptr && info->namespaced &&
+          object.metadata()->namespace_.empty()) {
+        object.mutable_metadata()->namespace_ = flags.default_namespace;
       }
       api::SetDefaults(object);
       FieldErrorList errors = api::ValidateObject(object);
@@ -102,6 +111,10 @@ void RegisterValidate(CLI::App& app, Streams streams, int* exit_code) {
                   "Manifest file, directory (*.yaml, *.yml, *.json) or - for "
                   "standard input; repeatable")
       ->required();
+  cmd->add_option("-n,--namespace", flags->default_namespace,
+                  "Namespace assumed for namespaced objects that name none "
+                  "(as kubectl's context namespace)")
+      ->capture_default_str();
   cmd->add_flag("-R,--recursive", flags->recursive,
                 "Descend into subdirectories of directories given with -f");
   cmd->callback([flags, streams, exit_code] {

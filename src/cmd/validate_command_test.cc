@@ -21,7 +21,7 @@ struct Result {
   std::string err;
 };
 
-Result Run(std::vector<std::string> args) {
+Result RunDraplane(std::vector<std::string> args) {
   args.insert(args.begin(), "draplane");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
@@ -44,10 +44,10 @@ TEST(ValidateCommandTest, ReportsTheSeedManifestsTruthfully) {
     GTEST_SKIP() << "seed manifests not found at " << seed
                  << " (set DRAPLANE_SHARED_DIR)";
   }
-  Result r = Run({"validate", "-f", seed.string()});
+  Result r = RunDraplane({"validate", "-f", seed.string()});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   // Valid as printed.
-  EXPECT_NE(r.out.find("OK      Pod/gpu-training-legacy"), std::string::npos)
+  EXPECT_NE(r.out.find("OK      Pod/default/gpu-training-legacy"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("OK      DeviceClass/gpu.nvidia.com-a100 "),
             std::string::npos);
@@ -72,7 +72,7 @@ TEST(ValidateCommandTest, ReportsTheSeedManifestsTruthfully) {
                        "Invalid value: \"\""),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("10 objects: 9 valid, 1 invalid"), std::string::npos)
+  EXPECT_NE(r.out.find("9 objects: 8 valid, 1 invalid"), std::string::npos)
       << r.out;
 }
 
@@ -80,7 +80,7 @@ TEST(ValidateCommandTest, ExitCodes) {
   fs::path good = WriteTemp("good.yaml",
                             "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
                             "metadata: {name: gpu}\n");
-  Result r = Run({"validate", "-f", good.string()});
+  Result r = RunDraplane({"validate", "-f", good.string()});
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("OK      DeviceClass/gpu"), std::string::npos);
 
@@ -88,20 +88,21 @@ TEST(ValidateCommandTest, ExitCodes) {
       "bad.yaml",
       "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
       "metadata: {name: c, namespace: ns}\nspec:\n  devices:\n    requests:\n"
-      "    - name: gpu\n      exactly: {deviceClassName: gpu, count: 0}\n");
-  r = Run({"validate", "-f", bad.string()});
+      "    - name: gpu\n      exactly: {deviceClassName: gpu, count: -2}\n");
+  r = RunDraplane({"validate", "-f", bad.string()});
   EXPECT_EQ(r.code, 1) << r.out;
+  // (count: 0 would be defaulted to 1, as upstream defaults it.)
   EXPECT_NE(r.out.find("spec.devices.requests[0].exactly.count: Invalid value: "
-                       "0: must be greater than zero"),
+                       "-2: must be greater than zero"),
             std::string::npos)
       << r.out;
 
   fs::path broken = WriteTemp("broken.yaml", "a: [1, 2\n");
-  r = Run({"validate", "-f", broken.string()});
+  r = RunDraplane({"validate", "-f", broken.string()});
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("broken.yaml:"), std::string::npos) << r.out;
 
-  r = Run({"validate", "-f", "/nonexistent/file.yaml"});
+  r = RunDraplane({"validate", "-f", "/nonexistent/file.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
 }
@@ -112,7 +113,7 @@ TEST(ValidateCommandTest, ReportsV1beta1ErrorsInV1beta1Paths) {
       "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n"
       "metadata: {name: c, namespace: ns}\nspec:\n  devices:\n    requests:\n"
       "    - name: gpu\n      deviceClassName: gpu\n      count: -1\n");
-  Result r = Run({"validate", "-f", bad.string()});
+  Result r = RunDraplane({"validate", "-f", bad.string()});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("spec.devices.requests[0].count: Invalid value: -1: "
                        "must be greater than zero"),
@@ -126,7 +127,7 @@ TEST(ConvertCommandTest, ConvertsSeedClassesToV1) {
       "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n"
       "metadata: {name: c, namespace: ns}\nspec:\n  devices:\n    requests:\n"
       "    - name: gpu\n      deviceClassName: gpu\n      count: 4\n");
-  Result r = Run({"convert", "--to", "v1", "-f", in.string()});
+  Result r = RunDraplane({"convert", "--to", "v1", "-f", in.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("apiVersion: resource.k8s.io/v1\n"), std::string::npos)
       << r.out;
@@ -135,15 +136,15 @@ TEST(ConvertCommandTest, ConvertsSeedClassesToV1) {
 }
 
 TEST(MainTest, HelpAndVersion) {
-  Result r = Run({"version"});
+  Result r = RunDraplane({"version"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("draplane "), std::string::npos);
-  r = Run({"validate", "--help"});
+  r = RunDraplane({"validate", "--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("Example:"), std::string::npos);
-  r = Run({"convert", "--help"});
+  r = RunDraplane({"convert", "--help"});
   EXPECT_NE(r.out.find("Example:"), std::string::npos);
-  r = Run({"no-such-command"});
+  r = RunDraplane({"no-such-command"});
   EXPECT_EQ(r.code, 2);
 }
 
