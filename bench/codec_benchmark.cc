@@ -10,14 +10,15 @@ namespace draplane::api {
 namespace {
 
 Json MakeSlice(int devices) {
-  Json slice = {{"apiVersion", "resource.k8s.io/v1"},
-                {"kind", "ResourceSlice"},
-                {"metadata", {{"name", "node1-gpu.nvidia.com"}}},
-                {"spec",
-                 {{"driver", "gpu.nvidia.com"},
-                  {"nodeName", "node1"},
-                  {"pool", {{"name", "node1"}, {"generation", 1},
-                            {"resourceSliceCount", 1}}}}}};
+  Json slice = {
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "ResourceSlice"},
+      {"metadata", {{"name", "node1-gpu.nvidia.com"}}},
+      {"spec",
+       {{"driver", "gpu.nvidia.com"},
+        {"nodeName", "node1"},
+        {"pool",
+         {{"name", "node1"}, {"generation", 1}, {"resourceSliceCount", 1}}}}}};
   Json list = Json::array();
   for (int i = 0; i < devices; ++i) {
     list.push_back(

@@ -20,9 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Object object = decoded->object;
     SetDefaults(object);
     (void)ValidateObject(object);
-    for (const char* version :
-         {"resource.k8s.io/v1", "resource.k8s.io/v1beta1",
-          "resource.k8s.io/v1beta2"}) {
+    for (const char* version : {"resource.k8s.io/v1", "resource.k8s.io/v1beta1",
+                                "resource.k8s.io/v1beta2"}) {
       auto encoded = EncodeObject(object, version);
       if (encoded.ok()) (void)ToYaml(*encoded);
     }

@@ -26,9 +26,9 @@ fs::path FixtureDir() {
   return fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared" / "k8s" / "testdata";
 }
 
-#define REQUIRE_FIXTURES()                                                  \
-  if (!fs::is_directory(FixtureDir())) {                                    \
-    GTEST_SKIP() << "upstream fixtures not found at " << FixtureDir()       \
+#define REQUIRE_FIXTURES()                                                 \
+  if (!fs::is_directory(FixtureDir())) {                                   \
+    GTEST_SKIP() << "upstream fixtures not found at " << FixtureDir()      \
                  << " (set DRAPLANE_SHARED_DIR to the shared/ directory)"; \
   }
 
@@ -48,7 +48,8 @@ Json LoadFixture(const std::string& name) {
 }
 
 // Semantic JSON equality ignoring member order, with a readable diff.
-void ExpectSameJson(const Json& want, const Json& got, const std::string& what) {
+void ExpectSameJson(const Json& want, const Json& got,
+                    const std::string& what) {
   nlohmann::json a = nlohmann::json::parse(want.dump());
   nlohmann::json b = nlohmann::json::parse(got.dump());
   if (a != b) {
@@ -80,8 +81,8 @@ TEST(FixturesTest, EveryFixtureRoundTripsInItsOwnVersion) {
     ASSERT_TRUE(original.is_object());
     auto decoded = DecodeObject(original);
     ASSERT_TRUE(decoded.ok()) << decoded.status();
-    EXPECT_FALSE(std::holds_alternative<UnstructuredObject>(
-        decoded->object.value))
+    EXPECT_FALSE(
+        std::holds_alternative<UnstructuredObject>(decoded->object.value))
         << "kind is not modelled";
     EXPECT_TRUE(decoded->unknown_fields.empty())
         << "unknown field: " << decoded->unknown_fields[0].ToString();
@@ -108,11 +109,6 @@ TEST(FixturesTest, JsonAndYamlFixturesDecodeToTheSameObject) {
 
 class ConversionTest : public testing::TestWithParam<std::string> {};
 
-Json WithApiVersion(Json json, const std::string& api_version) {
-  json["apiVersion"] = api_version;
-  return json;
-}
-
 // The set of member paths of a JSON value ("spec.devices[].name", ...).
 void CollectPaths(const Json& j, const std::string& prefix,
                   std::set<std::string>& out) {
@@ -127,7 +123,8 @@ void CollectPaths(const Json& j, const std::string& prefix,
   }
 }
 
-void ExpectSameShape(const Json& want, const Json& got, const std::string& what) {
+void ExpectSameShape(const Json& want, const Json& got,
+                     const std::string& what) {
   std::set<std::string> a, b;
   CollectPaths(want, "", a);
   CollectPaths(got, "", b);

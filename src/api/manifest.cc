@@ -61,9 +61,9 @@ absl::Status CheckNesting(std::string_view text, std::string_view source) {
         while (j < l.size() && (l[j] == ' ' || l[j] == '\t')) ++j;
       }
       if (block + flow > kMaxNestingDepth) {
-        return PositionError(source, line, 1,
-                             StrCat("nesting deeper than ",
-                                          kMaxNestingDepth, " levels"));
+        return PositionError(
+            source, line, 1,
+            StrCat("nesting deeper than ", kMaxNestingDepth, " levels"));
       }
       line_start = i + 1;
       ++line;
@@ -73,15 +73,52 @@ absl::Status CheckNesting(std::string_view text, std::string_view source) {
     if (c == '[' || c == '{') {
       if (++flow > kMaxNestingDepth) {
         LineCol pos = PositionOf(text, i);
-        return PositionError(source, pos.line, pos.column,
-                             StrCat("nesting deeper than ",
-                                          kMaxNestingDepth, " levels"));
+        return PositionError(
+            source, pos.line, pos.column,
+            StrCat("nesting deeper than ", kMaxNestingDepth, " levels"));
       }
     } else if ((c == ']' || c == '}') && flow > 0) {
       --flow;
     }
   }
   return absl::OkStatus();
+}
+
+// Offset of the first byte that is not part of a well-formed UTF-8
+// sequence (RFC 3629: no overlongs, no surrogates, <= U+10FFFF), or npos.
+size_t FindInvalidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + len > s.size()) return i;
+    unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+    if (c1 < lo || c1 > hi) return i;
+    for (int k = 2; k < len; ++k) {
+      unsigned char ck = static_cast<unsigned char>(s[i + k]);
+      if (ck < 0x80 || ck > 0xBF) return i;
+    }
+    i += len;
+  }
+  return std::string_view::npos;
 }
 
 // ------------------------------------------------------- YAML scalars
@@ -114,8 +151,8 @@ int BoolScalar(std::string_view s) {
   static const std::set<std::string_view> kTrue = {
       "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
   static const std::set<std::string_view> kFalse = {
-      "n",     "N",     "no",    "No",  "NO",  "false",
-      "False", "FALSE", "off",   "Off", "OFF"};
+      "n",     "N",     "no",  "No",  "NO", "false",
+      "False", "FALSE", "off", "Off", "OFF"};
   if (kTrue.count(s)) return 1;
   if (kFalse.count(s)) return 0;
   return -1;
@@ -165,14 +202,15 @@ bool ParseYamlInt(std::string_view s, Json& out) {
     }
     if (d >= base) return false;
     value = value * base + d;
-    if (value > static_cast<unsigned __int128>(
-                    std::numeric_limits<uint64_t>::max())) {
+    if (value >
+        static_cast<unsigned __int128>(std::numeric_limits<uint64_t>::max())) {
       return false;  // falls back to float resolution
     }
   }
   if (negative) {
-    if (value > static_cast<unsigned __int128>(
-                    std::numeric_limits<int64_t>::max()) + 1) {
+    if (value >
+        static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()) +
+            1) {
       return false;
     }
     out = static_cast<int64_t>(-static_cast<__int128>(value));
@@ -229,18 +267,20 @@ PlainKind ResolvePlain(std::string_view s, Json* out) {
   }
   Json tmp;
   char c = s[0];
-  bool numeric_start = absl::ascii_isdigit(c) || c == '-' || c == '+' || c == '.';
+  bool numeric_start =
+      absl::ascii_isdigit(c) || c == '-' || c == '+' || c == '.';
   if (numeric_start && ParseYamlInt(s, tmp)) {
     if (out) *out = tmp;
     return PlainKind::kInt;
   }
   if (numeric_start && LooksLikeFloat(s)) {
-    if (out) *out = FloatJson(std::strtod(WithoutUnderscores(s).c_str(), nullptr));
+    if (out)
+      *out = FloatJson(std::strtod(WithoutUnderscores(s).c_str(), nullptr));
     return PlainKind::kFloat;
   }
   static const std::set<std::string_view> kSpecial = {
-      ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
-      "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"};
+      ".inf",  ".Inf",  ".INF",  "+.inf", "+.Inf", "+.INF",
+      "-.inf", "-.Inf", "-.INF", ".nan",  ".NaN",  ".NAN"};
   if (kSpecial.count(s)) return PlainKind::kSpecialFloat;
   if (out) *out = std::string(s);
   return PlainKind::kString;
@@ -253,8 +293,7 @@ class YamlToJson {
   absl::Status Convert(const YAML::Node& node, Json& out) {
     if (++nodes_ > kMaxExpandedNodes) {
       return Error(node, StrCat("document expands to more than ",
-                                      kMaxExpandedNodes,
-                                      " nodes (alias expansion)"));
+                                kMaxExpandedNodes, " nodes (alias expansion)"));
     }
     switch (node.Type()) {
       case YAML::NodeType::Undefined:
@@ -289,8 +328,7 @@ class YamlToJson {
           }
           if (out.contains(key)) {
             return Error(it->first,
-                         StrCat("mapping key \"", key,
-                                      "\" already defined"));
+                         StrCat("mapping key \"", key, "\" already defined"));
           }
           Json value;
           if (auto s = Convert(it->second, value); !s.ok()) return s;
@@ -409,7 +447,8 @@ absl::StatusOr<Json> ParseJsonText(std::string_view text,
   if (!out.is_discarded()) return out;
   // Re-parse with exceptions to learn where it failed.
   try {
-    (void)Json::parse(text.begin(), text.end());
+    Json unused = Json::parse(text.begin(), text.end());
+    (void)unused;
   } catch (const nlohmann::json::parse_error& e) {
     size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     LineCol pos = PositionOf(text, offset);
@@ -422,8 +461,7 @@ absl::StatusOr<Json> ParseJsonText(std::string_view text,
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(StrCat(source_name, ": ", e.what()));
   }
-  return absl::InvalidArgumentError(
-      StrCat(source_name, ": invalid JSON"));
+  return absl::InvalidArgumentError(StrCat(source_name, ": invalid JSON"));
 }
 
 absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
@@ -445,6 +483,13 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
     return out;
   }
   if (auto s = CheckNesting(text, source_name); !s.ok()) return s;
+  // JSON text is checked by the JSON parser; YAML text here, because
+  // yaml-cpp passes malformed bytes through into strings.
+  if (size_t bad = FindInvalidUtf8(text); bad != std::string_view::npos) {
+    LineCol pos = PositionOf(text, bad);
+    return PositionError(source_name, pos.line, pos.column,
+                         "invalid UTF-8 byte sequence");
+  }
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(std::string(text));

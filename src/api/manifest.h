@@ -24,8 +24,8 @@ inline constexpr size_t kMaxExpandedNodes = 4'000'000;
 
 struct ManifestDocument {
   Json json;
-  int line = 1;    // 1-based line where the object starts in the source
-  int index = 0;   // 0-based position of the object in the stream
+  int line = 1;   // 1-based line where the object starts in the source
+  int index = 0;  // 0-based position of the object in the stream
 };
 
 // Parses a stream of objects. Empty documents (comments only) are skipped;

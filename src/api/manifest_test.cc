@@ -103,6 +103,18 @@ TEST(ParseManifestsTest, RejectsScalarsAndDeepNesting) {
   EXPECT_FALSE(ParseManifests(deep).ok());
 }
 
+TEST(ParseManifestsTest, RejectsInvalidUtf8WithPosition) {
+  auto docs = ParseManifests("a: ok\nb: \"x\xff\"\n", "bytes.yaml");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_EQ(docs.status().message(),
+            "bytes.yaml:2:6: invalid UTF-8 byte sequence");
+  // Overlong encodings and surrogates are not UTF-8 either.
+  EXPECT_FALSE(ParseManifests("a: \xc0\xaf\n").ok());
+  EXPECT_FALSE(ParseManifests("a: \xed\xa0\x80\n").ok());
+  EXPECT_TRUE(ParseManifests("a: \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\n").ok());
+  EXPECT_FALSE(ParseManifests("{\"a\": \"\xff\"}").ok());
+}
+
 TEST(ParseManifestsTest, BoundsAliasExpansion) {
   // "Billion laughs": each level doubles the expanded size.
   std::string text = "a0: &a0 [x, x]\n";

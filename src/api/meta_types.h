@@ -22,6 +22,13 @@ namespace draplane::api {
 // Object key order is preserved.
 using Json = nlohmann::ordered_json;
 
+// Serialises `json` compactly (indent < 0) or indented. Never throws:
+// invalid UTF-8 in strings (possible only for values built in code; parsed
+// input is checked) is replaced by U+FFFD.
+inline std::string DumpJson(const Json& json, int indent = -1) {
+  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 // RFC 3339 timestamps are kept as their text (e.g. "2024-01-01T00:00:00Z");
 // the decoder checks the format.
 using Time = std::string;

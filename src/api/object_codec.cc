@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 
-#include "common/str_cat.h"
 #include "api/internal/json_mapping.h"
 #include "api/internal/type_mappings.h"
+#include "common/str_cat.h"
 
 namespace draplane::api {
 namespace {
@@ -176,16 +176,15 @@ Json ConvertV1ToV1beta1(std::string_view kind, const Json& json) {
 
 absl::StatusOr<DecodeResult> DecodeObject(const Json& json) {
   if (!json.is_object()) {
-    return absl::InvalidArgumentError(StrCat(
-        "expected a JSON object, got ", internal::JsonTypeName(json)));
+    return absl::InvalidArgumentError(
+        StrCat("expected a JSON object, got ", internal::JsonTypeName(json)));
   }
   TypeMeta type;
   auto read_string = [&](const char* key, std::string& out) -> absl::Status {
     if (!json.contains(key)) return absl::OkStatus();
     if (!json[key].is_string()) {
-      return absl::InvalidArgumentError(
-          StrCat(key, ": must be a string, got ",
-                       internal::JsonTypeName(json[key])));
+      return absl::InvalidArgumentError(StrCat(
+          key, ": must be a string, got ", internal::JsonTypeName(json[key])));
     }
     out = json[key].get<std::string>();
     return absl::OkStatus();
@@ -193,14 +192,13 @@ absl::StatusOr<DecodeResult> DecodeObject(const Json& json) {
   if (auto s = read_string("apiVersion", type.api_version); !s.ok()) return s;
   if (auto s = read_string("kind", type.kind); !s.ok()) return s;
   if (type.kind.empty()) {
-    return absl::InvalidArgumentError(
-        StrCat("Object 'Kind' is missing in '", json.dump().substr(0, 200),
-                     "'"));
+    return absl::InvalidArgumentError(StrCat(
+        "Object 'Kind' is missing in '", DumpJson(json).substr(0, 200), "'"));
   }
   if (type.api_version.empty()) {
-    return absl::InvalidArgumentError(StrCat(
-        "Object 'apiVersion' is missing in object of kind \"", type.kind,
-        "\""));
+    return absl::InvalidArgumentError(
+        StrCat("Object 'apiVersion' is missing in object of kind \"", type.kind,
+               "\""));
   }
   auto [group, version] = SplitApiVersion(type.api_version);
   const KindInfo* info = FindKind(group, type.kind);
@@ -209,9 +207,9 @@ absl::StatusOr<DecodeResult> DecodeObject(const Json& json) {
   }
   if (std::find(info->versions.begin(), info->versions.end(), version) ==
       info->versions.end()) {
-    return absl::InvalidArgumentError(
-        StrCat("no kind \"", type.kind, "\" is registered for version \"",
-                     type.api_version, "\""));
+    return absl::InvalidArgumentError(StrCat("no kind \"", type.kind,
+                                             "\" is registered for version \"",
+                                             type.api_version, "\""));
   }
   const Json* body = &json;
   Json converted;
@@ -249,12 +247,11 @@ absl::StatusOr<Json> EncodeObject(const Object& object,
   }
   auto [group, version] = SplitApiVersion(target);
   const KindInfo* info = FindKind(group, object.type.kind);
-  if (info == nullptr ||
-      std::find(info->versions.begin(), info->versions.end(), version) ==
-          info->versions.end()) {
-    return absl::InvalidArgumentError(
-        StrCat("kind \"", object.type.kind,
-                     "\" is not served in version \"", target, "\""));
+  if (info == nullptr || std::find(info->versions.begin(), info->versions.end(),
+                                   version) == info->versions.end()) {
+    return absl::InvalidArgumentError(StrCat("kind \"", object.type.kind,
+                                             "\" is not served in version \"",
+                                             target, "\""));
   }
   Json body = std::visit(
       [](const auto& v) -> Json {
@@ -283,15 +280,23 @@ namespace internal {
 
 std::string JsonTypeName(const Json& j) {
   switch (j.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::object: return "object";
-    case Json::value_t::array: return "array";
-    case Json::value_t::string: return "string";
-    case Json::value_t::boolean: return "boolean";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::object:
+      return "object";
+    case Json::value_t::array:
+      return "array";
+    case Json::value_t::string:
+      return "string";
+    case Json::value_t::boolean:
+      return "boolean";
     case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "integer";
-    case Json::value_t::number_float: return "number";
-    default: return "value";
+    case Json::value_t::number_unsigned:
+      return "integer";
+    case Json::value_t::number_float:
+      return "number";
+    default:
+      return "value";
   }
 }
 

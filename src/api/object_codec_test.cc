@@ -139,15 +139,15 @@ spec:
   ASSERT_TRUE(encoded.ok());
   EXPECT_EQ((*encoded)["spec"]["volumes"][0]["name"], "v");
   EXPECT_EQ((*encoded)["spec"]["containers"][0]["livenessProbe"]["exec"]
-                ["command"][0],
+                      ["command"][0],
             true);
-  EXPECT_EQ((*encoded)["spec"]["resourceClaims"][0]
-                ["resourceClaimTemplateName"],
-            "");
+  EXPECT_EQ(
+      (*encoded)["spec"]["resourceClaims"][0]["resourceClaimTemplateName"], "");
 }
 
 TEST(DecodeObjectTest, UnknownKindsStayUnstructured) {
-  Object obj = MustDecode("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n");
+  Object obj =
+      MustDecode("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n");
   EXPECT_TRUE(std::holds_alternative<UnstructuredObject>(obj.value));
   EXPECT_EQ(obj.DisplayName(), "Service/s");
 }

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "api/internal/name_validation.h"
+#include "api/internal/type_mappings.h"
 #include "common/str_cat.h"
 
 namespace draplane::api {
@@ -123,12 +124,11 @@ std::string GoNodeSelectorTerms(const std::vector<NodeSelectorTerm>& terms) {
 }
 
 std::string GoPodResourceClaim(const PodResourceClaim& c) {
-  return StrCat("core.PodResourceClaim{Name:", GoQuote(c.name),
-                ", ResourceClaimName:",
-                GoPtr("string", c.resource_claim_name.has_value()),
-                ", ResourceClaimTemplateName:",
-                GoPtr("string", c.resource_claim_template_name.has_value()),
-                "}");
+  return StrCat(
+      "core.PodResourceClaim{Name:", GoQuote(c.name), ", ResourceClaimName:",
+      GoPtr("string", c.resource_claim_name.has_value()),
+      ", ResourceClaimTemplateName:",
+      GoPtr("string", c.resource_claim_template_name.has_value()), "}");
 }
 
 std::string GoDeviceAttribute(const DeviceAttribute& a) {
@@ -144,14 +144,15 @@ std::string GoDeviceAttribute(const DeviceAttribute& a) {
     for (bool x : v) s.push_back(x ? "true" : "false");
     return StrCat("[]bool{", Join(s, ", "), "}");
   };
-  return StrCat(
-      "resource.DeviceAttribute{IntValue:", GoPtr("int64", a.int_value.has_value()),
-      ", BoolValue:", GoPtr("bool", a.bool_value.has_value()),
-      ", StringValue:", GoPtr("string", a.string_value.has_value()),
-      ", VersionValue:", GoPtr("string", a.version_value.has_value()),
-      ", IntValues:", list_int(a.ints), ", BoolValues:", list_bool(a.bools),
-      ", StringValues:", GoStrings(a.strings),
-      ", VersionValues:", GoStrings(a.versions), "}");
+  return StrCat("resource.DeviceAttribute{IntValue:",
+                GoPtr("int64", a.int_value.has_value()),
+                ", BoolValue:", GoPtr("bool", a.bool_value.has_value()),
+                ", StringValue:", GoPtr("string", a.string_value.has_value()),
+                ", VersionValue:", GoPtr("string", a.version_value.has_value()),
+                ", IntValues:", list_int(a.ints),
+                ", BoolValues:", list_bool(a.bools),
+                ", StringValues:", GoStrings(a.strings),
+                ", VersionValues:", GoStrings(a.versions), "}");
 }
 
 // time.Time.String() of a metav1.Time decoded by an API server running in
@@ -198,335 +199,19 @@ std::string GoTimeString(const std::optional<Time>& t) {
 }
 
 // ------------------------------------------------ structural equality and
-// JSON rendering. VisitFields(a, b, v) calls v(jsonName, a.f, b.f) for each
-// field; Eq is apimachinery's Semantic.DeepEqual (quantities compare by
-// value), RenderJson a compact JSON rendering used for struct-valued bad
-// values (upstream prints those with %#v including pointer addresses).
-
-template <class V>
-void VisitFields(const CELDeviceSelector& a, const CELDeviceSelector& b,
-                 V& v) {
-  v("expression", a.expression, b.expression);
-}
-template <class V>
-void VisitFields(const DeviceSelector& a, const DeviceSelector& b, V& v) {
-  v("cel", a.cel, b.cel);
-}
-template <class V>
-void VisitFields(const OpaqueDeviceConfiguration& a,
-                 const OpaqueDeviceConfiguration& b, V& v) {
-  v("driver", a.driver, b.driver);
-  v("parameters", a.parameters, b.parameters);
-}
-template <class V>
-void VisitFields(const DeviceClassConfiguration& a,
-                 const DeviceClassConfiguration& b, V& v) {
-  v("opaque", a.opaque, b.opaque);
-}
-template <class V>
-void VisitFields(const DeviceToleration& a, const DeviceToleration& b, V& v) {
-  v("key", a.key, b.key);
-  v("operator", a.operator_, b.operator_);
-  v("value", a.value, b.value);
-  v("effect", a.effect, b.effect);
-  v("tolerationSeconds", a.toleration_seconds, b.toleration_seconds);
-}
-template <class V>
-void VisitFields(const CapacityRequirements& a, const CapacityRequirements& b,
-                 V& v) {
-  v("requests", a.requests, b.requests);
-}
-template <class V>
-void VisitFields(const ExactDeviceRequest& a, const ExactDeviceRequest& b,
-                 V& v) {
-  v("deviceClassName", a.device_class_name, b.device_class_name);
-  v("selectors", a.selectors, b.selectors);
-  v("allocationMode", a.allocation_mode, b.allocation_mode);
-  v("count", a.count, b.count);
-  v("adminAccess", a.admin_access, b.admin_access);
-  v("tolerations", a.tolerations, b.tolerations);
-  v("capacity", a.capacity, b.capacity);
-}
-template <class V>
-void VisitFields(const DeviceSubRequest& a, const DeviceSubRequest& b, V& v) {
-  v("name", a.name, b.name);
-  v("deviceClassName", a.device_class_name, b.device_class_name);
-  v("selectors", a.selectors, b.selectors);
-  v("allocationMode", a.allocation_mode, b.allocation_mode);
-  v("count", a.count, b.count);
-  v("tolerations", a.tolerations, b.tolerations);
-  v("capacity", a.capacity, b.capacity);
-}
-template <class V>
-void VisitFields(const DeviceRequest& a, const DeviceRequest& b, V& v) {
-  v("name", a.name, b.name);
-  v("exactly", a.exactly, b.exactly);
-  v("firstAvailable", a.first_available, b.first_available);
-}
-template <class V>
-void VisitFields(const DeviceConstraint& a, const DeviceConstraint& b, V& v) {
-  v("requests", a.requests, b.requests);
-  v("matchAttribute", a.match_attribute, b.match_attribute);
-  v("distinctAttribute", a.distinct_attribute, b.distinct_attribute);
-}
-template <class V>
-void VisitFields(const DeviceClaimConfiguration& a,
-                 const DeviceClaimConfiguration& b, V& v) {
-  v("requests", a.requests, b.requests);
-  v("opaque", a.opaque, b.opaque);
-}
-template <class V>
-void VisitFields(const DeviceClaim& a, const DeviceClaim& b, V& v) {
-  v("requests", a.requests, b.requests);
-  v("constraints", a.constraints, b.constraints);
-  v("config", a.config, b.config);
-}
-template <class V>
-void VisitFields(const ResourceClaimSpec& a, const ResourceClaimSpec& b,
-                 V& v) {
-  v("devices", a.devices, b.devices);
-}
-template <class V>
-void VisitFields(const NodeSelectorRequirement& a,
-                 const NodeSelectorRequirement& b, V& v) {
-  v("key", a.key, b.key);
-  v("operator", a.operator_, b.operator_);
-  v("values", a.values, b.values);
-}
-template <class V>
-void VisitFields(const NodeSelectorTerm& a, const NodeSelectorTerm& b, V& v) {
-  v("matchExpressions", a.match_expressions, b.match_expressions);
-  v("matchFields", a.match_fields, b.match_fields);
-}
-template <class V>
-void VisitFields(const NodeSelector& a, const NodeSelector& b, V& v) {
-  v("nodeSelectorTerms", a.node_selector_terms, b.node_selector_terms);
-}
-template <class V>
-void VisitFields(const DeviceRequestAllocationResult& a,
-                 const DeviceRequestAllocationResult& b, V& v) {
-  v("request", a.request, b.request);
-  v("driver", a.driver, b.driver);
-  v("pool", a.pool, b.pool);
-  v("device", a.device, b.device);
-  v("adminAccess", a.admin_access, b.admin_access);
-  v("tolerations", a.tolerations, b.tolerations);
-  v("bindingConditions", a.binding_conditions, b.binding_conditions);
-  v("bindingFailureConditions", a.binding_failure_conditions,
-    b.binding_failure_conditions);
-  v("shareID", a.share_id, b.share_id);
-  v("consumedCapacity", a.consumed_capacity, b.consumed_capacity);
-}
-template <class V>
-void VisitFields(const DeviceAllocationConfiguration& a,
-                 const DeviceAllocationConfiguration& b, V& v) {
-  v("source", a.source, b.source);
-  v("requests", a.requests, b.requests);
-  v("opaque", a.opaque, b.opaque);
-}
-template <class V>
-void VisitFields(const DeviceAllocationResult& a,
-                 const DeviceAllocationResult& b, V& v) {
-  v("results", a.results, b.results);
-  v("config", a.config, b.config);
-}
-template <class V>
-void VisitFields(const AllocationResult& a, const AllocationResult& b, V& v) {
-  v("devices", a.devices, b.devices);
-  v("nodeSelector", a.node_selector, b.node_selector);
-  v("allocationTimestamp", a.allocation_timestamp, b.allocation_timestamp);
-}
-template <class V>
-void VisitFields(const OwnerReference& a, const OwnerReference& b, V& v) {
-  v("apiVersion", a.api_version, b.api_version);
-  v("kind", a.kind, b.kind);
-  v("name", a.name, b.name);
-  v("uid", a.uid, b.uid);
-  v("controller", a.controller, b.controller);
-  v("blockOwnerDeletion", a.block_owner_deletion, b.block_owner_deletion);
-}
-template <class V>
-void VisitFields(const ManagedFieldsEntry& a, const ManagedFieldsEntry& b,
-                 V& v) {
-  v("manager", a.manager, b.manager);
-  v("operation", a.operation, b.operation);
-  v("apiVersion", a.api_version, b.api_version);
-  v("time", a.time, b.time);
-  v("fieldsType", a.fields_type, b.fields_type);
-  v("fieldsV1", a.fields_v1, b.fields_v1);
-  v("subresource", a.subresource, b.subresource);
-}
-template <class V>
-void VisitFields(const ObjectMeta& a, const ObjectMeta& b, V& v) {
-  v("name", a.name, b.name);
-  v("generateName", a.generate_name, b.generate_name);
-  v("namespace", a.namespace_, b.namespace_);
-  v("selfLink", a.self_link, b.self_link);
-  v("uid", a.uid, b.uid);
-  v("resourceVersion", a.resource_version, b.resource_version);
-  v("generation", a.generation, b.generation);
-  v("creationTimestamp", a.creation_timestamp, b.creation_timestamp);
-  v("deletionTimestamp", a.deletion_timestamp, b.deletion_timestamp);
-  v("deletionGracePeriodSeconds", a.deletion_grace_period_seconds,
-    b.deletion_grace_period_seconds);
-  v("labels", a.labels, b.labels);
-  v("annotations", a.annotations, b.annotations);
-  v("ownerReferences", a.owner_references, b.owner_references);
-  v("finalizers", a.finalizers, b.finalizers);
-  v("managedFields", a.managed_fields, b.managed_fields);
-}
-template <class V>
-void VisitFields(const ResourceClaimTemplateSpec& a,
-                 const ResourceClaimTemplateSpec& b, V& v) {
-  v("metadata", a.metadata, b.metadata);
-  v("spec", a.spec, b.spec);
-}
-template <class V>
-void VisitFields(const DeviceTaint& a, const DeviceTaint& b, V& v) {
-  v("key", a.key, b.key);
-  v("value", a.value, b.value);
-  v("effect", a.effect, b.effect);
-  v("timeAdded", a.time_added, b.time_added);
-}
-template <class V>
-void VisitFields(const CapacityRequestPolicyRange& a,
-                 const CapacityRequestPolicyRange& b, V& v) {
-  v("min", a.min, b.min);
-  v("max", a.max, b.max);
-  v("step", a.step, b.step);
-}
-template <class V>
-void VisitFields(const CapacityRequestPolicy& a, const CapacityRequestPolicy& b,
-                 V& v) {
-  v("default", a.default_, b.default_);
-  v("validValues", a.valid_values, b.valid_values);
-  v("validRange", a.valid_range, b.valid_range);
-}
-template <class V>
-void VisitFields(const DeviceCapacity& a, const DeviceCapacity& b, V& v) {
-  v("value", a.value, b.value);
-  v("requestPolicy", a.request_policy, b.request_policy);
-}
-
-struct NopVisitor {
-  template <class X>
-  void operator()(const char*, const X&, const X&) {}
-};
-template <class T>
-concept Visitable = requires(const T& a, NopVisitor& v) {
-  VisitFields(a, a, v);
-};
-
-bool Eq(const std::string& a, const std::string& b) { return a == b; }
-bool Eq(int64_t a, int64_t b) { return a == b; }
-bool Eq(bool a, bool b) { return a == b; }
-bool Eq(const Quantity& a, const Quantity& b) { return a.Compare(b) == 0; }
-bool Eq(const Json& a, const Json& b) { return a == b; }
-template <class T>
-bool Eq(const std::optional<T>& a, const std::optional<T>& b);
-template <class T>
-bool Eq(const std::vector<T>& a, const std::vector<T>& b);
-template <class T>
-bool Eq(const std::map<std::string, T>& a, const std::map<std::string, T>& b);
-template <Visitable T>
-bool Eq(const T& a, const T& b);
-
-struct EqVisitor {
-  bool equal = true;
-  template <class X>
-  void operator()(const char*, const X& a, const X& b) {
-    if (equal && !Eq(a, b)) equal = false;
-  }
-};
+// JSON rendering. Eq is apimachinery's Semantic.DeepEqual (quantities
+// compare by value); RenderJson is a compact JSON rendering used for
+// struct-valued bad values (upstream prints those with %#v, including
+// pointer addresses that differ on every run).
 
 template <class T>
-bool Eq(const std::optional<T>& a, const std::optional<T>& b) {
-  if (a.has_value() != b.has_value()) return false;
-  return !a.has_value() || Eq(*a, *b);
-}
-template <class T>
-bool Eq(const std::vector<T>& a, const std::vector<T>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const T& x = a[i];
-    const T& y = b[i];
-    if (!Eq(x, y)) return false;
-  }
-  return true;
-}
-template <class T>
-bool Eq(const std::map<std::string, T>& a, const std::map<std::string, T>& b) {
-  if (a.size() != b.size()) return false;
-  for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
-    if (ia->first != ib->first || !Eq(ia->second, ib->second)) return false;
-  }
-  return true;
-}
-template <Visitable T>
 bool Eq(const T& a, const T& b) {
-  EqVisitor v;
-  VisitFields(a, b, v);
-  return v.equal;
-}
-
-Json ToJson(const std::string& s) { return s; }
-Json ToJson(int64_t n) { return n; }
-Json ToJson(bool b) { return b; }
-Json ToJson(const Quantity& q) { return q.ToString(); }
-Json ToJson(const Json& j) { return j; }
-template <class T>
-Json ToJson(const std::optional<T>& o);
-template <class T>
-Json ToJson(const std::vector<T>& v);
-template <class T>
-Json ToJson(const std::map<std::string, T>& m);
-template <Visitable T>
-Json ToJson(const T& v);
-
-bool OmitInJson(const Json& j) {
-  return j.is_null() || (j.is_string() && j.get_ref<const std::string&>().empty()) ||
-         (j.is_array() && j.empty()) || (j.is_object() && j.empty());
-}
-
-struct JsonVisitor {
-  Json* out;
-  template <class X>
-  void operator()(const char* name, const X& a, const X&) {
-    Json j = ToJson(a);
-    if (!OmitInJson(j)) (*out)[name] = std::move(j);
-  }
-};
-
-template <class T>
-Json ToJson(const std::optional<T>& o) {
-  return o.has_value() ? ToJson(*o) : Json();
-}
-template <class T>
-Json ToJson(const std::vector<T>& v) {
-  Json arr = Json::array();
-  for (size_t i = 0; i < v.size(); ++i) {
-    const T& x = v[i];
-    arr.push_back(ToJson(x));
-  }
-  return arr;
-}
-template <class T>
-Json ToJson(const std::map<std::string, T>& m) {
-  Json obj = Json::object();
-  for (const auto& [k, x] : m) obj[k] = ToJson(x);
-  return obj;
-}
-template <Visitable T>
-Json ToJson(const T& v) {
-  Json obj = Json::object();
-  JsonVisitor visitor{&obj};
-  VisitFields(v, v, visitor);
-  return obj;
+  return internal::SemanticEqual(a, b);
 }
 
 template <class T>
 BadValue RenderJson(const T& v) {
-  return BadValue::Json(ToJson(v).dump());
+  return BadValue::Json(DumpJson(internal::ToJson(v)));
 }
 
 // ------------------------------------------------ list helpers
@@ -725,7 +410,8 @@ std::string VersionOf(std::string_view api_version) {
   if (api_version.empty() || api_version == "/") return "";
   size_t slashes = std::count(api_version.begin(), api_version.end(), '/');
   if (slashes == 0) return std::string(api_version);
-  if (slashes == 1) return std::string(api_version.substr(api_version.find('/') + 1));
+  if (slashes == 1)
+    return std::string(api_version.substr(api_version.find('/') + 1));
   return "";
 }
 
@@ -755,18 +441,21 @@ Errs ValidateOwnerReferences(const std::vector<OwnerReference>& refs,
                              "version must not be empty"));
     }
     if (ref.kind.empty()) {
-      errs.push_back(Invalid(path.Child("kind"), ref.kind, "must not be empty"));
+      errs.push_back(
+          Invalid(path.Child("kind"), ref.kind, "must not be empty"));
     }
     if (ref.name.empty()) {
-      errs.push_back(Invalid(path.Child("name"), ref.name, "must not be empty"));
+      errs.push_back(
+          Invalid(path.Child("name"), ref.name, "must not be empty"));
     }
     if (ref.uid.empty()) {
       errs.push_back(Invalid(path.Child("uid"), ref.uid, "must not be empty"));
     }
     if (GroupOf(ref.api_version).empty() && version == "v1" &&
         ref.kind == "Event") {
-      errs.push_back(Invalid(path, BadValue::Json(GoOwnerReference(ref)),
-                             "/v1, Kind=Event is disallowed from being an owner"));
+      errs.push_back(
+          Invalid(path, BadValue::Json(GoOwnerReference(ref)),
+                  "/v1, Kind=Event is disallowed from being an owner"));
     }
     if (ref.controller.value_or(false)) {
       std::string name = StrCat(ref.kind, "/", ref.name);
@@ -775,7 +464,8 @@ Errs ValidateOwnerReferences(const std::vector<OwnerReference>& refs,
         for (const auto& r : refs) all.push_back(GoOwnerReference(r));
         errs.push_back(Invalid(
             path,
-            BadValue::Json(StrCat("[]v1.OwnerReference{", Join(all, ", "), "}")),
+            BadValue::Json(
+                StrCat("[]v1.OwnerReference{", Join(all, ", "), "}")),
             StrCat("Only one reference can have Controller set to true. Found "
                    "\"true\" in references for ",
                    first_controller, " and ", name)));
@@ -856,12 +546,13 @@ Errs ValidateManagedFields(const std::vector<ManagedFieldsEntry>& entries,
                              "must be `Apply` or `Update`"));
     }
     if (!e.fields_type.empty() && e.fields_type != "FieldsV1") {
-      errs.push_back(Invalid(p.Child("fieldsType"), e.fields_type,
-                             "must be `FieldsV1`"));
+      errs.push_back(
+          Invalid(p.Child("fieldsType"), e.fields_type, "must be `FieldsV1`"));
     }
     Extend(errs, ValidateFieldManager(e.manager, p.Child("manager")));
     if (e.subresource.size() > static_cast<size_t>(kMaxSubresourceNameLength)) {
-      errs.push_back(TooLong(p.Child("subresource"), kMaxSubresourceNameLength));
+      errs.push_back(
+          TooLong(p.Child("subresource"), kMaxSubresourceNameLength));
     }
   }
   return errs;
@@ -895,13 +586,16 @@ Errs ValidateObjectMetaCommon(const ObjectMeta& meta, bool namespaced,
                                nv::NameIsDNSLabel(meta.namespace_, false)));
     }
   } else if (!meta.namespace_.empty()) {
-    errs.push_back(Forbidden(path.Child("namespace"), "not allowed on this type"));
+    errs.push_back(
+        Forbidden(path.Child("namespace"), "not allowed on this type"));
   }
   if (meta.generation < 0) {
-    errs.push_back(Invalid(path.Child("generation"), meta.generation, kIsNegative));
+    errs.push_back(
+        Invalid(path.Child("generation"), meta.generation, kIsNegative));
   }
   Extend(errs, ValidateLabels(meta.labels, path.Child("labels")));
-  Extend(errs, ValidateAnnotations(meta.annotations, path.Child("annotations")));
+  Extend(errs,
+         ValidateAnnotations(meta.annotations, path.Child("annotations")));
   Extend(errs, ValidateOwnerReferences(meta.owner_references,
                                        path.Child("ownerReferences")));
   Extend(errs, ValidateFinalizers(meta.finalizers, path.Child("finalizers")));
@@ -926,7 +620,8 @@ Errs ValidateObjectMeta(const ObjectMeta& meta, bool namespaced, NameFn name_fn,
                              name_fn(meta.name, false)));
   }
   Extend(errs, ValidateObjectMetaCommon(meta, namespaced, path));
-  Extend(errs, ValidateKubeFinalizers(meta.finalizers, path.Child("finalizers")));
+  Extend(errs,
+         ValidateKubeFinalizers(meta.finalizers, path.Child("finalizers")));
   return errs;
 }
 
@@ -949,7 +644,8 @@ Errs ValidateObjectMetaWithOpts(const ObjectMeta& meta, bool namespaced,
                              name_fn(meta.name, false)));
   }
   Extend(errs, ValidateObjectMetaCommon(meta, namespaced, path));
-  Extend(errs, ValidateKubeFinalizers(meta.finalizers, path.Child("finalizers")));
+  Extend(errs,
+         ValidateKubeFinalizers(meta.finalizers, path.Child("finalizers")));
   return errs;
 }
 
@@ -995,17 +691,18 @@ Errs ValidateObjectMetaUpdate(const ObjectMeta& meta, const ObjectMeta& old,
   }
   if (meta.creation_timestamp.value_or("") !=
       old.creation_timestamp.value_or("")) {
-    errs.push_back(Invalid(path.Child("creationTimestamp"),
-                           BadValue::Json(GoTimeString(meta.creation_timestamp)),
-                           kFieldImmutable));
+    errs.push_back(
+        Invalid(path.Child("creationTimestamp"),
+                BadValue::Json(GoTimeString(meta.creation_timestamp)),
+                kFieldImmutable));
   }
   if (meta.deletion_timestamp != old.deletion_timestamp) {
-    errs.push_back(Invalid(
-        path.Child("deletionTimestamp"),
-        meta.deletion_timestamp
-            ? BadValue::Json(GoTimeString(meta.deletion_timestamp))
-            : BadValue::Json("null"),
-        kFieldImmutable));
+    errs.push_back(
+        Invalid(path.Child("deletionTimestamp"),
+                meta.deletion_timestamp
+                    ? BadValue::Json(GoTimeString(meta.deletion_timestamp))
+                    : BadValue::Json("null"),
+                kFieldImmutable));
   }
   if (meta.deletion_grace_period_seconds != old.deletion_grace_period_seconds) {
     errs.push_back(Invalid(path.Child("deletionGracePeriodSeconds"),
@@ -1013,12 +710,14 @@ Errs ValidateObjectMetaUpdate(const ObjectMeta& meta, const ObjectMeta& old,
                            kFieldImmutable));
   }
   Extend(errs, ValidateLabels(meta.labels, path.Child("labels")));
-  Extend(errs, ValidateAnnotations(meta.annotations, path.Child("annotations")));
+  Extend(errs,
+         ValidateAnnotations(meta.annotations, path.Child("annotations")));
   Extend(errs, ValidateOwnerReferences(meta.owner_references,
                                        path.Child("ownerReferences")));
   Extend(errs, ValidateManagedFields(meta.managed_fields,
                                      path.Child("managedFields")));
-  Extend(errs, ValidateKubeFinalizers(meta.finalizers, path.Child("finalizers")));
+  Extend(errs,
+         ValidateKubeFinalizers(meta.finalizers, path.Child("finalizers")));
   return errs;
 }
 
@@ -1037,8 +736,9 @@ Errs ValidateTemplateObjectMeta(const ObjectMeta& meta, const FieldPath& path) {
   forbid(!meta.uid.empty(), "uID");
   forbid(!meta.resource_version.empty(), "resourceVersion");
   forbid(meta.generation != 0, "generation");
-  forbid(meta.creation_timestamp.has_value() && !meta.creation_timestamp->empty(),
-         "creationTimestamp");
+  forbid(
+      meta.creation_timestamp.has_value() && !meta.creation_timestamp->empty(),
+      "creationTimestamp");
   forbid(meta.deletion_timestamp.has_value(), "deletionTimestamp");
   forbid(meta.deletion_grace_period_seconds.has_value(),
          "deletionGracePeriodSeconds");
@@ -1066,10 +766,12 @@ Errs ValidateConditions(const std::vector<Condition>& conditions,
                                   {"False", "True", "Unknown"}));
     }
     if (c.observed_generation < 0) {
-      errs.push_back(Invalid(p.Child("observedGeneration"), c.observed_generation,
+      errs.push_back(Invalid(p.Child("observedGeneration"),
+                             c.observed_generation,
                              "must be greater than or equal to zero"));
     }
-    if (!c.last_transition_time.has_value() || c.last_transition_time->empty()) {
+    if (!c.last_transition_time.has_value() ||
+        c.last_transition_time->empty()) {
       errs.push_back(Required(p.Child("lastTransitionTime"), "must be set"));
     }
     if (c.reason.empty()) {
@@ -1116,8 +818,9 @@ Errs ValidateNodeSelectorRequirement(const NodeSelectorRequirement& rq,
   }
   Extend(errs, ValidateLabelName(rq.key, path.Child("key")));
   for (size_t i = 0; i < rq.values.size(); ++i) {
-    Extend(errs, ValidateLabelValue(rq.values[i], path.Child("values").Index(
-                                                      static_cast<int64_t>(i))));
+    Extend(errs, ValidateLabelValue(
+                     rq.values[i],
+                     path.Child("values").Index(static_cast<int64_t>(i))));
   }
   return errs;
 }
@@ -1140,8 +843,9 @@ Errs ValidateNodeFieldSelectorRequirement(const NodeSelectorRequirement& rq,
         Invalid(path.Child("key"), rq.key, "not a valid field selector key"));
   } else {
     for (size_t i = 0; i < rq.values.size(); ++i) {
-      Extend(errs, ValidateNodeName(rq.values[i], path.Child("values").Index(
-                                                      static_cast<int64_t>(i))));
+      Extend(errs, ValidateNodeName(
+                       rq.values[i],
+                       path.Child("values").Index(static_cast<int64_t>(i))));
     }
   }
   return errs;
@@ -1157,9 +861,10 @@ Errs ValidateNodeSelector(const NodeSelector& ns, const FieldPath& path) {
     const NodeSelectorTerm& term = ns.node_selector_terms[i];
     FieldPath tp = terms_path.Index(static_cast<int64_t>(i));
     for (size_t j = 0; j < term.match_expressions.size(); ++j) {
-      Extend(errs, ValidateNodeSelectorRequirement(
-                       term.match_expressions[j],
-                       tp.Child("matchExpressions").Index(static_cast<int64_t>(j))));
+      Extend(errs,
+             ValidateNodeSelectorRequirement(
+                 term.match_expressions[j],
+                 tp.Child("matchExpressions").Index(static_cast<int64_t>(j))));
     }
     for (size_t j = 0; j < term.match_fields.size(); ++j) {
       Extend(errs, ValidateNodeFieldSelectorRequirement(
@@ -1182,14 +887,16 @@ Errs ValidateCELExpression(const std::string& expression, const FieldPath& path,
   // A stored expression was valid when it was stored; it is never
   // re-validated.
   if (ctx.stored) return {};
-  if (expression.size() > static_cast<size_t>(kCELSelectorExpressionMaxLength)) {
+  if (expression.size() >
+      static_cast<size_t>(kCELSelectorExpressionMaxLength)) {
     return {TooLong(path, kCELSelectorExpressionMaxLength)};
   }
   if (ctx.options.compile_cel) {
     absl::Status status = ctx.options.compile_cel(expression);
     if (!status.ok()) {
-      return {Invalid(path, expression,
-                      std::string(status.message().data(), status.message().size()))};
+      return {Invalid(
+          path, expression,
+          std::string(status.message().data(), status.message().size()))};
     }
   }
   return {};
@@ -1216,7 +923,7 @@ Errs ValidateSelectorSlice(const std::vector<DeviceSelector>& selectors,
 Errs ValidateRawExtension(const Json& json, const FieldPath& path, bool stored,
                           int max_length) {
   if (json.is_null()) return {Required(path)};
-  if (!stored && json.dump().size() > static_cast<size_t>(max_length)) {
+  if (!stored && DumpJson(json).size() > static_cast<size_t>(max_length)) {
     return {TooLong(path, max_length)};
   }
   if (!json.is_object()) {
@@ -1266,7 +973,8 @@ Errs ValidateDeviceTaint(const DeviceTaint& taint, const DeviceTaint* old,
   return errs;
 }
 
-Errs ValidateDeviceToleration(const DeviceToleration& t, const FieldPath& path) {
+Errs ValidateDeviceToleration(const DeviceToleration& t,
+                              const FieldPath& path) {
   Errs errs;
   if (!t.key.empty()) Extend(errs, ValidateLabelName(t.key, path.Child("key")));
   if (t.operator_ == "Exists") {
@@ -1283,7 +991,8 @@ Errs ValidateDeviceToleration(const DeviceToleration& t, const FieldPath& path) 
         NotSupported(path.Child("operator"), t.operator_, {"Equal", "Exists"}));
   }
   if (!t.effect.empty() && !IsTaintEffect(t.effect)) {
-    errs.push_back(NotSupported(path.Child("effect"), t.effect, TaintEffects()));
+    errs.push_back(
+        NotSupported(path.Child("effect"), t.effect, TaintEffects()));
   }
   return errs;
 }
@@ -1306,13 +1015,15 @@ Errs ValidateDeviceBindingParameters(const std::vector<std::string>& conditions,
   auto label_name = [](const std::string& s, const FieldPath& p) {
     return ValidateLabelName(s, p);
   };
-  Errs errs = ValidateSlice(conditions, kBindingConditionsMaxSize, label_name, cp);
+  Errs errs =
+      ValidateSlice(conditions, kBindingConditionsMaxSize, label_name, cp);
   Extend(errs, ValidateSlice(failures, kBindingFailureConditionsMaxSize,
                              label_name, fp));
   std::set<std::string> seen;
   for (size_t i = 0; i < conditions.size(); ++i) {
     if (!seen.insert(conditions[i]).second) {
-      errs.push_back(Duplicate(cp.Index(static_cast<int64_t>(i)), conditions[i]));
+      errs.push_back(
+          Duplicate(cp.Index(static_cast<int64_t>(i)), conditions[i]));
     }
   }
   std::set<std::string> all_conditions(conditions.begin(), conditions.end());
@@ -1413,7 +1124,8 @@ Errs ValidateDeviceAllocationMode(const std::string& mode, int64_t count,
     return {};
   }
   if (mode == kDeviceAllocationModeExactCount) {
-    if (count <= 0) return {Invalid(count_path, count, "must be greater than zero")};
+    if (count <= 0)
+      return {Invalid(count_path, count, "must be greater than zero")};
     return {};
   }
   return {NotSupported(mode_path, mode, {"All", "ExactCount"})};
@@ -1423,7 +1135,8 @@ Errs ValidateExactDeviceRequest(const ExactDeviceRequest& r,
                                 const FieldPath& path, const Context& ctx) {
   Errs errs = ValidateDeviceClassName(r.device_class_name,
                                       path.Child("deviceClassName"));
-  Extend(errs, ValidateSelectorSlice(r.selectors, path.Child("selectors"), ctx));
+  Extend(errs,
+         ValidateSelectorSlice(r.selectors, path.Child("selectors"), ctx));
   Extend(errs, ValidateDeviceAllocationMode(r.allocation_mode, r.count,
                                             path.Child("allocationMode"),
                                             path.Child("count")));
@@ -1436,7 +1149,8 @@ Errs ValidateDeviceSubRequest(const DeviceSubRequest& r, const FieldPath& path,
   Errs errs = ValidateDNS1123Label(r.name, path.Child("name"));
   Extend(errs, ValidateDeviceClassName(r.device_class_name,
                                        path.Child("deviceClassName")));
-  Extend(errs, ValidateSelectorSlice(r.selectors, path.Child("selectors"), ctx));
+  Extend(errs,
+         ValidateSelectorSlice(r.selectors, path.Child("selectors"), ctx));
   Extend(errs, ValidateDeviceAllocationMode(r.allocation_mode, r.count,
                                             path.Child("allocationMode"),
                                             path.Child("count")));
@@ -1457,22 +1171,25 @@ Errs ValidateDeviceRequest(const DeviceRequest& r, const FieldPath& path,
                            "exactly one of `exactly` or `firstAvailable` is "
                            "required, but multiple fields are set"));
   } else if (has_first_available) {
-    Extend(errs, ValidateSet(
-                     r.first_available, kFirstAvailableDeviceRequestMaxSize,
-                     [&](const DeviceSubRequest& s, const FieldPath& p) {
-                       return ValidateDeviceSubRequest(s, p, ctx);
-                     },
-                     [](const DeviceSubRequest& s) { return StringKey(s.name); },
-                     path.Child("firstAvailable")));
+    Extend(errs,
+           ValidateSet(
+               r.first_available, kFirstAvailableDeviceRequestMaxSize,
+               [&](const DeviceSubRequest& s, const FieldPath& p) {
+                 return ValidateDeviceSubRequest(s, p, ctx);
+               },
+               [](const DeviceSubRequest& s) { return StringKey(s.name); },
+               path.Child("firstAvailable")));
   } else {
-    Extend(errs, ValidateExactDeviceRequest(*r.exactly, path.Child("exactly"), ctx));
+    Extend(errs,
+           ValidateExactDeviceRequest(*r.exactly, path.Child("exactly"), ctx));
   }
   return errs;
 }
 
 Errs ValidateDeviceConstraint(const DeviceConstraint& c, const FieldPath& path,
                               const RequestNames& names, const Context& ctx) {
-  Errs errs = ValidateRequestNameRefs(c.requests, path.Child("requests"), names);
+  Errs errs =
+      ValidateRequestNameRefs(c.requests, path.Child("requests"), names);
   if (c.match_attribute.has_value()) {
     Extend(errs, ValidateFullyQualifiedName(*c.match_attribute,
                                             path.Child("matchAttribute")));
@@ -1506,15 +1223,16 @@ Errs ValidateDeviceClaim(const DeviceClaim& claim, const FieldPath& path,
                      return ValidateDeviceConstraint(c, p, names, ctx);
                    },
                    path.Child("constraints")));
-  Extend(errs, ValidateSlice(
-                   claim.config, kDeviceConfigMaxSize,
-                   [&](const DeviceClaimConfiguration& c, const FieldPath& p) {
-                     Errs e = ValidateRequestNameRefs(c.requests,
-                                                      p.Child("requests"), names);
-                     Extend(e, ValidateDeviceConfiguration(c.opaque, p, ctx.stored));
-                     return e;
-                   },
-                   path.Child("config")));
+  Extend(errs,
+         ValidateSlice(
+             claim.config, kDeviceConfigMaxSize,
+             [&](const DeviceClaimConfiguration& c, const FieldPath& p) {
+               Errs e = ValidateRequestNameRefs(c.requests, p.Child("requests"),
+                                                names);
+               Extend(e, ValidateDeviceConfiguration(c.opaque, p, ctx.stored));
+               return e;
+             },
+             path.Child("config")));
   return errs;
 }
 
@@ -1579,7 +1297,8 @@ Errs ValidateDeviceStatus(const AllocatedDeviceStatus& d, const FieldPath& path,
     errs.push_back(Invalid(path, BadValue::Json(id),
                            "must be an allocated device in the claim"));
   }
-  if (d.conditions.size() > static_cast<size_t>(kAllocatedDeviceStatusMaxConditions)) {
+  if (d.conditions.size() >
+      static_cast<size_t>(kAllocatedDeviceStatusMaxConditions)) {
     errs.push_back(TooMany(path.Child("conditions"),
                            static_cast<int64_t>(d.conditions.size()),
                            kAllocatedDeviceStatusMaxConditions));
@@ -1589,7 +1308,8 @@ Errs ValidateDeviceStatus(const AllocatedDeviceStatus& d, const FieldPath& path,
     Extend(errs, ValidateRawExtension(*d.data, path.Child("data"), false,
                                       kAllocatedDeviceStatusDataMaxLength));
   }
-  Extend(errs, ValidateNetworkDeviceData(d.network_data, path.Child("networkData")));
+  Extend(errs,
+         ValidateNetworkDeviceData(d.network_data, path.Child("networkData")));
   return errs;
 }
 
@@ -1600,9 +1320,9 @@ Errs ValidateAllocationConfigSource(const std::string& source,
   return {NotSupported(path, source, {"FromClaim", "FromClass"})};
 }
 
-Errs ValidateDeviceRequestAllocationResult(const DeviceRequestAllocationResult& r,
-                                           const FieldPath& path,
-                                           const RequestNames& names) {
+Errs ValidateDeviceRequestAllocationResult(
+    const DeviceRequestAllocationResult& r, const FieldPath& path,
+    const RequestNames& names) {
   Errs errs = ValidateRequestNameRef(r.request, path.Child("request"), names);
   Extend(errs, ValidateDriverName(r.driver, path.Child("driver")));
   Extend(errs, ValidatePoolName(r.pool, path.Child("pool")));
@@ -1617,7 +1337,8 @@ Errs ValidateDeviceRequestAllocationResult(const DeviceRequestAllocationResult& 
 }
 
 Errs ValidateAllocationResult(const AllocationResult& allocation,
-                              const FieldPath& path, const RequestNames& names) {
+                              const FieldPath& path,
+                              const RequestNames& names) {
   FieldPath dp = path.Child("devices");
   Errs errs = ValidateSlice(
       allocation.devices.results, kAllocationResultsMaxSize,
@@ -1625,17 +1346,18 @@ Errs ValidateAllocationResult(const AllocationResult& allocation,
         return ValidateDeviceRequestAllocationResult(r, p, names);
       },
       dp.Child("results"));
-  Extend(errs, ValidateSlice(
-                   allocation.devices.config, kAllocationConfigMaxSize,
-                   [&](const DeviceAllocationConfiguration& c, const FieldPath& p) {
-                     Errs e = ValidateAllocationConfigSource(c.source,
-                                                             p.Child("source"));
-                     Extend(e, ValidateRequestNameRefs(c.requests,
-                                                       p.Child("requests"), names));
-                     Extend(e, ValidateDeviceConfiguration(c.opaque, p, false));
-                     return e;
-                   },
-                   dp.Child("config")));
+  Extend(errs,
+         ValidateSlice(
+             allocation.devices.config, kAllocationConfigMaxSize,
+             [&](const DeviceAllocationConfiguration& c, const FieldPath& p) {
+               Errs e =
+                   ValidateAllocationConfigSource(c.source, p.Child("source"));
+               Extend(e, ValidateRequestNameRefs(c.requests,
+                                                 p.Child("requests"), names));
+               Extend(e, ValidateDeviceConfiguration(c.opaque, p, false));
+               return e;
+             },
+             dp.Child("config")));
   if (allocation.node_selector.has_value()) {
     Extend(errs, ValidateNodeSelector(*allocation.node_selector,
                                       path.Child("nodeSelector")));
@@ -1679,20 +1401,23 @@ Errs ValidateResourceClaimStatusUpdate(const ResourceClaim& claim,
 
   if (!status.reserved_for.empty()) {
     if (!status.allocation.has_value()) {
-      errs.push_back(Forbidden(path.Child("reservedFor"),
-                               "may not be specified when `allocated` is not set"));
+      errs.push_back(
+          Forbidden(path.Child("reservedFor"),
+                    "may not be specified when `allocated` is not set"));
     } else if (claim.metadata.deletion_timestamp.has_value()) {
       std::set<std::string> old_set;
-      for (const auto& r : old_status.reserved_for) old_set.insert(ConsumerKey(r));
+      for (const auto& r : old_status.reserved_for)
+        old_set.insert(ConsumerKey(r));
       bool added = false;
       for (const auto& r : status.reserved_for) {
         if (!old_set.count(ConsumerKey(r))) added = true;
       }
       if (added) {
-        errs.push_back(Forbidden(path.Child("reservedFor"),
-                                 "new entries may not be added while "
-                                 "`deallocationRequested` or `deletionTimestamp` "
-                                 "are set"));
+        errs.push_back(
+            Forbidden(path.Child("reservedFor"),
+                      "new entries may not be added while "
+                      "`deallocationRequested` or `deletionTimestamp` "
+                      "are set"));
       }
     }
   }
@@ -1716,7 +1441,8 @@ Errs ValidateDeviceClassSpec(const DeviceClassSpec& spec,
                              const ValidationOptions& options) {
   // Unchanged selectors and config count as stored: their CEL expressions
   // and parameter sizes are not checked again.
-  Context selectors_ctx{options, old != nullptr && Eq(spec.selectors, old->selectors)};
+  Context selectors_ctx{options,
+                        old != nullptr && Eq(spec.selectors, old->selectors)};
   Errs errs = ValidateSlice(
       spec.selectors, kDeviceSelectorsMaxSize,
       [&](const DeviceSelector& s, const FieldPath& p) {
@@ -1727,7 +1453,8 @@ Errs ValidateDeviceClassSpec(const DeviceClassSpec& spec,
   Extend(errs, ValidateSlice(
                    spec.config, kDeviceConfigMaxSize,
                    [&](const DeviceClassConfiguration& c, const FieldPath& p) {
-                     return ValidateDeviceConfiguration(c.opaque, p, config_stored);
+                     return ValidateDeviceConfiguration(c.opaque, p,
+                                                        config_stored);
                    },
                    path.Child("config")));
   if (spec.extended_resource_name.has_value() &&
@@ -1777,8 +1504,8 @@ const Device* LookupDevice(const ResourceSliceSpec* spec,
 int64_t NumAttributeValues(const Device& device) {
   int64_t n = 0;
   for (const auto& [name, a] : device.attributes) {
-    size_t list = a.bools.size() + a.ints.size() + a.strings.size() +
-                  a.versions.size();
+    size_t list =
+        a.bools.size() + a.ints.size() + a.strings.size() + a.versions.size();
     n += list == 0 ? 1 : static_cast<int64_t>(list);
   }
   return n;
@@ -1791,11 +1518,12 @@ Errs ValidateAttributeStringValue(const std::string& v, const FieldPath& path) {
   return {};
 }
 
-Errs ValidateAttributeVersionValue(const std::string& v, const FieldPath& path) {
+Errs ValidateAttributeVersionValue(const std::string& v,
+                                   const FieldPath& path) {
   Errs errs;
   if (!nv::IsSemver(v)) {
-    errs.push_back(
-        Invalid(path, v, "must be a string compatible with semver.org spec 2.0.0"));
+    errs.push_back(Invalid(
+        path, v, "must be a string compatible with semver.org spec 2.0.0"));
   }
   Extend(errs, ValidateAttributeStringValue(v, path));
   return errs;
@@ -1808,12 +1536,13 @@ Errs ValidateDeviceAttribute(const DeviceAttribute& a, const FieldPath& path) {
   if (a.int_value.has_value()) ++fields;
   if (a.string_value.has_value()) {
     ++fields;
-    Extend(errs, ValidateAttributeStringValue(*a.string_value, path.Child("string")));
+    Extend(errs,
+           ValidateAttributeStringValue(*a.string_value, path.Child("string")));
   }
   if (a.version_value.has_value()) {
     ++fields;
-    Extend(errs,
-           ValidateAttributeVersionValue(*a.version_value, path.Child("version")));
+    Extend(errs, ValidateAttributeVersionValue(*a.version_value,
+                                               path.Child("version")));
   }
   // An empty list is not distinguishable from an unset one here; both count
   // as unset.
@@ -1851,7 +1580,8 @@ std::string DecimalString(const Quantity& q) {
   int64_t milli = q.MilliValue();
   if (Quantity::FromMilli(milli).Compare(q) == 0) {
     bool neg = milli < 0;
-    uint64_t m = neg ? 0 - static_cast<uint64_t>(milli) : static_cast<uint64_t>(milli);
+    uint64_t m =
+        neg ? 0 - static_cast<uint64_t>(milli) : static_cast<uint64_t>(milli);
     std::string frac = std::to_string(m % 1000);
     frac.insert(0, 3 - frac.size(), '0');
     while (!frac.empty() && frac.back() == '0') frac.pop_back();
@@ -1875,30 +1605,31 @@ Errs ValidateRequestPolicyValidValues(const Quantity& def, const Quantity& cap,
   // DRAFractionalCapacityRange (on by default in 1.37): options are
   // compared as exact decimals.
   std::vector<const Quantity*> seen;
-  Extend(errs, ValidateSet(
-                   values, kCapacityPolicyValidValuesMaxLength,
-                   [&](const Quantity& option, const FieldPath& p) {
-                     Errs e;
-                     if (option.Compare(cap) > 0) {
-                       e.push_back(Invalid(p, option.ToString(),
-                                           StrCat("option is larger than capacity "
-                                                  "value: ",
-                                                  cap.ToString())));
-                     }
-                     if (option.Compare(def) == 0) found_default = true;
-                     return e;
-                   },
-                   [&](const Quantity& q) {
-                     // Equal values share the id of their first spelling.
-                     for (const Quantity* s : seen) {
-                       if (s->Compare(q) == 0) {
-                         return SetKey{DecimalString(*s), BadValue(DecimalString(q))};
-                       }
-                     }
-                     seen.push_back(&q);
-                     return SetKey{DecimalString(q), BadValue(DecimalString(q))};
-                   },
-                   path));
+  Extend(errs,
+         ValidateSet(
+             values, kCapacityPolicyValidValuesMaxLength,
+             [&](const Quantity& option, const FieldPath& p) {
+               Errs e;
+               if (option.Compare(cap) > 0) {
+                 e.push_back(Invalid(p, option.ToString(),
+                                     StrCat("option is larger than capacity "
+                                            "value: ",
+                                            cap.ToString())));
+               }
+               if (option.Compare(def) == 0) found_default = true;
+               return e;
+             },
+             [&](const Quantity& q) {
+               // Equal values share the id of their first spelling.
+               for (const Quantity* s : seen) {
+                 if (s->Compare(q) == 0) {
+                   return SetKey{DecimalString(*s), BadValue(DecimalString(q))};
+                 }
+               }
+               seen.push_back(&q);
+               return SetKey{DecimalString(q), BadValue(DecimalString(q))};
+             },
+             path));
   if (!found_default) {
     errs.push_back(Invalid(path, def.ToString(),
                            "default value is not valid according to the "
@@ -1928,28 +1659,31 @@ Errs ValidateRequestPolicyRange(const Quantity& def, const Quantity& cap,
   Errs errs;
   const Quantity& min = range.min;
   if (min.Compare(cap) > 0) {
-    errs.push_back(Invalid(path.Child("min"), min.ToString(),
-                           StrCat("min is larger than capacity value: ",
-                                  cap.ToString())));
+    errs.push_back(
+        Invalid(path.Child("min"), min.ToString(),
+                StrCat("min is larger than capacity value: ", cap.ToString())));
   }
   if (def.Compare(min) < 0) {
-    errs.push_back(Invalid(path.Child("default"), def.ToString(),
-                           StrCat("default is less than min: ", min.ToString())));
+    errs.push_back(
+        Invalid(path.Child("default"), def.ToString(),
+                StrCat("default is less than min: ", min.ToString())));
   }
   if (range.max.has_value()) {
     const Quantity& max = *range.max;
     if (min.Compare(max) > 0) {
-      errs.push_back(Invalid(path.Child("max"), min.ToString(),
-                             StrCat("min is larger than max: ", max.ToString())));
+      errs.push_back(
+          Invalid(path.Child("max"), min.ToString(),
+                  StrCat("min is larger than max: ", max.ToString())));
     }
     if (max.Compare(cap) > 0) {
-      errs.push_back(Invalid(path.Child("max"), max.ToString(),
-                             StrCat("max is larger than capacity value: ",
-                                    cap.ToString())));
+      errs.push_back(Invalid(
+          path.Child("max"), max.ToString(),
+          StrCat("max is larger than capacity value: ", cap.ToString())));
     }
     if (def.Compare(max) > 0) {
-      errs.push_back(Invalid(path.Child("default"), def.ToString(),
-                             StrCat("default is more than max: ", max.ToString())));
+      errs.push_back(
+          Invalid(path.Child("default"), def.ToString(),
+                  StrCat("default is more than max: ", max.ToString())));
     }
   }
   struct Named {
@@ -1986,21 +1720,24 @@ Errs ValidateRequestPolicyRange(const Quantity& def, const Quantity& cap,
     } else {
       Quantity added = min;
       if (added.Add(step).ok() && added.Compare(cap) > 0) {
-        errs.push_back(Invalid(path.Child("step"), step.ToString(),
-                               StrCat("one step ", added.ToString(),
-                                      " is larger than capacity value: ",
-                                      cap.ToString())));
+        errs.push_back(Invalid(
+            path.Child("step"), step.ToString(),
+            StrCat("one step ", added.ToString(),
+                   " is larger than capacity value: ", cap.ToString())));
       }
       bool unsafe = false;
       if (!use_milli) {
         for (const Named& b : bounds) {
           if (b.q == nullptr) continue;
           if (b.q->Sign() < 0) {
-            errs.push_back(Invalid(path.Child(b.name), b.q->ToString(), kIsNegative));
+            errs.push_back(
+                Invalid(path.Child(b.name), b.q->ToString(), kIsNegative));
             unsafe = true;
-          } else if (b.q->CompareInt64(std::numeric_limits<int64_t>::max()) > 0) {
-            errs.push_back(Invalid(path.Child(b.name), b.q->ToString(),
-                                   "must not be larger than 9223372036854775807"));
+          } else if (b.q->CompareInt64(std::numeric_limits<int64_t>::max()) >
+                     0) {
+            errs.push_back(
+                Invalid(path.Child(b.name), b.q->ToString(),
+                        "must not be larger than 9223372036854775807"));
             unsafe = true;
           }
         }
@@ -2009,8 +1746,9 @@ Errs ValidateRequestPolicyRange(const Quantity& def, const Quantity& cap,
         Extend(errs, ValidateRequestPolicyRangeStep(def, min, step, use_milli,
                                                     path.Child("step")));
         if (range.max.has_value()) {
-          Extend(errs, ValidateRequestPolicyRangeStep(*range.max, min, step,
-                                                      use_milli, path.Child("step")));
+          Extend(errs,
+                 ValidateRequestPolicyRangeStep(*range.max, min, step,
+                                                use_milli, path.Child("step")));
         }
       }
     }
@@ -2018,7 +1756,8 @@ Errs ValidateRequestPolicyRange(const Quantity& def, const Quantity& cap,
   return errs;
 }
 
-Errs ValidateRequestPolicy(const Quantity& cap, const CapacityRequestPolicy& policy,
+Errs ValidateRequestPolicy(const Quantity& cap,
+                           const CapacityRequestPolicy& policy,
                            const FieldPath& path) {
   if (!policy.valid_values.empty() && policy.valid_range.has_value()) {
     return {Forbidden(path,
@@ -2027,18 +1766,19 @@ Errs ValidateRequestPolicy(const Quantity& cap, const CapacityRequestPolicy& pol
   }
   if (!policy.valid_values.empty()) {
     if (!policy.default_.has_value()) {
-      return {Required(path.Child("default"), "required when validValues is defined")};
+      return {Required(path.Child("default"),
+                       "required when validValues is defined")};
     }
-    return ValidateRequestPolicyValidValues(*policy.default_, cap,
-                                            policy.valid_values,
-                                            path.Child("validValues"));
+    return ValidateRequestPolicyValidValues(
+        *policy.default_, cap, policy.valid_values, path.Child("validValues"));
   }
   if (policy.valid_range.has_value()) {
     if (!policy.default_.has_value()) {
-      return {Required(path.Child("default"), "required when validRange is defined")};
+      return {Required(path.Child("default"),
+                       "required when validRange is defined")};
     }
-    return ValidateRequestPolicyRange(*policy.default_, cap, *policy.valid_range,
-                                      path.Child("validRange"));
+    return ValidateRequestPolicyRange(
+        *policy.default_, cap, *policy.valid_range, path.Child("validRange"));
   }
   return {};
 }
@@ -2083,9 +1823,10 @@ Errs ValidateDeviceCounterConsumption(const DeviceCounterConsumption& c,
   if (c.counters.empty()) {
     errs.push_back(Required(path.Child("counters")));
   } else {
-    Extend(errs, ValidateCounters(
-                     c.counters, kResourceSliceMaxCountersPerDeviceCounterConsumption,
-                     path.Child("counters")));
+    Extend(errs,
+           ValidateCounters(
+               c.counters, kResourceSliceMaxCountersPerDeviceCounterConsumption,
+               path.Child("counters")));
   }
   return errs;
 }
@@ -2104,28 +1845,30 @@ Errs ValidateDevice(const Device& device, const Device* old,
   }
   int64_t values = NumAttributeValues(device);
   if (values > kResourceSliceMaxAttributeValuesPerDevice) {
-    errs.push_back(Invalid(
-        path, values,
-        StrCat("the total number of attribute values must not exceed ",
-               kResourceSliceMaxAttributeValuesPerDevice)));
+    errs.push_back(
+        Invalid(path, values,
+                StrCat("the total number of attribute values must not exceed ",
+                       kResourceSliceMaxAttributeValuesPerDevice)));
   }
-  Extend(errs, ValidateMap(device.attributes, -1, kAttributeAndCapacityMaxKeyLength,
-                           ValidateQualifiedName, ValidateDeviceAttribute,
-                           path.Child("attributes")));
+  Extend(errs,
+         ValidateMap(device.attributes, -1, kAttributeAndCapacityMaxKeyLength,
+                     ValidateQualifiedName, ValidateDeviceAttribute,
+                     path.Child("attributes")));
   if (old == nullptr || !Eq(old->capacity, device.capacity)) {
-    Extend(errs, ValidateMap(
-                     device.capacity, -1, kAttributeAndCapacityMaxKeyLength,
-                     ValidateQualifiedName,
-                     [&](const DeviceCapacity& c, const FieldPath& p) -> Errs {
-                       if (!c.request_policy.has_value()) return {};
-                       if (!allow_multiple) {
-                         return {Forbidden(p.Child("requestPolicy"),
-                                           "allowMultipleAllocations must be true")};
-                       }
-                       return ValidateRequestPolicy(c.value, *c.request_policy,
-                                                    p.Child("requestPolicy"));
-                     },
-                     path.Child("capacity")));
+    Extend(errs,
+           ValidateMap(
+               device.capacity, -1, kAttributeAndCapacityMaxKeyLength,
+               ValidateQualifiedName,
+               [&](const DeviceCapacity& c, const FieldPath& p) -> Errs {
+                 if (!c.request_policy.has_value()) return {};
+                 if (!allow_multiple) {
+                   return {Forbidden(p.Child("requestPolicy"),
+                                     "allowMultipleAllocations must be true")};
+                 }
+                 return ValidateRequestPolicy(c.value, *c.request_policy,
+                                              p.Child("requestPolicy"));
+               },
+               path.Child("capacity")));
   }
   if (old == nullptr || !Eq(old->taints, device.taints)) {
     Extend(errs, ValidateSlice(
@@ -2151,9 +1894,11 @@ Errs ValidateDevice(const Device& device, const Device* old,
     if (device.node_name.has_value()) {
       if (!device.node_name->empty()) {
         set_fields.push_back("`nodeName`");
-        Extend(errs, ValidateNodeName(*device.node_name, path.Child("nodeName")));
+        Extend(errs,
+               ValidateNodeName(*device.node_name, path.Child("nodeName")));
       } else {
-        errs.push_back(Invalid(path.Child("nodeName"), "", "must not be empty"));
+        errs.push_back(
+            Invalid(path.Child("nodeName"), "", "must not be empty"));
       }
     }
     if (device.node_selector.has_value()) {
@@ -2177,10 +1922,11 @@ Errs ValidateDevice(const Device& device, const Device* old,
     }
   } else if (device.node_name.has_value() || device.node_selector.has_value() ||
              device.all_nodes.has_value()) {
-    errs.push_back(Invalid(path, BadValue::Json("null"),
-                           "`nodeName`, `nodeSelector` and `allNodes` can only "
-                           "be set if `perDeviceNodeSelection` is set to true in "
-                           "the ResourceSlice spec"));
+    errs.push_back(
+        Invalid(path, BadValue::Json("null"),
+                "`nodeName`, `nodeSelector` and `allNodes` can only "
+                "be set if `perDeviceNodeSelection` is set to true in "
+                "the ResourceSlice spec"));
   }
   Extend(errs, ValidateDeviceBindingParameters(
                    device.binding_conditions, device.binding_failure_conditions,
@@ -2213,11 +1959,12 @@ Errs ValidateResourceSliceSpec(const ResourceSliceSpec& spec,
           Invalid(pool_path.Child("name"), spec.pool.name, kFieldImmutable));
     }
     if (spec.driver != old->driver) {
-      errs.push_back(Invalid(path.Child("driver"), spec.driver, kFieldImmutable));
+      errs.push_back(
+          Invalid(path.Child("driver"), spec.driver, kFieldImmutable));
     }
     if (spec.node_name != old->node_name) {
-      errs.push_back(Invalid(path.Child("nodeName"), OptionalString(spec.node_name),
-                             kFieldImmutable));
+      errs.push_back(Invalid(path.Child("nodeName"),
+                             OptionalString(spec.node_name), kFieldImmutable));
     }
   }
 
@@ -2227,8 +1974,9 @@ Errs ValidateResourceSliceSpec(const ResourceSliceSpec& spec,
       set_fields.push_back("`nodeName`");
       Extend(errs, ValidateNodeName(*spec.node_name, path.Child("nodeName")));
     } else {
-      errs.push_back(Invalid(path.Child("nodeName"), "",
-                             "must be either unset or set to a non-empty string"));
+      errs.push_back(
+          Invalid(path.Child("nodeName"), "",
+                  "must be either unset or set to a non-empty string"));
     }
   }
   if (spec.node_selector.has_value()) {
@@ -2238,7 +1986,8 @@ Errs ValidateResourceSliceSpec(const ResourceSliceSpec& spec,
     if (spec.node_selector->node_selector_terms.size() != 1) {
       errs.push_back(Invalid(
           path.Child("nodeSelector").Child("nodeSelectorTerms"),
-          BadValue::Json(GoNodeSelectorTerms(spec.node_selector->node_selector_terms)),
+          BadValue::Json(
+              GoNodeSelectorTerms(spec.node_selector->node_selector_terms)),
           "must have exactly one node selector term"));
     }
   }
@@ -2269,8 +2018,8 @@ Errs ValidateResourceSliceSpec(const ResourceSliceSpec& spec,
   }
 
   if (!spec.shared_counters.empty() && !spec.devices.empty()) {
-    errs.push_back(
-        Invalid(path, "", "only one of `sharedCounters` or `devices` is allowed"));
+    errs.push_back(Invalid(
+        path, "", "only one of `sharedCounters` or `devices` is allowed"));
   }
 
   int max_devices = kResourceSliceMaxDevices;
@@ -2304,9 +2053,11 @@ Errs ValidateDeviceTaintRuleSpec(const DeviceTaintRuleSpec& spec,
   if (spec.device_selector.has_value()) {
     const DeviceTaintSelector& s = *spec.device_selector;
     FieldPath sp = path.Child("deviceSelector");
-    if (s.driver) Extend(errs, ValidateDriverName(*s.driver, sp.Child("driver")));
+    if (s.driver)
+      Extend(errs, ValidateDriverName(*s.driver, sp.Child("driver")));
     if (s.pool) Extend(errs, ValidatePoolName(*s.pool, sp.Child("pool")));
-    if (s.device) Extend(errs, ValidateDNS1123Label(*s.device, sp.Child("device")));
+    if (s.device)
+      Extend(errs, ValidateDNS1123Label(*s.device, sp.Child("device")));
   }
   Extend(errs, ValidateDeviceTaint(spec.taint, old ? &old->taint : nullptr,
                                    path.Child("taint")));
@@ -2315,6 +2066,7 @@ Errs ValidateDeviceTaintRuleSpec(const DeviceTaintRuleSpec& spec,
 
 // ------------------------------------------------ Pod (DRA parts only)
 
+// core validateResourceClaimNames.
 Errs ValidateContainerClaims(const std::vector<ResourceClaimReference>& claims,
                              const std::set<std::string>& pod_claim_names,
                              const FieldPath& path) {
@@ -2327,19 +2079,38 @@ Errs ValidateContainerClaims(const std::vector<ResourceClaimReference>& claims,
       errs.push_back(Required(p));
       continue;
     }
-    std::string key = c.name;
-    if (!c.request.empty()) {
-      Extend(errs, ValidateDNS1123Label(c.request, p.Child("request")));
-      key += "/" + c.request;
+    if (names.count(c.name)) {
+      // All requests of that claim already referenced.
+      errs.push_back(Duplicate(p, c.name));
+    } else {
+      std::string key = c.name;
+      if (!c.request.empty()) {
+        Extend(errs, ValidateDNS1123Label(c.request, p.Child("request")));
+        key += "/" + c.request;
+      }
+      if (names.count(key)) {
+        // The exact same entry was already referenced.
+        errs.push_back(Duplicate(p, key));
+      } else if (c.request.empty()) {
+        // Referencing the whole claim overlaps with every earlier reference
+        // to one of its requests (one error per such reference).
+        for (const std::string& other : names) {
+          size_t slash = other.find('/');
+          if (slash != std::string::npos && other.substr(0, slash) == c.name) {
+            errs.push_back(Duplicate(p, c.name));
+          }
+        }
+      }
+      names.insert(key);
     }
-    if (!names.insert(key).second) errs.push_back(Duplicate(p, key));
     if (!pod_claim_names.count(c.name)) {
       FieldError e = NotFound(p, c.name);
       e.detail = "must be one of the names in pod.spec.resourceClaims";
       if (pod_claim_names.empty()) {
         e.detail += " which is empty";
       } else {
-        e.detail += ": " + Join({pod_claim_names.begin(), pod_claim_names.end()}, ", ");
+        e.detail +=
+            ": " + Join({pod_claim_names.begin(), pod_claim_names.end()}, ", ");
       }
       errs.push_back(std::move(e));
     }
@@ -2379,23 +2150,24 @@ Errs ValidatePodSpecResourceClaims(const PodSpec& spec, const FieldPath& path) {
                              "`resourceClaimTemplateName`"));
     }
     if (has_claim) {
-      Extend(errs, InvalidEach(p.Child("resourceClaimName"), *c.resource_claim_name,
-                               nv::NameIsDNSSubdomain(*c.resource_claim_name, false)));
+      Extend(errs, InvalidEach(
+                       p.Child("resourceClaimName"), *c.resource_claim_name,
+                       nv::NameIsDNSSubdomain(*c.resource_claim_name, false)));
     }
     if (has_template) {
-      Extend(errs, InvalidEach(
-                       p.Child("resourceClaimTemplateName"),
-                       *c.resource_claim_template_name,
-                       nv::NameIsDNSSubdomain(*c.resource_claim_template_name, false)));
+      Extend(errs, InvalidEach(p.Child("resourceClaimTemplateName"),
+                               *c.resource_claim_template_name,
+                               nv::NameIsDNSSubdomain(
+                                   *c.resource_claim_template_name, false)));
     }
   }
   for (size_t i = 0; i < spec.containers.size(); ++i) {
-    Extend(errs, ValidateContainerClaims(
-                     spec.containers[i].resources.claims, pod_claim_names,
-                     path.Child("containers")
-                         .Index(static_cast<int64_t>(i))
-                         .Child("resources")
-                         .Child("claims")));
+    Extend(errs, ValidateContainerClaims(spec.containers[i].resources.claims,
+                                         pod_claim_names,
+                                         path.Child("containers")
+                                             .Index(static_cast<int64_t>(i))
+                                             .Child("resources")
+                                             .Child("claims")));
   }
   for (size_t i = 0; i < spec.init_containers.size(); ++i) {
     Extend(errs, ValidateContainerClaims(
@@ -2419,9 +2191,10 @@ bool IsNamespaced(const Object& object) {
   return std::visit(
       [](const auto& v) {
         using T = std::decay_t<decltype(v)>;
-        return !(std::is_same_v<T, DeviceClass> || std::is_same_v<T, ResourceSlice> ||
-                 std::is_same_v<T, DeviceTaintRule> || std::is_same_v<T, Namespace> ||
-                 std::is_same_v<T, Node>);
+        return !(std::is_same_v<T, DeviceClass> ||
+                 std::is_same_v<T, ResourceSlice> ||
+                 std::is_same_v<T, DeviceTaintRule> ||
+                 std::is_same_v<T, Namespace> || std::is_same_v<T, Node>);
       },
       object.value);
 }
@@ -2447,32 +2220,40 @@ Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
           return errs;
         } else if constexpr (std::is_same_v<T, ResourceClaim>) {
           // The status of a new claim is cleared by the API server.
-          Errs errs = ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
+          Errs errs =
+              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
           Extend(errs, ValidateResourceClaimSpec(v.spec, spec, ctx));
           return errs;
         } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
-          Errs errs = ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
+          Errs errs =
+              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
           Extend(errs, ValidateTemplateObjectMeta(v.spec.metadata,
                                                   spec.Child("metadata")));
-          Extend(errs, ValidateResourceClaimSpec(v.spec.spec, spec.Child("spec"), ctx));
+          Extend(errs, ValidateResourceClaimSpec(v.spec.spec,
+                                                 spec.Child("spec"), ctx));
           return errs;
         } else if constexpr (std::is_same_v<T, ResourceSlice>) {
-          Errs errs = ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain);
+          Errs errs =
+              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain);
           Extend(errs, ValidateResourceSliceSpec(v.spec, nullptr, spec));
           return errs;
         } else if constexpr (std::is_same_v<T, DeviceTaintRule>) {
-          Errs errs = ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain);
+          Errs errs =
+              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain);
           Extend(errs, ValidateDeviceTaintRuleSpec(v.spec, nullptr, spec));
           return errs;
         } else if constexpr (std::is_same_v<T, Pod>) {
-          Errs errs = ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
+          Errs errs =
+              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
           Extend(errs, ValidatePodSpecResourceClaims(v.spec, spec));
           return errs;
-        } else if constexpr (std::is_same_v<T, Deployment> || std::is_same_v<T, Job>) {
+        } else if constexpr (std::is_same_v<T, Deployment> ||
+                             std::is_same_v<T, Job>) {
           Errs errs = ValidateObjectMeta(v.metadata, IsNamespaced(object),
                                          nv::NameIsDNSSubdomain);
           Extend(errs, ValidatePodSpecResourceClaims(
-                           v.spec.template_.spec, spec.Child("template").Child("spec")));
+                           v.spec.template_.spec,
+                           spec.Child("template").Child("spec")));
           return errs;
         } else {
           return ValidateObjectMeta(v.metadata, IsNamespaced(object),
@@ -2545,7 +2326,8 @@ bool AddBasic(std::string& path) {
   if (at >= path.size() || path[at] != '.') return false;
   std::string_view rest(path);
   rest.remove_prefix(at + 1);
-  if (rest == "name" || rest.substr(0, 5) == "name." || rest.substr(0, 5) == "name[") {
+  if (rest == "name" || rest.substr(0, 5) == "name." ||
+      rest.substr(0, 5) == "name[") {
     return false;
   }
   path.insert(at, ".basic");
@@ -2602,20 +2384,24 @@ FieldErrorList ValidateObjectUpdate(const Object& updated, const Object& old,
             Errs errs = ValidateObjectMetaWithOpts(v.metadata, false,
                                                    nv::NameIsDNSSubdomain);
             Extend(errs, ValidateObjectMetaUpdate(v.metadata, o.metadata));
-            Extend(errs, ValidateDeviceClassSpec(v.spec, &o.spec, spec, options));
+            Extend(errs,
+                   ValidateDeviceClassSpec(v.spec, &o.spec, spec, options));
             return errs;
           } else if constexpr (std::is_same_v<T, ResourceClaim>) {
             // The spec is immutable; it is not validated again.
-            Errs errs = ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
+            Errs errs =
+                ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
             Extend(errs, ValidateObjectMetaUpdate(v.metadata, o.metadata));
             if (!Eq(v.spec, o.spec)) {
-              errs.push_back(Invalid(spec, RenderJson(v.spec), kFieldImmutable));
+              errs.push_back(
+                  Invalid(spec, RenderJson(v.spec), kFieldImmutable));
             }
             return errs;
           } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
             Errs errs = ValidateObjectMetaUpdate(v.metadata, o.metadata);
             if (!Eq(v.spec, o.spec)) {
-              errs.push_back(Invalid(spec, RenderJson(v.spec), kFieldImmutable));
+              errs.push_back(
+                  Invalid(spec, RenderJson(v.spec), kFieldImmutable));
             }
             return errs;
           } else if constexpr (std::is_same_v<T, ResourceSlice>) {
@@ -2658,9 +2444,9 @@ FieldErrorList ValidateObjectStatusUpdate(const Object& updated,
             Extend(errs, ValidateConditions(v.status.conditions, conditions));
             if (v.status.conditions.size() >
                 static_cast<size_t>(kDeviceTaintRuleStatusMaxConditions)) {
-              errs.push_back(TooMany(conditions,
-                                     static_cast<int64_t>(v.status.conditions.size()),
-                                     kDeviceTaintRuleStatusMaxConditions));
+              errs.push_back(TooMany(
+                  conditions, static_cast<int64_t>(v.status.conditions.size()),
+                  kDeviceTaintRuleStatusMaxConditions));
             }
           }
           return errs;

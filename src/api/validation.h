@@ -59,9 +59,9 @@ FieldErrorList ValidateObjectUpdate(const Object& updated, const Object& old,
                                     const ValidationOptions& options = {});
 
 // Status-subresource update validation (ResourceClaim, DeviceTaintRule).
-FieldErrorList ValidateObjectStatusUpdate(const Object& updated,
-                                          const Object& old,
-                                          const ValidationOptions& options = {});
+FieldErrorList ValidateObjectStatusUpdate(
+    const Object& updated, const Object& old,
+    const ValidationOptions& options = {});
 
 // Rewrites v1 field paths into the shape of `api_version` for objects read
 // as resource.k8s.io/v1beta1: `requests[i].exactly.x` -> `requests[i].x`,

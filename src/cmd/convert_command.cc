@@ -2,11 +2,11 @@
 // version (v1, v1beta2, v1beta1), losslessly for the fields each has.
 #include <iostream>
 
-#include "common/str_cat.h"
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
+#include "common/str_cat.h"
 
 namespace draplane::cmd {
 namespace {
@@ -53,7 +53,8 @@ int RunConvert(const ConvertFlags& flags, Streams streams) {
     }
   }
   if (flags.output == "json") {
-    for (const api::Json& j : converted) streams.out << j.dump(2) << "\n";
+    for (const api::Json& j : converted)
+      streams.out << api::DumpJson(j, 2) << "\n";
   } else {
     streams.out << api::ToYamlStream(converted);
   }
@@ -69,9 +70,11 @@ void RegisterConvert(CLI::App& app, Streams streams, int* exit_code) {
       "Convert resource.k8s.io objects (DeviceClass, ResourceClaim,\n"
       "ResourceClaimTemplate, ResourceSlice, DeviceTaintRule) to another API\n"
       "version. Objects of other groups are printed unchanged. Unknown fields\n"
-      "of resource.k8s.io objects are dropped, as the API server drops them.\n\n"
+      "of resource.k8s.io objects are dropped, as the API server drops "
+      "them.\n\n"
       "Example:\n"
-      "  draplane convert --to v1 -f ../shared/seed/manifests/02-deviceclasses.yaml");
+      "  draplane convert --to v1 -f "
+      "../shared/seed/manifests/02-deviceclasses.yaml");
   cmd->add_option("-f,--filename", flags->files,
                   "Manifest file, directory or - for standard input")
       ->required();

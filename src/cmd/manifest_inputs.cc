@@ -25,16 +25,14 @@ absl::StatusOr<std::string> ReadWholeFile(const fs::path& path) {
     std::string reason = std::strerror(errno);
     return errno == ENOENT
                ? absl::NotFoundError(
-                     StrCat("the path \"", path.string(),
-                                  "\" does not exist"))
-               : absl::PermissionDeniedError(StrCat(
-                     "cannot read \"", path.string(), "\": ", reason));
+                     StrCat("the path \"", path.string(), "\" does not exist"))
+               : absl::PermissionDeniedError(
+                     StrCat("cannot read \"", path.string(), "\": ", reason));
   }
   std::stringstream buffer;
   buffer << file.rdbuf();
   if (file.bad()) {
-    return absl::DataLossError(
-        StrCat("error reading \"", path.string(), "\""));
+    return absl::DataLossError(StrCat("error reading \"", path.string(), "\""));
   }
   return buffer.str();
 }
@@ -73,9 +71,9 @@ absl::StatusOr<std::vector<ManifestInput>> ReadManifestInputs(
             StrCat("cannot list \"", arg, "\": ", ec.message()));
       }
       if (files.empty()) {
-        return absl::InvalidArgumentError(StrCat(
-            "error reading \"", arg,
-            "\": recognized file extensions are [.json .yaml .yml]"));
+        return absl::InvalidArgumentError(
+            StrCat("error reading \"", arg,
+                   "\": recognized file extensions are [.json .yaml .yml]"));
       }
       std::sort(files.begin(), files.end());
       for (const fs::path& f : files) {

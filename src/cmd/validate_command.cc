@@ -3,12 +3,12 @@
 // server.
 #include <iostream>
 
-#include "common/str_cat.h"
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "api/validation.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
+#include "common/str_cat.h"
 
 namespace draplane::cmd {
 namespace {
@@ -102,6 +102,10 @@ void RegisterValidate(CLI::App& app, Streams streams, int* exit_code) {
       "strict decoding (unknown fields are errors, like kubectl's default\n"
       "--validate=strict), upstream defaulting, and resource.k8s.io\n"
       "validation with Kubernetes-style field paths.\n\n"
+      "Errors of objects written as resource.k8s.io/v1beta1 name fields in\n"
+      "v1beta1 shape (spec.devices.requests[0].count, not ...exactly.count),\n"
+      "unlike the API server, which reports v1 paths. Namespaced objects\n"
+      "without a namespace are checked in --namespace, as kubectl would.\n\n"
       "Prints `OK kind/name` per valid object and each error of an invalid\n"
       "one. Exit status: 0 all valid, 1 any invalid, 2 unreadable input.\n\n"
       "Example:\n"

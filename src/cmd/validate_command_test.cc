@@ -47,7 +47,8 @@ TEST(ValidateCommandTest, ReportsTheSeedManifestsTruthfully) {
   Result r = RunDraplane({"validate", "-f", seed.string()});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   // Valid as printed.
-  EXPECT_NE(r.out.find("OK      Pod/default/gpu-training-legacy"), std::string::npos)
+  EXPECT_NE(r.out.find("OK      Pod/default/gpu-training-legacy"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("OK      DeviceClass/gpu.nvidia.com-a100 "),
             std::string::npos);
@@ -60,7 +61,8 @@ TEST(ValidateCommandTest, ReportsTheSeedManifestsTruthfully) {
   EXPECT_NE(r.out.find("OK      Deployment/ml-workloads/llm-inference-service"),
             std::string::npos);
   EXPECT_NE(
-      r.out.find("OK      ResourceClaimTemplate/ml-workloads/mig-inference-template"),
+      r.out.find(
+          "OK      ResourceClaimTemplate/ml-workloads/mig-inference-template"),
       std::string::npos);
   // The inline `source:` claim of the guide is not upstream API.
   EXPECT_NE(r.out.find("INVALID Pod/ml-workloads/quick-gpu-job"),
@@ -77,9 +79,10 @@ TEST(ValidateCommandTest, ReportsTheSeedManifestsTruthfully) {
 }
 
 TEST(ValidateCommandTest, ExitCodes) {
-  fs::path good = WriteTemp("good.yaml",
-                            "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
-                            "metadata: {name: gpu}\n");
+  fs::path good =
+      WriteTemp("good.yaml",
+                "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+                "metadata: {name: gpu}\n");
   Result r = RunDraplane({"validate", "-f", good.string()});
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("OK      DeviceClass/gpu"), std::string::npos);

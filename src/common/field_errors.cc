@@ -1,8 +1,8 @@
 #include "common/field_errors.h"
 
-#include "common/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/str_cat.h"
 
 namespace draplane {
 
@@ -29,15 +29,33 @@ std::string GoQuote(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\v': out += "\\v"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           out += absl::StrFormat("\\x%02x", c);
@@ -52,25 +70,38 @@ std::string GoQuote(std::string_view s) {
 
 std::string BadValue::Render() const {
   switch (kind_) {
-    case Kind::kOmitted: return "";
-    case Kind::kString: return GoQuote(text_);
-    case Kind::kBare: return text_;
+    case Kind::kOmitted:
+      return "";
+    case Kind::kString:
+      return GoQuote(text_);
+    case Kind::kBare:
+      return text_;
   }
   return "";
 }
 
 std::string_view FieldErrorReason(FieldErrorType type) {
   switch (type) {
-    case FieldErrorType::kNotFound: return "FieldValueNotFound";
-    case FieldErrorType::kRequired: return "FieldValueRequired";
-    case FieldErrorType::kDuplicate: return "FieldValueDuplicate";
-    case FieldErrorType::kInvalid: return "FieldValueInvalid";
-    case FieldErrorType::kNotSupported: return "FieldValueNotSupported";
-    case FieldErrorType::kForbidden: return "FieldValueForbidden";
-    case FieldErrorType::kTooLong: return "FieldValueTooLong";
-    case FieldErrorType::kTooMany: return "FieldValueTooMany";
-    case FieldErrorType::kInternal: return "InternalError";
-    case FieldErrorType::kTypeInvalid: return "FieldValueTypeInvalid";
+    case FieldErrorType::kNotFound:
+      return "FieldValueNotFound";
+    case FieldErrorType::kRequired:
+      return "FieldValueRequired";
+    case FieldErrorType::kDuplicate:
+      return "FieldValueDuplicate";
+    case FieldErrorType::kInvalid:
+      return "FieldValueInvalid";
+    case FieldErrorType::kNotSupported:
+      return "FieldValueNotSupported";
+    case FieldErrorType::kForbidden:
+      return "FieldValueForbidden";
+    case FieldErrorType::kTooLong:
+      return "FieldValueTooLong";
+    case FieldErrorType::kTooMany:
+      return "FieldValueTooMany";
+    case FieldErrorType::kInternal:
+      return "InternalError";
+    case FieldErrorType::kTypeInvalid:
+      return "FieldValueTypeInvalid";
   }
   return "";
 }
@@ -78,16 +109,26 @@ std::string_view FieldErrorReason(FieldErrorType type) {
 namespace {
 std::string_view TypeText(FieldErrorType type) {
   switch (type) {
-    case FieldErrorType::kNotFound: return "Not found";
-    case FieldErrorType::kRequired: return "Required value";
-    case FieldErrorType::kDuplicate: return "Duplicate value";
-    case FieldErrorType::kInvalid: return "Invalid value";
-    case FieldErrorType::kNotSupported: return "Unsupported value";
-    case FieldErrorType::kForbidden: return "Forbidden";
-    case FieldErrorType::kTooLong: return "Too long";
-    case FieldErrorType::kTooMany: return "Too many";
-    case FieldErrorType::kInternal: return "Internal error";
-    case FieldErrorType::kTypeInvalid: return "Invalid value";
+    case FieldErrorType::kNotFound:
+      return "Not found";
+    case FieldErrorType::kRequired:
+      return "Required value";
+    case FieldErrorType::kDuplicate:
+      return "Duplicate value";
+    case FieldErrorType::kInvalid:
+      return "Invalid value";
+    case FieldErrorType::kNotSupported:
+      return "Unsupported value";
+    case FieldErrorType::kForbidden:
+      return "Forbidden";
+    case FieldErrorType::kTooLong:
+      return "Too long";
+    case FieldErrorType::kTooMany:
+      return "Too many";
+    case FieldErrorType::kInternal:
+      return "Internal error";
+    case FieldErrorType::kTypeInvalid:
+      return "Invalid value";
   }
   return "";
 }
@@ -108,9 +149,7 @@ std::string FieldError::Body() const {
   return s;
 }
 
-std::string FieldError::ToString() const {
-  return StrCat(field, ": ", Body());
-}
+std::string FieldError::ToString() const { return StrCat(field, ": ", Body()); }
 
 FieldError Required(const FieldPath& path, std::string_view detail) {
   return {FieldErrorType::kRequired, path.ToString(), BadValue(""),
@@ -150,19 +189,17 @@ FieldError Forbidden(const FieldPath& path, std::string_view detail) {
           std::string(detail)};
 }
 FieldError TooLong(const FieldPath& path, int64_t max_length) {
-  std::string detail =
-      max_length >= 0
-          ? StrCat("may not be more than ", max_length,
-                         max_length == 1 ? " byte" : " bytes")
-          : "value is too long";
+  std::string detail = max_length >= 0
+                           ? StrCat("may not be more than ", max_length,
+                                    max_length == 1 ? " byte" : " bytes")
+                           : "value is too long";
   return {FieldErrorType::kTooLong, path.ToString(),
           BadValue("<value omitted>"), detail};
 }
 FieldError TooMany(const FieldPath& path, int64_t actual, int64_t max) {
-  std::string detail =
-      max >= 0 ? StrCat("must have at most ", max,
-                              max == 1 ? " item" : " items")
-               : "has too many items";
+  std::string detail = max >= 0 ? StrCat("must have at most ", max,
+                                         max == 1 ? " item" : " items")
+                                : "has too many items";
   return {FieldErrorType::kTooMany, path.ToString(),
           actual >= 0 ? BadValue(actual) : BadValue::Omitted(), detail};
 }

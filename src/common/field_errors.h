@@ -50,12 +50,14 @@ class FieldPath {
 class BadValue {
  public:
   BadValue() : kind_(Kind::kOmitted) {}
-  BadValue(const char* s) : kind_(Kind::kString), text_(s) {}  // NOLINT
-  BadValue(std::string_view s) : kind_(Kind::kString), text_(s) {}  // NOLINT
+  BadValue(const char* s) : kind_(Kind::kString), text_(s) {}         // NOLINT
+  BadValue(std::string_view s) : kind_(Kind::kString), text_(s) {}    // NOLINT
   BadValue(const std::string& s) : kind_(Kind::kString), text_(s) {}  // NOLINT
-  BadValue(int64_t v) : kind_(Kind::kBare), text_(std::to_string(v)) {}  // NOLINT
+  BadValue(int64_t v)
+      : kind_(Kind::kBare), text_(std::to_string(v)) {}   // NOLINT
   BadValue(int v) : BadValue(static_cast<int64_t>(v)) {}  // NOLINT
-  BadValue(bool v) : kind_(Kind::kBare), text_(v ? "true" : "false") {}  // NOLINT
+  BadValue(bool v)
+      : kind_(Kind::kBare), text_(v ? "true" : "false") {}  // NOLINT
   // A value rendered as JSON (lists, maps, null), printed verbatim.
   static BadValue Json(std::string json) {
     BadValue v;

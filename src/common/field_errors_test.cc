@@ -6,8 +6,8 @@ namespace draplane {
 namespace {
 
 TEST(FieldPathTest, BuildsKubernetesStylePaths) {
-  FieldPath p = FieldPath("spec").Child("devices", "requests").Index(0).Child(
-      "exactly");
+  FieldPath p =
+      FieldPath("spec").Child("devices", "requests").Index(0).Child("exactly");
   EXPECT_EQ(p.ToString(), "spec.devices.requests[0].exactly");
   EXPECT_EQ(FieldPath().Child("metadata").Child("labels").Key("app").ToString(),
             "metadata.labels[app]");
@@ -41,8 +41,7 @@ TEST(FieldErrorTest, RendersLikeUpstream) {
 
 TEST(FieldErrorTest, AggregatesSeveralInBrackets) {
   FieldErrorList list = {Required(FieldPath("a")), Required(FieldPath("b"))};
-  EXPECT_EQ(AggregateMessage(list),
-            "[a: Required value, b: Required value]");
+  EXPECT_EQ(AggregateMessage(list), "[a: Required value, b: Required value]");
   EXPECT_EQ(AggregateMessage({Required(FieldPath("a"))}), "a: Required value");
 }
 

@@ -28,10 +28,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/str_cat.h"
 #include "api/meta_types.h"
 #include "common/field_errors.h"
 #include "common/quantity.h"
+#include "common/str_cat.h"
 
 namespace draplane::api::internal {
 
@@ -84,16 +84,16 @@ bool IsRfc3339(std::string_view s);
 
 // ---------------------------------------------------------------- decode
 template <class T>
-void FromJson(const Json& j, T& out, const FieldPath& path,
-              DecodeContext& ctx, unsigned flags = 0);
+void FromJson(const Json& j, T& out, const FieldPath& path, DecodeContext& ctx,
+              unsigned flags = 0);
 
 inline void TypeError(const Json& j, const FieldPath& path,
                       std::string_view want, DecodeContext& ctx) {
-  std::string shown = j.dump();
+  std::string shown = DumpJson(j);
   if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
-  ctx.errors.push_back(TypeInvalid(
-      path, BadValue::Json(shown),
-      StrCat("must be of type ", want, ", got ", JsonTypeName(j))));
+  ctx.errors.push_back(
+      TypeInvalid(path, BadValue::Json(shown),
+                  StrCat("must be of type ", want, ", got ", JsonTypeName(j))));
 }
 
 inline void DecodeScalar(const Json& j, std::string& out, const FieldPath& p,
@@ -111,9 +111,8 @@ inline void DecodeScalar(const Json& j, std::string& out, const FieldPath& p,
 }
 
 template <class I>
-  requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
-void DecodeScalar(const Json& j, I& out, const FieldPath& p,
-                  DecodeContext& ctx, unsigned) {
+requires(std::is_integral_v<I> && !std::is_same_v<I, bool>) void DecodeScalar(
+    const Json& j, I& out, const FieldPath& p, DecodeContext& ctx, unsigned) {
   if (j.is_null()) {
     out = 0;
     return;
@@ -122,8 +121,8 @@ void DecodeScalar(const Json& j, I& out, const FieldPath& p,
     if (j.is_number_unsigned()) {
       auto v = j.get<uint64_t>();
       if (v > static_cast<uint64_t>(std::numeric_limits<I>::max())) {
-        ctx.errors.push_back(Invalid(p, BadValue::Json(j.dump()),
-                                     "value out of range"));
+        ctx.errors.push_back(
+            Invalid(p, BadValue::Json(j.dump()), "value out of range"));
         return;
       }
       out = static_cast<I>(v);
@@ -132,8 +131,8 @@ void DecodeScalar(const Json& j, I& out, const FieldPath& p,
     auto v = j.get<int64_t>();
     if (v < static_cast<int64_t>(std::numeric_limits<I>::min()) ||
         v > static_cast<int64_t>(std::numeric_limits<I>::max())) {
-      ctx.errors.push_back(Invalid(p, BadValue::Json(j.dump()),
-                                   "value out of range"));
+      ctx.errors.push_back(
+          Invalid(p, BadValue::Json(j.dump()), "value out of range"));
       return;
     }
     out = static_cast<I>(v);
@@ -260,9 +259,8 @@ void DecodeStruct(const Json& j, S& out, const FieldPath& p,
     if (rest != nullptr) {
       (*rest)[key] = it.value();
     } else {
-      ctx.unknown.push_back(
-          {FieldErrorType::kNotFound, p.Child(key).ToString(),
-           BadValue::Omitted(), "unknown field"});
+      ctx.unknown.push_back({FieldErrorType::kNotFound, p.Child(key).ToString(),
+                             BadValue::Omitted(), "unknown field"});
     }
   }
 }
@@ -283,10 +281,7 @@ Json ToJson(const T& v);
 
 inline Json EncodeScalar(const std::string& v) { return v; }
 template <class I>
-  requires(std::is_integral_v<I>)
-Json EncodeScalar(I v) {
-  return v;
-}
+requires(std::is_integral_v<I>) Json EncodeScalar(I v) { return v; }
 inline Json EncodeScalar(const Quantity& q) { return q.ToString(); }
 inline Json EncodeScalar(const Json& j) { return j; }
 
@@ -372,6 +367,60 @@ Json ToJson(const T& v) {
     return EncodeStruct(v);
   } else {
     return EncodeScalar(v);
+  }
+}
+
+// ------------------------------------------------------ semantic equality
+// apimachinery's equality.Semantic.DeepEqual: field by field, quantities by
+// value ("1Gi" == "1024Mi"), everything else exactly.
+template <class T>
+bool SemanticEqual(const T& a, const T& b);
+
+inline bool SemanticEqualScalar(const Quantity& a, const Quantity& b) {
+  return a.Compare(b) == 0;
+}
+template <class T>
+bool SemanticEqualScalar(const T& a, const T& b) {
+  return a == b;
+}
+
+template <class T>
+bool SemanticEqual(const std::optional<T>& a, const std::optional<T>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a.has_value() || SemanticEqual(*a, *b);
+}
+
+template <class T>
+bool SemanticEqual(const std::vector<T>& a, const std::vector<T>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!SemanticEqual<T>(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+template <class T>
+bool SemanticEqual(const std::map<std::string, T>& a,
+                   const std::map<std::string, T>& b) {
+  if (a.size() != b.size()) return false;
+  for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+    if (ia->first != ib->first || !SemanticEqual(ia->second, ib->second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <class T>
+bool SemanticEqual(const T& a, const T& b) {
+  if constexpr (Mapped<T>) {
+    return std::apply(
+        [&](const auto&... spec) {
+          return (SemanticEqual(a.*(spec.member), b.*(spec.member)) && ...);
+        },
+        FieldsOf<T>);
+  } else {
+    return SemanticEqualScalar(a, b);
   }
 }
 

@@ -35,9 +35,9 @@ bool MatchesDNSSubdomain(std::string_view s) {
   size_t start = 0;
   while (true) {
     size_t dot = s.find('.', start);
-    std::string_view part = s.substr(
-        start, dot == std::string_view::npos ? std::string_view::npos
-                                             : dot - start);
+    std::string_view part =
+        s.substr(start, dot == std::string_view::npos ? std::string_view::npos
+                                                      : dot - start);
     if (!MatchesDNSLabel(part)) return false;
     if (dot == std::string_view::npos) return true;
     start = dot + 1;
@@ -63,7 +63,8 @@ constexpr std::string_view kDNS1123SubdomainErrMsg =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
     "characters, '-' or '.', and must start and end with an alphanumeric "
     "character";
-constexpr std::string_view kLabelKeyFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+constexpr std::string_view kLabelKeyFmt =
+    "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 constexpr std::string_view kLabelKeyErrMsg =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start "
     "and end with an alphanumeric character";
@@ -320,12 +321,11 @@ std::vector<std::string> IsQualifiedName(std::string_view value) {
       }
     }
   } else {
-    errs.push_back(
-        "a valid label key " +
-        RegexError(kLabelKeyErrMsg, kLabelKeyFmt,
-                   {"MyName", "my.name", "123-abc"}) +
-        " with an optional DNS subdomain prefix and '/' (e.g. "
-        "'example.com/MyName')");
+    errs.push_back("a valid label key " +
+                   RegexError(kLabelKeyErrMsg, kLabelKeyFmt,
+                              {"MyName", "my.name", "123-abc"}) +
+                   " with an optional DNS subdomain prefix and '/' (e.g. "
+                   "'example.com/MyName')");
     return errs;
   }
   if (name.empty()) {
@@ -334,9 +334,9 @@ std::vector<std::string> IsQualifiedName(std::string_view value) {
     errs.push_back(Cat("name part ", MaxLenError(kLabelKeyMaxLength)));
   }
   if (!MatchesLabelKeyName(name)) {
-    errs.push_back(Cat("name part ", RegexError(kLabelKeyErrMsg, kLabelKeyFmt,
-                                                {"MyName", "my.name",
-                                                 "123-abc"})));
+    errs.push_back(
+        Cat("name part ", RegexError(kLabelKeyErrMsg, kLabelKeyFmt,
+                                     {"MyName", "my.name", "123-abc"})));
   }
   return errs;
 }
@@ -371,9 +371,9 @@ std::vector<std::string> IsConditionReason(std::string_view value) {
     ok = IsAlnum(c) || c == '_' || (!last && (c == ',' || c == ':'));
   }
   if (ok) return {};
-  return {RegexError(kConditionReasonErrMsg, kConditionReasonFmt,
-                     {"my_name", "MY_NAME", "MyName", "ReasonA,ReasonB",
-                      "ReasonA:ReasonB"})};
+  return {RegexError(
+      kConditionReasonErrMsg, kConditionReasonFmt,
+      {"my_name", "MY_NAME", "MyName", "ReasonA,ReasonB", "ReasonA:ReasonB"})};
 }
 
 namespace {
@@ -513,8 +513,8 @@ std::optional<std::string> UUIDValidateError(std::string_view s) {
     if (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') {
       return std::string("invalid UUID format");
     }
-    for (size_t x : {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32,
-                     34}) {
+    for (size_t x :
+         {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34}) {
       if (!hexpair(s, x)) return std::string("invalid UUID format");
     }
   }
@@ -523,7 +523,8 @@ std::optional<std::string> UUIDValidateError(std::string_view s) {
 
 std::vector<std::string> IsValidInterfaceAddress(std::string_view value) {
   const std::string invalid =
-      "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+      "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or "
+      "2001:db8::1/64)";
   size_t slash = value.find('/');
   if (slash == std::string_view::npos) return {invalid};
   std::string_view addr = value.substr(0, slash);

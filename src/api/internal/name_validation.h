@@ -42,8 +42,7 @@ std::vector<std::string> IsConditionReason(std::string_view value);
 
 // apimachinery ValidateNameFunc implementations. `prefix` is true for
 // metadata.generateName, where a trailing '-' is allowed.
-std::vector<std::string> NameIsDNSSubdomain(std::string_view name,
-                                            bool prefix);
+std::vector<std::string> NameIsDNSSubdomain(std::string_view name, bool prefix);
 std::vector<std::string> NameIsDNSLabel(std::string_view name, bool prefix);
 
 // True iff `value` matches upstream's semver regexp (semver.org 2.0.0:

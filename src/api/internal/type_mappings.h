@@ -6,9 +6,9 @@
 #include <tuple>
 
 #include "api/core_types.h"
+#include "api/internal/json_mapping.h"
 #include "api/meta_types.h"
 #include "api/resource_types.h"
-#include "api/internal/json_mapping.h"
 
 namespace draplane::api::internal {
 
@@ -64,14 +64,14 @@ DRAPLANE_FIELDS(NodeSelectorRequirement,
 DRAPLANE_FIELDS(NodeSelectorTerm,
                 Field("matchExpressions", &NodeSelectorTerm::match_expressions),
                 Field("matchFields", &NodeSelectorTerm::match_fields));
-DRAPLANE_FIELDS(NodeSelector, Field("nodeSelectorTerms",
-                                    &NodeSelector::node_selector_terms,
-                                    kEmitAlways));
+DRAPLANE_FIELDS(NodeSelector,
+                Field("nodeSelectorTerms", &NodeSelector::node_selector_terms,
+                      kEmitAlways));
 
 // ------------------------------------------------------ resource.k8s.io
-DRAPLANE_FIELDS(CELDeviceSelector, Field("expression",
-                                         &CELDeviceSelector::expression,
-                                         kEmitAlways));
+DRAPLANE_FIELDS(CELDeviceSelector,
+                Field("expression", &CELDeviceSelector::expression,
+                      kEmitAlways));
 DRAPLANE_FIELDS(DeviceSelector, Field("cel", &DeviceSelector::cel));
 DRAPLANE_FIELDS(OpaqueDeviceConfiguration,
                 Field("driver", &OpaqueDeviceConfiguration::driver,
@@ -80,7 +80,8 @@ DRAPLANE_FIELDS(OpaqueDeviceConfiguration,
                       kEmitAlways));
 DRAPLANE_FIELDS(DeviceClassConfiguration,
                 Field("opaque", &DeviceClassConfiguration::opaque));
-DRAPLANE_FIELDS(DeviceClassSpec, Field("selectors", &DeviceClassSpec::selectors),
+DRAPLANE_FIELDS(DeviceClassSpec,
+                Field("selectors", &DeviceClassSpec::selectors),
                 Field("config", &DeviceClassSpec::config),
                 Field("extendedResourceName",
                       &DeviceClassSpec::extended_resource_name));
@@ -104,8 +105,8 @@ DRAPLANE_FIELDS(ExactDeviceRequest,
                 Field("adminAccess", &ExactDeviceRequest::admin_access),
                 Field("tolerations", &ExactDeviceRequest::tolerations),
                 Field("capacity", &ExactDeviceRequest::capacity));
-DRAPLANE_FIELDS(DeviceSubRequest, Field("name", &DeviceSubRequest::name,
-                                        kEmitAlways),
+DRAPLANE_FIELDS(DeviceSubRequest,
+                Field("name", &DeviceSubRequest::name, kEmitAlways),
                 Field("deviceClassName", &DeviceSubRequest::device_class_name,
                       kEmitAlways),
                 Field("selectors", &DeviceSubRequest::selectors),
@@ -116,7 +117,8 @@ DRAPLANE_FIELDS(DeviceSubRequest, Field("name", &DeviceSubRequest::name,
 DRAPLANE_FIELDS(DeviceRequest, Field("name", &DeviceRequest::name, kEmitAlways),
                 Field("exactly", &DeviceRequest::exactly),
                 Field("firstAvailable", &DeviceRequest::first_available));
-DRAPLANE_FIELDS(DeviceConstraint, Field("requests", &DeviceConstraint::requests),
+DRAPLANE_FIELDS(DeviceConstraint,
+                Field("requests", &DeviceConstraint::requests),
                 Field("matchAttribute", &DeviceConstraint::match_attribute),
                 Field("distinctAttribute",
                       &DeviceConstraint::distinct_attribute));
@@ -126,7 +128,8 @@ DRAPLANE_FIELDS(DeviceClaimConfiguration,
 DRAPLANE_FIELDS(DeviceClaim, Field("requests", &DeviceClaim::requests),
                 Field("constraints", &DeviceClaim::constraints),
                 Field("config", &DeviceClaim::config));
-DRAPLANE_FIELDS(ResourceClaimSpec, Field("devices", &ResourceClaimSpec::devices));
+DRAPLANE_FIELDS(ResourceClaimSpec,
+                Field("devices", &ResourceClaimSpec::devices));
 DRAPLANE_FIELDS(
     DeviceRequestAllocationResult,
     Field("request", &DeviceRequestAllocationResult::request, kEmitAlways),
@@ -154,14 +157,12 @@ DRAPLANE_FIELDS(AllocationResult, Field("devices", &AllocationResult::devices),
                 Field("nodeSelector", &AllocationResult::node_selector),
                 Field("allocationTimestamp",
                       &AllocationResult::allocation_timestamp, kTimestamp));
-DRAPLANE_FIELDS(ResourceClaimConsumerReference,
-                Field("apiGroup", &ResourceClaimConsumerReference::api_group),
-                Field("resource", &ResourceClaimConsumerReference::resource,
-                      kEmitAlways),
-                Field("name", &ResourceClaimConsumerReference::name,
-                      kEmitAlways),
-                Field("uid", &ResourceClaimConsumerReference::uid,
-                      kEmitAlways));
+DRAPLANE_FIELDS(
+    ResourceClaimConsumerReference,
+    Field("apiGroup", &ResourceClaimConsumerReference::api_group),
+    Field("resource", &ResourceClaimConsumerReference::resource, kEmitAlways),
+    Field("name", &ResourceClaimConsumerReference::name, kEmitAlways),
+    Field("uid", &ResourceClaimConsumerReference::uid, kEmitAlways));
 DRAPLANE_FIELDS(NetworkDeviceData,
                 Field("interfaceName", &NetworkDeviceData::interface_name),
                 Field("ips", &NetworkDeviceData::ips),
@@ -225,22 +226,20 @@ DRAPLANE_FIELDS(NodeAllocatableResourceMapping,
                       &NodeAllocatableResourceMapping::capacity_key),
                 Field("allocationMultiplier",
                       &NodeAllocatableResourceMapping::allocation_multiplier));
-DRAPLANE_FIELDS(Device, Field("name", &Device::name, kEmitAlways),
-                Field("attributes", &Device::attributes),
-                Field("capacity", &Device::capacity),
-                Field("consumesCounters", &Device::consumes_counters),
-                Field("nodeName", &Device::node_name),
-                Field("nodeSelector", &Device::node_selector),
-                Field("allNodes", &Device::all_nodes),
-                Field("taints", &Device::taints),
-                Field("bindsToNode", &Device::binds_to_node),
-                Field("bindingConditions", &Device::binding_conditions),
-                Field("bindingFailureConditions",
-                      &Device::binding_failure_conditions),
-                Field("allowMultipleAllocations",
-                      &Device::allow_multiple_allocations),
-                Field("nodeAllocatableResourceMappings",
-                      &Device::node_allocatable_resource_mappings));
+DRAPLANE_FIELDS(
+    Device, Field("name", &Device::name, kEmitAlways),
+    Field("attributes", &Device::attributes),
+    Field("capacity", &Device::capacity),
+    Field("consumesCounters", &Device::consumes_counters),
+    Field("nodeName", &Device::node_name),
+    Field("nodeSelector", &Device::node_selector),
+    Field("allNodes", &Device::all_nodes), Field("taints", &Device::taints),
+    Field("bindsToNode", &Device::binds_to_node),
+    Field("bindingConditions", &Device::binding_conditions),
+    Field("bindingFailureConditions", &Device::binding_failure_conditions),
+    Field("allowMultipleAllocations", &Device::allow_multiple_allocations),
+    Field("nodeAllocatableResourceMappings",
+          &Device::node_allocatable_resource_mappings));
 DRAPLANE_FIELDS(CounterSet, Field("name", &CounterSet::name, kEmitAlways),
                 Field("counters", &CounterSet::counters, kEmitAlways));
 DRAPLANE_FIELDS(ResourceSliceSpec,
@@ -335,8 +334,8 @@ DRAPLANE_FIELDS(PodCondition, Field("type", &PodCondition::type, kEmitAlways),
                 Field("status", &PodCondition::status, kEmitAlways),
                 Field("lastProbeTime", &PodCondition::last_probe_time,
                       kTimestamp),
-                Field("lastTransitionTime",
-                      &PodCondition::last_transition_time, kTimestamp),
+                Field("lastTransitionTime", &PodCondition::last_transition_time,
+                      kTimestamp),
                 Field("reason", &PodCondition::reason),
                 Field("message", &PodCondition::message),
                 Rest(&PodCondition::unknown_fields));
@@ -391,7 +390,8 @@ DRAPLANE_FIELDS(LeaseSpec, Field("holderIdentity", &LeaseSpec::holder_identity),
                 Field("preferredHolder", &LeaseSpec::preferred_holder));
 DRAPLANE_FIELDS(Lease, Field("metadata", &Lease::metadata),
                 Field("spec", &Lease::spec));
-DRAPLANE_FIELDS(LabelSelector, Field("matchLabels", &LabelSelector::match_labels),
+DRAPLANE_FIELDS(LabelSelector,
+                Field("matchLabels", &LabelSelector::match_labels),
                 Rest(&LabelSelector::unknown_fields));
 DRAPLANE_FIELDS(DeploymentSpec, Field("replicas", &DeploymentSpec::replicas),
                 Field("selector", &DeploymentSpec::selector),
