@@ -1131,8 +1131,11 @@ Errs ValidateDeviceAllocationMode(const std::string& mode, int64_t count,
   return {NotSupported(mode_path, mode, {"All", "ExactCount"})};
 }
 
-Errs ValidateExactDeviceRequest(const ExactDeviceRequest& r,
-                                const FieldPath& path, const Context& ctx) {
+// The fields ExactDeviceRequest and DeviceSubRequest share, validated in
+// upstream's order.
+template <class Request>
+Errs ValidateRequestCommon(const Request& r, const FieldPath& path,
+                           const Context& ctx) {
   Errs errs = ValidateDeviceClassName(r.device_class_name,
                                       path.Child("deviceClassName"));
   Extend(errs,
@@ -1144,17 +1147,15 @@ Errs ValidateExactDeviceRequest(const ExactDeviceRequest& r,
   return errs;
 }
 
+Errs ValidateExactDeviceRequest(const ExactDeviceRequest& r,
+                                const FieldPath& path, const Context& ctx) {
+  return ValidateRequestCommon(r, path, ctx);
+}
+
 Errs ValidateDeviceSubRequest(const DeviceSubRequest& r, const FieldPath& path,
                               const Context& ctx) {
   Errs errs = ValidateDNS1123Label(r.name, path.Child("name"));
-  Extend(errs, ValidateDeviceClassName(r.device_class_name,
-                                       path.Child("deviceClassName")));
-  Extend(errs,
-         ValidateSelectorSlice(r.selectors, path.Child("selectors"), ctx));
-  Extend(errs, ValidateDeviceAllocationMode(r.allocation_mode, r.count,
-                                            path.Child("allocationMode"),
-                                            path.Child("count")));
-  Extend(errs, ValidateTolerations(r.tolerations, path.Child("tolerations")));
+  Extend(errs, ValidateRequestCommon(r, path, ctx));
   return errs;
 }
 

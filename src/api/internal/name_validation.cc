@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "common/semver.h"
+
 namespace draplane::api::internal {
 namespace {
 
@@ -30,18 +32,24 @@ bool MatchesDNSLabel(std::string_view s) {
   return true;
 }
 
-// One or more DNS labels joined by '.'.
-bool MatchesDNSSubdomain(std::string_view s) {
+// Calls pred on each '.'-separated part of s; true if it holds for all.
+template <class Pred>
+bool AllDotSeparated(std::string_view s, Pred pred) {
   size_t start = 0;
   while (true) {
     size_t dot = s.find('.', start);
     std::string_view part =
         s.substr(start, dot == std::string_view::npos ? std::string_view::npos
                                                       : dot - start);
-    if (!MatchesDNSLabel(part)) return false;
+    if (!pred(part)) return false;
     if (dot == std::string_view::npos) return true;
     start = dot + 1;
   }
+}
+
+// One or more DNS labels joined by '.'.
+bool MatchesDNSSubdomain(std::string_view s) {
+  return AllDotSeparated(s, MatchesDNSLabel);
 }
 
 // ^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$
@@ -396,79 +404,7 @@ std::vector<std::string> NameIsDNSLabel(std::string_view name, bool prefix) {
   return IsDNS1123Label(name);
 }
 
-namespace {
-
-// (0|[1-9]\d*)
-bool IsNumericIdentifier(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (!IsDigit(c)) return false;
-  }
-  return s.size() == 1 || s[0] != '0';
-}
-
-// (0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)
-bool IsPreReleaseIdentifier(std::string_view s) {
-  if (s.empty()) return false;
-  bool all_digits = true;
-  for (char c : s) {
-    if (!IsAlnum(c) && c != '-') return false;
-    if (!IsDigit(c)) all_digits = false;
-  }
-  return !all_digits || IsNumericIdentifier(s);
-}
-
-// [0-9a-zA-Z-]+
-bool IsBuildIdentifier(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (!IsAlnum(c) && c != '-') return false;
-  }
-  return true;
-}
-
-template <class Pred>
-bool AllDotSeparated(std::string_view s, Pred pred) {
-  size_t start = 0;
-  while (true) {
-    size_t dot = s.find('.', start);
-    std::string_view part =
-        s.substr(start, dot == std::string_view::npos ? std::string_view::npos
-                                                      : dot - start);
-    if (!pred(part)) return false;
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
-  }
-}
-
-}  // namespace
-
-bool IsSemver(std::string_view value) {
-  std::string_view core = value;
-  std::string_view pre, build;
-  bool has_pre = false, has_build = false;
-  size_t plus = core.find('+');
-  if (plus != std::string_view::npos) {
-    build = core.substr(plus + 1);
-    core = core.substr(0, plus);
-    has_build = true;
-  }
-  size_t dash = core.find('-');
-  if (dash != std::string_view::npos) {
-    pre = core.substr(dash + 1);
-    core = core.substr(0, dash);
-    has_pre = true;
-  }
-  int parts = 0;
-  bool ok = AllDotSeparated(core, [&](std::string_view p) {
-    ++parts;
-    return IsNumericIdentifier(p);
-  });
-  if (!ok || parts != 3) return false;
-  if (has_pre && !AllDotSeparated(pre, IsPreReleaseIdentifier)) return false;
-  if (has_build && !AllDotSeparated(build, IsBuildIdentifier)) return false;
-  return true;
-}
+bool IsSemver(std::string_view value) { return Semver::IsValid(value); }
 
 std::optional<std::string> UUIDValidateError(std::string_view s) {
   auto hexpair = [](std::string_view v, size_t i) {
