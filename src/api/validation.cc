@@ -604,33 +604,22 @@ Errs ValidateObjectMetaCommon(const ObjectMeta& meta, bool namespaced,
   return errs;
 }
 
-// corevalidation.ValidateObjectMeta.
+// How generateName is treated: corevalidation.ValidateObjectMeta validates
+// it as a name prefix; ValidateObjectMetaWithOpts (used by the DRA kinds)
+// expects the server to have generated a name from it already.
+enum class GenerateName { kValidatePrefix, kMustBeResolved };
+
+// corevalidation.ValidateObjectMeta / ValidateObjectMetaWithOpts.
 Errs ValidateObjectMeta(const ObjectMeta& meta, bool namespaced, NameFn name_fn,
+                        GenerateName generate_name,
                         const FieldPath& path = FieldPath("metadata")) {
   Errs errs;
-  if (!meta.generate_name.empty()) {
-    Extend(errs, InvalidEach(path.Child("generateName"), meta.generate_name,
-                             name_fn(meta.generate_name, true)));
-  }
-  if (meta.name.empty()) {
-    errs.push_back(
-        Required(path.Child("name"), "name or generateName is required"));
-  } else {
-    Extend(errs, InvalidEach(path.Child("name"), meta.name,
-                             name_fn(meta.name, false)));
-  }
-  Extend(errs, ValidateObjectMetaCommon(meta, namespaced, path));
-  Extend(errs,
-         ValidateKubeFinalizers(meta.finalizers, path.Child("finalizers")));
-  return errs;
-}
-
-// corevalidation.ValidateObjectMetaWithOpts (generateName is not validated).
-Errs ValidateObjectMetaWithOpts(const ObjectMeta& meta, bool namespaced,
-                                NameFn name_fn,
-                                const FieldPath& path = FieldPath("metadata")) {
-  Errs errs;
-  if (!meta.generate_name.empty() && meta.name.empty()) {
+  if (generate_name == GenerateName::kValidatePrefix) {
+    if (!meta.generate_name.empty()) {
+      Extend(errs, InvalidEach(path.Child("generateName"), meta.generate_name,
+                               name_fn(meta.generate_name, true)));
+    }
+  } else if (!meta.generate_name.empty() && meta.name.empty()) {
     errs.push_back(InternalError(
         path.Child("name"),
         StrCat("generateName was specified (", GoQuote(meta.generate_name),
@@ -2215,19 +2204,22 @@ Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
         if constexpr (std::is_same_v<T, UnstructuredObject>) {
           return {};
         } else if constexpr (std::is_same_v<T, DeviceClass>) {
-          Errs errs = ValidateObjectMetaWithOpts(v.metadata, false,
-                                                 nv::NameIsDNSSubdomain);
+          Errs errs =
+              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain,
+                                 GenerateName::kMustBeResolved);
           Extend(errs, ValidateDeviceClassSpec(v.spec, nullptr, spec, options));
           return errs;
         } else if constexpr (std::is_same_v<T, ResourceClaim>) {
           // The status of a new claim is cleared by the API server.
           Errs errs =
-              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
+              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain,
+                                 GenerateName::kValidatePrefix);
           Extend(errs, ValidateResourceClaimSpec(v.spec, spec, ctx));
           return errs;
         } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
           Errs errs =
-              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
+              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain,
+                                 GenerateName::kValidatePrefix);
           Extend(errs, ValidateTemplateObjectMeta(v.spec.metadata,
                                                   spec.Child("metadata")));
           Extend(errs, ValidateResourceClaimSpec(v.spec.spec,
@@ -2235,30 +2227,35 @@ Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
           return errs;
         } else if constexpr (std::is_same_v<T, ResourceSlice>) {
           Errs errs =
-              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain);
+              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain,
+                                 GenerateName::kValidatePrefix);
           Extend(errs, ValidateResourceSliceSpec(v.spec, nullptr, spec));
           return errs;
         } else if constexpr (std::is_same_v<T, DeviceTaintRule>) {
           Errs errs =
-              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain);
+              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain,
+                                 GenerateName::kValidatePrefix);
           Extend(errs, ValidateDeviceTaintRuleSpec(v.spec, nullptr, spec));
           return errs;
         } else if constexpr (std::is_same_v<T, Pod>) {
           Errs errs =
-              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
+              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain,
+                                 GenerateName::kValidatePrefix);
           Extend(errs, ValidatePodSpecResourceClaims(v.spec, spec));
           return errs;
         } else if constexpr (std::is_same_v<T, Deployment> ||
                              std::is_same_v<T, Job>) {
           Errs errs = ValidateObjectMeta(v.metadata, IsNamespaced(object),
-                                         nv::NameIsDNSSubdomain);
+                                         nv::NameIsDNSSubdomain,
+                                         GenerateName::kValidatePrefix);
           Extend(errs, ValidatePodSpecResourceClaims(
                            v.spec.template_.spec,
                            spec.Child("template").Child("spec")));
           return errs;
         } else {
           return ValidateObjectMeta(v.metadata, IsNamespaced(object),
-                                    NameFnFor(object.value));
+                                    NameFnFor(object.value),
+                                    GenerateName::kValidatePrefix);
         }
       },
       object.value);
@@ -2382,8 +2379,9 @@ FieldErrorList ValidateObjectUpdate(const Object& updated, const Object& old,
         } else {
           const T& o = *Same<T>(old);
           if constexpr (std::is_same_v<T, DeviceClass>) {
-            Errs errs = ValidateObjectMetaWithOpts(v.metadata, false,
-                                                   nv::NameIsDNSSubdomain);
+            Errs errs =
+                ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain,
+                                   GenerateName::kMustBeResolved);
             Extend(errs, ValidateObjectMetaUpdate(v.metadata, o.metadata));
             Extend(errs,
                    ValidateDeviceClassSpec(v.spec, &o.spec, spec, options));
@@ -2391,7 +2389,8 @@ FieldErrorList ValidateObjectUpdate(const Object& updated, const Object& old,
           } else if constexpr (std::is_same_v<T, ResourceClaim>) {
             // The spec is immutable; it is not validated again.
             Errs errs =
-                ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain);
+                ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain,
+                                   GenerateName::kValidatePrefix);
             Extend(errs, ValidateObjectMetaUpdate(v.metadata, o.metadata));
             if (!Eq(v.spec, o.spec)) {
               errs.push_back(
