@@ -65,12 +65,9 @@ void ReplaceVersion(Json& obj, std::string_view version) {
 template <class T>
 absl::StatusOr<DecodeResult> DecodeTyped(const Json& json,
                                          const TypeMeta& type) {
-  Json body = json;
-  body.erase("apiVersion");
-  body.erase("kind");
   DecodeContext ctx;
   T value{};
-  internal::FromJson(body, value, FieldPath(), ctx);
+  internal::DecodeStruct(json, value, FieldPath(), ctx, /*top_level=*/true);
   if (!ctx.errors.empty()) {
     return absl::InvalidArgumentError(StrCat(
         type.kind, " in version \"", SplitApiVersion(type.api_version).second,

@@ -228,9 +228,11 @@ bool DecodeMember(const Json& value, std::string_view key, S& out,
   }
 }
 
+// With `top_level`, the apiVersion and kind members (read by the caller)
+// are skipped rather than reported as unknown.
 template <class S>
-void DecodeStruct(const Json& j, S& out, const FieldPath& p,
-                  DecodeContext& ctx) {
+void DecodeStruct(const Json& j, S& out, const FieldPath& p, DecodeContext& ctx,
+                  bool top_level = false) {
   if (j.is_null()) return;
   if (!j.is_object()) return TypeError(j, p, "object", ctx);
   constexpr auto& fields = FieldsOf<S>;
@@ -250,6 +252,7 @@ void DecodeStruct(const Json& j, S& out, const FieldPath& p,
   if (rest != nullptr) *rest = Json::object();
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& key = it.key();
+    if (top_level && (key == "apiVersion" || key == "kind")) continue;
     bool known = std::apply(
         [&](const auto&... spec) {
           return (DecodeMember(it.value(), key, out, spec, p, ctx) || ...);
