@@ -101,6 +101,10 @@ type builder struct {
 	// errorSelectors enables selectors that can fail at runtime.
 	errorSelectors bool
 	uidCounter     int
+	// plain: serialize in build order, all resource.k8s.io objects as v1.
+	plain bool
+	// headerNode overrides the header's spec.node (default targetNode).
+	headerNode string
 }
 
 func (b *builder) build() {
@@ -174,10 +178,14 @@ func node(name, zone, rack string) *corev1.Node {
 func sAttr(v string) resourceapi.DeviceAttribute { return resourceapi.DeviceAttribute{StringValue: &v} }
 func iAttr(v int64) resourceapi.DeviceAttribute  { return resourceapi.DeviceAttribute{IntValue: &v} }
 func bAttr(v bool) resourceapi.DeviceAttribute   { return resourceapi.DeviceAttribute{BoolValue: &v} }
-func vAttr(v string) resourceapi.DeviceAttribute { return resourceapi.DeviceAttribute{VersionValue: &v} }
-func capOf(q string) resourceapi.DeviceCapacity  { return resourceapi.DeviceCapacity{Value: resource.MustParse(q)} }
-func qty(q string) resource.Quantity             { return resource.MustParse(q) }
-func qptr(q string) *resource.Quantity           { v := resource.MustParse(q); return &v }
+func vAttr(v string) resourceapi.DeviceAttribute {
+	return resourceapi.DeviceAttribute{VersionValue: &v}
+}
+func capOf(q string) resourceapi.DeviceCapacity {
+	return resourceapi.DeviceCapacity{Value: resource.MustParse(q)}
+}
+func qty(q string) resource.Quantity   { return resource.MustParse(q) }
+func qptr(q string) *resource.Quantity { v := resource.MustParse(q); return &v }
 
 // placement says which nodes a slice serves.
 type placement struct {

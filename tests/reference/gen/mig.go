@@ -18,12 +18,12 @@ import (
 // device slice per GPU, all in the node's pool).
 
 type migProfile struct {
-	name                      string
-	id                        int
-	starts                    []int
-	size                      int // memory slices
+	name                       string
+	id                         int
+	starts                     []int
+	size                       int // memory slices
 	sm, ce, dec, enc, jpg, ofa int64
-	memMi                     int64
+	memMi                      int64
 }
 
 type gpuModel struct {
@@ -147,6 +147,12 @@ func (b *builder) familyMIG() {
 	modelName := pick(b.r, "h100-80gb", "a100-40gb")
 	model := migModels[modelName]
 	gpus := b.r.between(1, 2)
+	b.migNode(model, gpus)
+	b.migClaims(model, gpus)
+}
+
+// migNode publishes the target node's GPUs in DynamicMIG mode.
+func (b *builder) migNode(model gpuModel, gpus int) {
 	b.mig = &migState{model: model, consumes: map[*invDevice]map[string]resourceapi.Counter{}}
 	maxP := model.maxProfile()
 
@@ -236,6 +242,10 @@ func (b *builder) familyMIG() {
 		}
 	}
 
+}
+
+// migClaims adds classes, pre-allocations and claims for MIG devices.
+func (b *builder) migClaims(model gpuModel, gpus int) {
 	migClass := b.addClass("mig.nvidia.com", b.r.chance(30), `device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'mig'`)
 	var gpuClass string
 	if model.fullGPU {

@@ -31,6 +31,9 @@ func (b *builder) serialize(name, ext string) []byte {
 		},
 		"spec": map[string]any{"node": targetNode},
 	}
+	if b.headerNode != "" {
+		header["spec"].(map[string]any)["node"] = b.headerNode
+	}
 	if b.features != nil {
 		header["spec"].(map[string]any)["features"] = *b.features
 	}
@@ -51,7 +54,9 @@ func (b *builder) serialize(name, ext string) []byte {
 	for _, r := range b.rules {
 		others = append(others, doc{kind: "DeviceTaintRule", obj: r, resource: true})
 	}
-	shuffle(b.r, others)
+	if !b.plain {
+		shuffle(b.r, others)
+	}
 
 	// Claims to allocate keep their order; allocated ones go anywhere.
 	var claims []doc
@@ -59,11 +64,14 @@ func (b *builder) serialize(name, ext string) []byte {
 		claims = append(claims, doc{kind: "ResourceClaim", obj: c, resource: true})
 	}
 	for _, c := range b.allocated {
-		at := b.r.intn(len(claims) + 1)
+		at := 0
+		if !b.plain {
+			at = b.r.intn(len(claims) + 1)
+		}
 		claims = append(claims[:at], append([]doc{{kind: "ResourceClaim", obj: c, resource: true}}, claims[at:]...)...)
 	}
 	docs := append(others, claims...)
-	if b.r.chance(20) {
+	if !b.plain && b.r.chance(20) {
 		// Interleave claims with the other objects (claim order kept).
 		var mixed []doc
 		i, j := 0, 0
@@ -79,7 +87,7 @@ func (b *builder) serialize(name, ext string) []byte {
 		docs = mixed
 	}
 	headerAt := 0
-	if b.r.chance(10) {
+	if !b.plain && b.r.chance(10) {
 		headerAt = b.r.intn(len(docs) + 1)
 	}
 	docs = append(docs[:headerAt], append([]doc{{kind: "Scenario", obj: header}}, docs[headerAt:]...)...)
@@ -87,7 +95,10 @@ func (b *builder) serialize(name, ext string) []byte {
 	var out bytes.Buffer
 	for i, d := range docs {
 		m := toMap(d.obj)
-		if d.resource {
+		if d.kind == "Node" || d.kind == "Namespace" {
+			delete(m, "status") // only metadata matters
+		}
+		if d.resource && !b.plain {
 			b.chooseVersion(d.kind, m)
 		}
 		clean(m)
@@ -117,13 +128,6 @@ func (b *builder) serialize(name, ext string) []byte {
 }
 
 func toMap(obj any) map[string]any {
-	if m, ok := obj.(map[string]any); ok {
-		data, err := json.Marshal(m)
-		if err != nil {
-			panic(err)
-		}
-		obj = json.RawMessage(data)
-	}
 	data, err := json.Marshal(obj)
 	if err != nil {
 		panic(fmt.Sprintf("marshal %T: %v", obj, err))
@@ -148,7 +152,7 @@ func clean(m map[string]any) {
 
 // chooseVersion rewrites a v1 object into a randomly chosen served
 // version: v1, v1beta2 (same shape) or v1beta1 (basic wrapper, flat
-// requests); DeviceTaintRule has v1alpha3 instead of v1beta1.
+// requests); DeviceTaintRule uses v1beta2 instead of v1beta1.
 func (b *builder) chooseVersion(kind string, m map[string]any) {
 	roll := b.r.intn(100)
 	switch {
@@ -159,7 +163,9 @@ func (b *builder) chooseVersion(kind string, m map[string]any) {
 		return
 	}
 	if kind == "DeviceTaintRule" {
-		m["apiVersion"] = "resource.k8s.io/v1alpha3"
+		// Not served as v1beta1 (v1alpha3 exists but is outside the
+		// scenario format's versions).
+		m["apiVersion"] = "resource.k8s.io/v1beta2"
 		return
 	}
 	m["apiVersion"] = "resource.k8s.io/v1beta1"

@@ -198,6 +198,10 @@ func Parse(data []byte, source string) (*Scenario, error) {
 	return s, nil
 }
 
+// SplitDocuments returns the JSON form of each non-empty document of a YAML
+// or JSON stream.
+func SplitDocuments(data []byte) ([]json.RawMessage, error) { return splitDocuments(data) }
+
 // splitDocuments returns the JSON form of each non-empty document.
 func splitDocuments(data []byte) ([]json.RawMessage, error) {
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
