@@ -429,6 +429,75 @@ absl::Status AddObject(Json json, int line, std::string_view source,
   return absl::OkStatus();
 }
 
+// One top-level value of a JSON stream, with the line it starts on. The
+// text runs from the previous value's end, so positions inside it are
+// relative to that point: `line` is the line the chunk text starts on.
+struct JsonChunk {
+  std::string_view text;
+  int line;
+};
+
+// Splits concatenated JSON values by tracking bracket depth outside string
+// literals. Malformed input still yields chunks; the JSON parser then
+// reports the error in context.
+std::vector<JsonChunk> SplitJsonStream(std::string_view text) {
+  std::vector<JsonChunk> chunks;
+  size_t start = 0;
+  int start_line = 1, line = 1, depth = 0;
+  bool in_string = false, escaped = false, seen_value = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n') ++line;
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      seen_value = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+      seen_value = true;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) {
+        chunks.push_back({text.substr(start, i + 1 - start), start_line});
+        start = i + 1;
+        start_line = line;
+        seen_value = false;
+      }
+    } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+      seen_value = true;
+    }
+  }
+  if (seen_value || chunks.empty()) {
+    chunks.push_back({text.substr(start), start_line});
+  }
+  return chunks;
+}
+
+// Re-bases a "<source>:<line>:<col>: msg" error from a chunk onto the
+// whole stream by adding `line_offset` lines.
+// Columns on a chunk's first line count from the chunk start.
+absl::Status ShiftPosition(const absl::Status& status, std::string_view source,
+                           int line_offset) {
+  if (line_offset == 0) return status;
+  std::string message(status.message());
+  std::string prefix = StrCat(source, ":");
+  if (message.rfind(prefix, 0) != 0) return status;
+  size_t colon = message.find(':', prefix.size());
+  if (colon == std::string::npos) return status;
+  int line =
+      std::atoi(message.substr(prefix.size(), colon - prefix.size()).c_str());
+  return absl::InvalidArgumentError(
+      StrCat(prefix, line + line_offset, message.substr(colon)));
+}
+
 bool LooksLikeJson(std::string_view text) {
   for (char c : text) {
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
@@ -468,17 +537,25 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
     std::string_view text, std::string_view source_name) {
   std::vector<ManifestDocument> out;
   if (LooksLikeJson(text)) {
-    auto json = ParseJsonText(text, source_name);
-    if (!json.ok()) return json.status();
-    if (json->is_array()) {
-      for (Json& item : *json) {
-        if (auto s = AddObject(std::move(item), 1, source_name, out); !s.ok()) {
-          return s;
-        }
+    // A JSON stream: one or more values one after another (kubectl and
+    // the scenario format accept concatenated objects).
+    for (const JsonChunk& chunk : SplitJsonStream(text)) {
+      auto json = ParseJsonText(chunk.text, source_name);
+      if (!json.ok()) {
+        return ShiftPosition(json.status(), source_name, chunk.line - 1);
       }
-    } else if (auto s = AddObject(std::move(*json), 1, source_name, out);
-               !s.ok()) {
-      return s;
+      if (json->is_array()) {
+        for (Json& item : *json) {
+          if (auto s = AddObject(std::move(item), chunk.line, source_name, out);
+              !s.ok()) {
+            return s;
+          }
+        }
+      } else if (auto s =
+                     AddObject(std::move(*json), chunk.line, source_name, out);
+                 !s.ok()) {
+        return s;
+      }
     }
     return out;
   }

@@ -1,5 +1,6 @@
-// Reading and writing manifest text: JSON, multi-document YAML, and
-// `kind: List` wrappers, as kubectl accepts them.
+// Reading and writing manifest text: JSON (one value, an array, or a
+// stream of concatenated values), multi-document YAML, and `kind: List`
+// wrappers, as kubectl accepts them.
 //
 // YAML scalars resolve the way Kubernetes' YAML decoder (sigs.k8s.io/yaml,
 // YAML 1.1 rules) resolves them: `yes`/`on` are booleans, `0x1F` is an

@@ -69,6 +69,23 @@ TEST(ParseManifestsTest, ReadsJsonObjectsAndArrays) {
   EXPECT_EQ(docs->size(), 2u);
 }
 
+TEST(ParseManifestsTest, ReadsConcatenatedJsonObjects) {
+  auto docs = ParseManifests(
+      "{\"kind\":\"A\",\"s\":\"}{\\\"\"}\n{\"kind\":\"B\"}\n\n"
+      "[{\"kind\":\"C\"}]\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  ASSERT_EQ(docs->size(), 3u);
+  EXPECT_EQ((*docs)[0].json["s"], "}{\"");
+  EXPECT_EQ((*docs)[1].json["kind"], "B");
+  EXPECT_EQ((*docs)[1].line, 1);
+  EXPECT_EQ((*docs)[2].json["kind"], "C");
+  auto bad = ParseManifests("{\"kind\":\"A\"}\n{\"kind\": }\n", "s.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(absl::StartsWith(bad.status().message(), "s.json:2:"))
+      << bad.status();
+  EXPECT_FALSE(ParseManifests("{\"kind\":\"A\"} 7").ok());
+}
+
 TEST(ParseManifestsTest, MalformedYamlReportsLineAndColumn) {
   auto docs = ParseManifests("a: 1\nb: [1, 2\nc: 3\n", "bad.yaml");
   ASSERT_FALSE(docs.ok());
