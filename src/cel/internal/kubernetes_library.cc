@@ -1,0 +1,236 @@
+#include "cel/internal/kubernetes_library.h"
+
+#include <string>
+#include <utility>
+
+#include "common/str_cat.h"
+
+namespace draplane::cel::internal {
+namespace {
+
+class QuantityObject final : public OpaqueValue {
+ public:
+  explicit QuantityObject(Quantity q) : q_(std::move(q)) {}
+  std::string_view TypeName() const override { return kQuantityTypeName; }
+  bool Equals(const OpaqueValue& other) const override {
+    return q_.Compare(static_cast<const QuantityObject&>(other).q_) == 0;
+  }
+  std::string DebugString() const override {
+    return StrCat("quantity(\"", q_.ToString(), "\")");
+  }
+  const Quantity& quantity() const { return q_; }
+
+ private:
+  Quantity q_;
+};
+
+class SemverObject final : public OpaqueValue {
+ public:
+  explicit SemverObject(Semver v) : v_(std::move(v)) {}
+  std::string_view TypeName() const override { return kSemverTypeName; }
+  bool Equals(const OpaqueValue& other) const override {
+    return v_.Compare(static_cast<const SemverObject&>(other).v_) == 0;
+  }
+  std::string DebugString() const override {
+    return StrCat("semver(\"", v_.ToString(), "\")");
+  }
+  const Semver& semver() const { return v_; }
+
+ private:
+  Semver v_;
+};
+
+ArgType QuantityArg() { return ArgType::Opaque(kQuantityTypeName); }
+ArgType SemverArg() { return ArgType::Opaque(kSemverTypeName); }
+ArgType StringArg() { return ArgType::Of(ValueKind::kString); }
+
+FunctionOverload Overload(std::string function, std::string id, bool member,
+                          std::vector<ArgType> params, FunctionImpl impl) {
+  FunctionOverload o;
+  o.function = std::move(function);
+  o.overload_id = std::move(id);
+  o.receiver_style = member;
+  o.params = std::move(params);
+  o.impl = std::move(impl);
+  return o;
+}
+
+Value ParseSemverValue(std::string_view text, bool normalize) {
+  auto v = normalize ? Semver::ParseNormalized(text) : Semver::Parse(text);
+  if (!v.ok()) return Value::Error(std::string(v.status().message()));
+  return SemverValue(*std::move(v));
+}
+
+}  // namespace
+
+Value QuantityValue(Quantity q) {
+  return Value::Opaque(new QuantityObject(std::move(q)));
+}
+
+Value SemverValue(Semver v) {
+  return Value::Opaque(new SemverObject(std::move(v)));
+}
+
+const Quantity* AsQuantity(const Value& value) {
+  if (value.kind() != ValueKind::kOpaque ||
+      value.opaque().TypeName() != kQuantityTypeName) {
+    return nullptr;
+  }
+  return &static_cast<const QuantityObject&>(value.opaque()).quantity();
+}
+
+const Semver* AsSemver(const Value& value) {
+  if (value.kind() != ValueKind::kOpaque ||
+      value.opaque().TypeName() != kSemverTypeName) {
+    return nullptr;
+  }
+  return &static_cast<const SemverObject&>(value.opaque()).semver();
+}
+
+absl::Status RegisterQuantityFunctions(FunctionRegistry* registry) {
+  std::vector<FunctionOverload> overloads;
+  overloads.push_back(
+      Overload("quantity", "string_to_quantity", false, {StringArg()},
+               [](absl::Span<const Value> args) {
+                 auto q = Quantity::Parse(args[0].string_value());
+                 if (!q.ok())
+                   return Value::Error(std::string(q.status().message()));
+                 return QuantityValue(*std::move(q));
+               }));
+  overloads.push_back(Overload(
+      "isQuantity", "is_quantity_string", false, {StringArg()},
+      [](absl::Span<const Value> args) {
+        return Value::Bool(Quantity::Parse(args[0].string_value()).ok());
+      }));
+  overloads.push_back(Overload("sign", "quantity_sign", false, {QuantityArg()},
+                               [](absl::Span<const Value> args) {
+                                 return Value::Int(AsQuantity(args[0])->Sign());
+                               }));
+  overloads.push_back(Overload(
+      "isGreaterThan", "quantity_is_greater_than", true,
+      {QuantityArg(), QuantityArg()}, [](absl::Span<const Value> args) {
+        return Value::Bool(AsQuantity(args[0])->Compare(*AsQuantity(args[1])) ==
+                           1);
+      }));
+  overloads.push_back(Overload(
+      "isLessThan", "quantity_is_less_than", true,
+      {QuantityArg(), QuantityArg()}, [](absl::Span<const Value> args) {
+        return Value::Bool(AsQuantity(args[0])->Compare(*AsQuantity(args[1])) ==
+                           -1);
+      }));
+  overloads.push_back(Overload(
+      "compareTo", "quantity_compare_to", true, {QuantityArg(), QuantityArg()},
+      [](absl::Span<const Value> args) {
+        return Value::Int(AsQuantity(args[0])->Compare(*AsQuantity(args[1])));
+      }));
+  overloads.push_back(Overload(
+      "asApproximateFloat", "quantity_get_float", true, {QuantityArg()},
+      [](absl::Span<const Value> args) {
+        return Value::Double(AsQuantity(args[0])->AsApproximateFloat64());
+      }));
+  overloads.push_back(
+      Overload("asInteger", "quantity_get_int", true, {QuantityArg()},
+               [](absl::Span<const Value> args) {
+                 auto v = AsQuantity(args[0])->AsInt64();
+                 if (!v) {
+                   return Value::Error("cannot convert value to integer");
+                 }
+                 return Value::Int(*v);
+               }));
+  overloads.push_back(
+      Overload("isInteger", "quantity_is_integer", true, {QuantityArg()},
+               [](absl::Span<const Value> args) {
+                 return Value::Bool(AsQuantity(args[0])->AsInt64().has_value());
+               }));
+  for (bool add : {true, false}) {
+    const char* name = add ? "add" : "sub";
+    auto combine = [add](const Quantity& a, const Quantity& b) -> Value {
+      Quantity out = a;
+      absl::Status s = add ? out.Add(b) : out.Sub(b);
+      if (!s.ok()) return Value::Error(std::string(s.message()));
+      return QuantityValue(std::move(out));
+    };
+    overloads.push_back(Overload(
+        name, StrCat("quantity_", name), true, {QuantityArg(), QuantityArg()},
+        [combine](absl::Span<const Value> args) {
+          return combine(*AsQuantity(args[0]), *AsQuantity(args[1]));
+        }));
+    overloads.push_back(
+        Overload(name, StrCat("quantity_", name, "_int"), true,
+                 {QuantityArg(), ArgType::Of(ValueKind::kInt)},
+                 [combine](absl::Span<const Value> args) {
+                   return combine(*AsQuantity(args[0]),
+                                  Quantity::FromInt64(args[1].int_value()));
+                 }));
+  }
+  for (auto& o : overloads) {
+    if (auto s = registry->Register(std::move(o)); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RegisterSemverFunctions(FunctionRegistry* registry) {
+  std::vector<FunctionOverload> overloads;
+  overloads.push_back(Overload("semver", "string_to_semver", false,
+                               {StringArg()}, [](absl::Span<const Value> args) {
+                                 return ParseSemverValue(args[0].string_value(),
+                                                         false);
+                               }));
+  overloads.push_back(Overload("semver", "string_bool_to_semver", false,
+                               {StringArg(), ArgType::Of(ValueKind::kBool)},
+                               [](absl::Span<const Value> args) {
+                                 return ParseSemverValue(args[0].string_value(),
+                                                         args[1].bool_value());
+                               }));
+  overloads.push_back(
+      Overload("isSemver", "is_semver_string", false, {StringArg()},
+               [](absl::Span<const Value> args) {
+                 return Value::Bool(Semver::Parse(args[0].string_value()).ok());
+               }));
+  overloads.push_back(Overload("isSemver", "is_semver_string_bool", false,
+                               {StringArg(), ArgType::Of(ValueKind::kBool)},
+                               [](absl::Span<const Value> args) {
+                                 std::string_view s = args[0].string_value();
+                                 return Value::Bool(
+                                     args[1].bool_value()
+                                         ? Semver::ParseNormalized(s).ok()
+                                         : Semver::Parse(s).ok());
+                               }));
+  overloads.push_back(Overload(
+      "isGreaterThan", "semver_is_greater_than", true,
+      {SemverArg(), SemverArg()}, [](absl::Span<const Value> args) {
+        return Value::Bool(AsSemver(args[0])->Compare(*AsSemver(args[1])) == 1);
+      }));
+  overloads.push_back(Overload(
+      "isLessThan", "semver_is_less_than", true, {SemverArg(), SemverArg()},
+      [](absl::Span<const Value> args) {
+        return Value::Bool(AsSemver(args[0])->Compare(*AsSemver(args[1])) ==
+                           -1);
+      }));
+  overloads.push_back(Overload(
+      "compareTo", "semver_compare_to", true, {SemverArg(), SemverArg()},
+      [](absl::Span<const Value> args) {
+        return Value::Int(AsSemver(args[0])->Compare(*AsSemver(args[1])));
+      }));
+  overloads.push_back(Overload(
+      "major", "semver_major", true, {SemverArg()},
+      [](absl::Span<const Value> args) {
+        return Value::Int(static_cast<int64_t>(AsSemver(args[0])->major()));
+      }));
+  overloads.push_back(Overload(
+      "minor", "semver_minor", true, {SemverArg()},
+      [](absl::Span<const Value> args) {
+        return Value::Int(static_cast<int64_t>(AsSemver(args[0])->minor()));
+      }));
+  overloads.push_back(Overload(
+      "patch", "semver_patch", true, {SemverArg()},
+      [](absl::Span<const Value> args) {
+        return Value::Int(static_cast<int64_t>(AsSemver(args[0])->patch()));
+      }));
+  for (auto& o : overloads) {
+    if (auto s = registry->Register(std::move(o)); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace draplane::cel::internal

@@ -1,0 +1,1410 @@
+#include "cel/internal/parser.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "cel/internal/ast.h"
+#include "cel/internal/lexer.h"
+#include "common/str_cat.h"
+
+// Keeps rarely-taken, local-heavy paths out of the frames of the recursive
+// descent functions, so that each nesting level costs little stack (this
+// matters most under sanitizers, which pad every local).
+#define DRAPLANE_CEL_NOINLINE __attribute__((noinline))
+
+namespace draplane::cel::internal {
+namespace {
+
+// Hard ceiling on ParserOptions::max_recursion_depth: keeps the parser and
+// every recursive AST consumer (printer, checker, evaluator, destructor)
+// well inside the default 8 MiB stack.
+constexpr int kHardMaxRecursionDepth = 500;
+// Errors shown in the status message; the rest are counted.
+constexpr int kMaxDisplayedErrors = 10;
+// ANTLR's expected-token set at the start of an expression (cel-go
+// messages quote it verbatim).
+constexpr char kExpectExpression[] =
+    "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, "
+    "NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+// Accumulator name used by older cel-go macros; user iteration variables
+// may not shadow it either (cel-go parser/macro.go).
+constexpr char kLegacyAccumulatorName[] = "__result__";
+// Iteration variable of cel.bind's fold (cel-go ext/bindings.go).
+constexpr char kUnusedIterVar[] = "#unused";
+// Function used by transformMap/transformMapEntry (cel-go
+// ext/comprehensions.go).
+constexpr char kMapInsert[] = "cel.@mapInsert";
+
+// Reserved words (cel-go parser.go reservedIds minus the keywords, which
+// the lexer already turns into their own tokens).
+bool IsReservedIdentifier(std::string_view id) {
+  static constexpr std::string_view kReserved[] = {
+      "as",        "break",  "const",  "continue", "else", "for",
+      "function",  "if",     "import", "let",      "loop", "package",
+      "namespace", "return", "var",    "void",     "while"};
+  for (std::string_view r : kReserved) {
+    if (r == id) return true;
+  }
+  return false;
+}
+
+struct ParseError {
+  int32_t position = 0;
+  std::string message;
+};
+
+template <class... A>
+std::vector<ExprPtr> Args(A&&... a) {
+  std::vector<ExprPtr> v;
+  v.reserve(sizeof...(a));
+  (v.push_back(std::move(a)), ...);
+  return v;
+}
+
+const char* RelationFunction(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::kEq:
+      return op::kEquals;
+    case TokenKind::kNe:
+      return op::kNotEquals;
+    case TokenKind::kLt:
+      return op::kLess;
+    case TokenKind::kLe:
+      return op::kLessEquals;
+    case TokenKind::kGt:
+      return op::kGreater;
+    case TokenKind::kGe:
+      return op::kGreaterEquals;
+    case TokenKind::kIn:
+      return op::kIn;
+    default:
+      return nullptr;
+  }
+}
+
+class ParserImpl {
+ public:
+  ParserImpl(std::vector<Token> tokens, const ParserOptions& options)
+      : tokens_(std::move(tokens)), options_(options) {
+    max_depth_ =
+        std::clamp(options.max_recursion_depth, 1, kHardMaxRecursionDepth);
+  }
+
+  // Parses the whole token stream. Returns null when a syntax error stopped
+  // the parse; semantic errors are in errors() even when non-null.
+  ExprPtr ParseStart() {
+    ExprPtr e = ParseExpr();
+    if (e == nullptr) return nullptr;
+    if (Peek().kind != TokenKind::kEof) {
+      return Unexpected("<EOF>", TokenKind::kEof);
+    }
+    return e;
+  }
+
+  std::vector<ParseError>& errors() { return errors_; }
+
+ private:
+  // Counts recursion levels for the lifetime of one parse function.
+  class DepthScope {
+   public:
+    explicit DepthScope(ParserImpl* p) : p_(p) {}
+    ~DepthScope() { p_->depth_ -= levels_; }
+    DepthScope(const DepthScope&) = delete;
+    DepthScope& operator=(const DepthScope&) = delete;
+    // Adds one level; false (after reporting) when over the limit.
+    bool Add() {
+      ++levels_;
+      if (++p_->depth_ > p_->max_depth_) {
+        p_->SyntaxError(
+            p_->Peek().position,
+            StrCat("expression recursion limit exceeded: ", p_->max_depth_));
+        return false;
+      }
+      return true;
+    }
+
+   private:
+    ParserImpl* p_;
+    int levels_ = 0;
+  };
+
+  // Macro expansion helper: every node it creates gets a fresh id and the
+  // position of the macro call (cel-go exprHelper.nextMacroID). Callers
+  // sequence the calls explicitly so ids follow cel-go's Go evaluation
+  // order.
+  class MacroBuilder {
+   public:
+    MacroBuilder(ParserImpl* p, int32_t position) : p_(p), pos_(position) {}
+    ExprPtr Ident(std::string name) {
+      ExprPtr e = p_->NewNode(pos_);
+      e->kind = IdentExpr{std::move(name)};
+      return e;
+    }
+    ExprPtr Accu() { return Ident(kAccumulatorName); }
+    ExprPtr Literal(Constant c) {
+      ExprPtr e = p_->NewNode(pos_);
+      e->kind = ConstExpr{std::move(c)};
+      return e;
+    }
+    ExprPtr List(std::vector<ExprPtr> elements) {
+      ExprPtr e = p_->NewNode(pos_);
+      e->kind = ListExpr{std::move(elements), {}};
+      return e;
+    }
+    ExprPtr Map() {
+      ExprPtr e = p_->NewNode(pos_);
+      e->kind = MapExpr{};
+      return e;
+    }
+    ExprPtr Call(const char* function, std::vector<ExprPtr> args) {
+      ExprPtr e = p_->NewNode(pos_);
+      e->kind = CallExpr{function, nullptr, std::move(args)};
+      return e;
+    }
+    ExprPtr PresenceTest(ExprPtr operand, std::string field) {
+      ExprPtr e = p_->NewNode(pos_);
+      e->kind = SelectExpr{std::move(operand), std::move(field), true};
+      return e;
+    }
+    ExprPtr Fold(std::string iter_var, std::string iter_var2, ExprPtr range,
+                 std::string accu_var, ExprPtr init, ExprPtr condition,
+                 ExprPtr step, ExprPtr result) {
+      ExprPtr e = p_->NewNode(pos_);
+      ComprehensionExpr c;
+      c.iter_var = std::move(iter_var);
+      c.iter_var2 = std::move(iter_var2);
+      c.iter_range = std::move(range);
+      c.accu_var = std::move(accu_var);
+      c.accu_init = std::move(init);
+      c.loop_condition = std::move(condition);
+      c.loop_step = std::move(step);
+      c.result = std::move(result);
+      e->kind = std::move(c);
+      return e;
+    }
+
+   private:
+    ParserImpl* p_;
+    int32_t pos_;
+  };
+
+  // ---- tokens -------------------------------------------------------------
+
+  const Token& Peek(size_t ahead = 0) const {
+    size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
+    return tokens_[i];
+  }
+  Token Next() {
+    Token t = tokens_[pos_];
+    if (pos_ + 1 < tokens_.size()) ++pos_;
+    return t;
+  }
+
+  // ---- errors -------------------------------------------------------------
+
+  // A syntax error ends the parse: the caller returns null all the way up.
+  ExprPtr SyntaxError(int32_t position, std::string message) {
+    errors_.push_back(ParseError{position, std::move(message)});
+    return nullptr;
+  }
+  // Reports the current token as unexpected. When the token after it is the
+  // single expected one, ANTLR calls the current token "extraneous".
+  DRAPLANE_CEL_NOINLINE ExprPtr
+  Unexpected(std::string_view expecting,
+             std::optional<TokenKind> expected_kind = std::nullopt) {
+    const Token& t = Peek();
+    const bool extraneous = expected_kind.has_value() &&
+                            t.kind != TokenKind::kEof &&
+                            Peek(1).kind == *expected_kind;
+    return SyntaxError(
+        t.position,
+        StrCat("Syntax error: ", extraneous ? "extraneous" : "mismatched",
+               " input ", TokenDisplay(t), " expecting ", expecting));
+  }
+  bool Expect(TokenKind kind, std::string_view display) {
+    if (Peek().kind == kind) {
+      Next();
+      return true;
+    }
+    Unexpected(display, kind);
+    return false;
+  }
+  // A non-fatal error: parsing continues, the result is discarded.
+  void SemanticError(int32_t position, std::string message) {
+    errors_.push_back(ParseError{position, std::move(message)});
+  }
+  // A stand-in node for a construct that was reported as an error.
+  ExprPtr ErrorNode(int32_t position) {
+    ExprPtr e = NewNode(position);
+    e->kind = ConstExpr{NullValue{}};
+    return e;
+  }
+
+  // ---- node construction --------------------------------------------------
+
+  int64_t NextId() { return next_id_++; }
+  ExprPtr NewNode(int32_t position) { return NewNode(NextId(), position); }
+  static ExprPtr NewNode(int64_t id, int32_t position) {
+    auto e = std::make_unique<Expr>();
+    e->id = id;
+    e->position = position;
+    return e;
+  }
+  static ExprPtr NewCall(int64_t id, int32_t position, std::string function,
+                         ExprPtr target, std::vector<ExprPtr> args) {
+    ExprPtr e = NewNode(id, position);
+    e->kind = CallExpr{std::move(function), std::move(target), std::move(args)};
+    return e;
+  }
+
+  // ---- grammar ------------------------------------------------------------
+
+  // expr: conditionalOr ('?' conditionalOr ':' expr)?
+  ExprPtr ParseExpr() {
+    DepthScope scope(this);
+    if (!scope.Add()) return nullptr;
+    ExprPtr condition = ParseOr();
+    if (condition == nullptr || Peek().kind != TokenKind::kQuestion) {
+      return condition;
+    }
+    return ParseConditionalTail(std::move(condition));
+  }
+
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseConditionalTail(ExprPtr condition) {
+    const Token question = Next();
+    int64_t id = NextId();
+    ExprPtr if_true = ParseOr();
+    if (if_true == nullptr) return nullptr;
+    if (!Expect(TokenKind::kColon, "':'")) return nullptr;
+    ExprPtr if_false = ParseExpr();
+    if (if_false == nullptr) return nullptr;
+    return NewCall(
+        id, question.position, op::kConditional, nullptr,
+        Args(std::move(condition), std::move(if_true), std::move(if_false)));
+  }
+
+  // conditionalOr: conditionalAnd ('||' conditionalAnd)*  (balanced tree)
+  // conditionalAnd: relation ('&&' relation)*
+  ExprPtr ParseOr() {
+    ExprPtr first = ParseAnd();
+    if (first == nullptr || Peek().kind != TokenKind::kOr) return first;
+    return ParseLogicalChain(TokenKind::kOr, std::move(first));
+  }
+  ExprPtr ParseAnd() {
+    ExprPtr first = ParseBinary(Level::kRelation);
+    if (first == nullptr || Peek().kind != TokenKind::kAnd) return first;
+    return ParseLogicalChain(TokenKind::kAnd, std::move(first));
+  }
+
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseLogicalChain(TokenKind kind,
+                                                  ExprPtr first) {
+    std::vector<ExprPtr> terms;
+    std::vector<std::pair<int64_t, int32_t>> ops;  // id, position
+    terms.push_back(std::move(first));
+    while (Peek().kind == kind) {
+      const Token op_token = Next();
+      ExprPtr next =
+          kind == TokenKind::kOr ? ParseAnd() : ParseBinary(Level::kRelation);
+      if (next == nullptr) return nullptr;
+      // cel-go allocates the operator's id after visiting its right operand.
+      ops.emplace_back(NextId(), op_token.position);
+      terms.push_back(std::move(next));
+    }
+    return Balance(kind == TokenKind::kOr ? op::kLogicalOr : op::kLogicalAnd,
+                   terms, ops, 0, static_cast<int>(ops.size()) - 1);
+  }
+
+  // cel-go parser/helper.go balancer.balancedTree.
+  ExprPtr Balance(const char* function, std::vector<ExprPtr>& terms,
+                  const std::vector<std::pair<int64_t, int32_t>>& ops, int lo,
+                  int hi) {
+    int mid = (lo + hi + 1) / 2;
+    ExprPtr left = mid == lo ? std::move(terms[mid])
+                             : Balance(function, terms, ops, lo, mid - 1);
+    ExprPtr right = mid == hi ? std::move(terms[mid + 1])
+                              : Balance(function, terms, ops, mid + 1, hi);
+    return NewCall(ops[mid].first, ops[mid].second, function, nullptr,
+                   Args(std::move(left), std::move(right)));
+  }
+
+  // The left-associative binary levels of CEL.g4's `relation` and `calc`.
+  enum class Level { kRelation, kAdditive, kMultiplicative };
+
+  static const char* BinaryFunction(Level level, TokenKind kind) {
+    switch (level) {
+      case Level::kRelation:
+        return RelationFunction(kind);
+      case Level::kAdditive:
+        return kind == TokenKind::kPlus    ? op::kAdd
+               : kind == TokenKind::kMinus ? op::kSubtract
+                                           : nullptr;
+      case Level::kMultiplicative:
+        return kind == TokenKind::kStar      ? op::kMultiply
+               : kind == TokenKind::kSlash   ? op::kDivide
+               : kind == TokenKind::kPercent ? op::kModulo
+                                             : nullptr;
+    }
+    return nullptr;
+  }
+
+  ExprPtr ParseOperand(Level level) {
+    switch (level) {
+      case Level::kRelation:
+        return ParseBinary(Level::kAdditive);
+      case Level::kAdditive:
+        return ParseBinary(Level::kMultiplicative);
+      case Level::kMultiplicative:
+        break;
+    }
+    return ParseUnary();
+  }
+
+  // operand (op operand)*, each operator adding one recursion level for the
+  // rest of the chain (the AST nests as deep as the chain is long).
+  ExprPtr ParseBinary(Level level) {
+    DepthScope scope(this);
+    ExprPtr lhs = ParseOperand(level);
+    while (lhs != nullptr) {
+      const char* function = BinaryFunction(level, Peek().kind);
+      if (function == nullptr) break;
+      if (!scope.Add()) return nullptr;
+      lhs = ParseBinaryTail(level, function, std::move(lhs));
+    }
+    return lhs;
+  }
+
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseBinaryTail(Level level,
+                                                const char* function,
+                                                ExprPtr lhs) {
+    const Token op_token = Next();
+    int64_t id = NextId();
+    ExprPtr rhs = ParseOperand(level);
+    if (rhs == nullptr) return nullptr;
+    return NewCall(id, op_token.position, function, nullptr,
+                   Args(std::move(lhs), std::move(rhs)));
+  }
+
+  // unary: member | '!'+ member | '-'+ member
+  // As in cel-go, an even number of operators yields the operand itself.
+  // A single '-' before an int/double literal is the literal's sign (ANTLR
+  // picks the `member` alternative, whose literal carries the sign); with
+  // two or more, all are operators.
+  ExprPtr ParseUnary() {
+    const TokenKind kind = Peek().kind;
+    if (kind != TokenKind::kExclam && kind != TokenKind::kMinus) {
+      return ParseMember();
+    }
+    return ParseUnaryOperators(kind);
+  }
+
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseUnaryOperators(TokenKind kind) {
+    size_t count = 0;
+    while (Peek(count).kind == kind) ++count;
+    if (kind == TokenKind::kMinus && count == 1 &&
+        (Peek(1).kind == TokenKind::kInt ||
+         Peek(1).kind == TokenKind::kDouble)) {
+      return ParseMember();
+    }
+    const Token first = Peek();
+    for (size_t i = 0; i < count; ++i) Next();
+    int64_t id = count % 2 == 1 ? NextId() : 0;
+    ExprPtr operand = ParseMember();
+    if (operand == nullptr || count % 2 == 0) return operand;
+    return NewCall(id, first.position,
+                   kind == TokenKind::kExclam ? op::kLogicalNot : op::kNegate,
+                   nullptr, Args(std::move(operand)));
+  }
+
+  // member: primary ('.' '?'? (IDENTIFIER ('(' args ')')? | ESC_IDENTIFIER)
+  //                 | '[' '?'? expr ']')*
+  ExprPtr ParseMember() {
+    DepthScope scope(this);
+    ExprPtr e = ParsePrimary();
+    while (e != nullptr) {
+      const TokenKind kind = Peek().kind;
+      if (kind != TokenKind::kDot && kind != TokenKind::kLBracket) break;
+      if (!scope.Add()) return nullptr;
+      e = kind == TokenKind::kDot ? ParseSelectSuffix(std::move(e))
+                                  : ParseIndexSuffix(std::move(e));
+    }
+    return e;
+  }
+
+  // '.' '?'? name ('(' args ')')? applied to `operand`.
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseSelectSuffix(ExprPtr operand) {
+    const Token dot = Next();
+    bool optional = false;
+    if (Peek().kind == TokenKind::kQuestion) {
+      Next();
+      optional = true;
+      if (!options_.enable_optional_syntax) {
+        SemanticError(dot.position, "unsupported syntax '.?'");
+      }
+    }
+    const Token name_token = Peek();
+    std::string name;
+    if (name_token.kind == TokenKind::kIdentifier) {
+      Next();
+      name = std::string(name_token.text);
+      if (!optional && Peek().kind == TokenKind::kLParen) {
+        const Token open = Next();
+        int64_t id = NextId();
+        std::vector<ExprPtr> args;
+        if (!ParseArgs(&args)) return nullptr;
+        return ReceiverCallOrMacro(id, open.position, std::move(name),
+                                   std::move(operand), std::move(args));
+      }
+    } else if (name_token.kind == TokenKind::kEscIdentifier) {
+      Next();
+      name = QuotedIdentifier(name_token);
+    } else {
+      return Unexpected("IDENTIFIER", TokenKind::kIdentifier);
+    }
+    if (optional) {
+      int64_t field_id = NextId();
+      ExprPtr field = NewNode(field_id, name_token.position);
+      field->kind = ConstExpr{std::move(name)};
+      int64_t id = NextId();
+      return NewCall(id, dot.position, op::kOptSelect, nullptr,
+                     Args(std::move(operand), std::move(field)));
+    }
+    ExprPtr select = NewNode(dot.position);
+    select->kind = SelectExpr{std::move(operand), std::move(name), false};
+    return select;
+  }
+
+  // '[' '?'? expr ']' applied to `operand`.
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseIndexSuffix(ExprPtr operand) {
+    const Token open = Next();
+    int64_t id = NextId();
+    bool optional = false;
+    if (Peek().kind == TokenKind::kQuestion) {
+      Next();
+      optional = true;
+      if (!options_.enable_optional_syntax) {
+        SemanticError(open.position, "unsupported syntax '[?'");
+      }
+    }
+    ExprPtr index = ParseExpr();
+    if (index == nullptr) return nullptr;
+    if (!Expect(TokenKind::kRBracket, "']'")) return nullptr;
+    return NewCall(id, open.position, optional ? op::kOptIndex : op::kIndex,
+                   nullptr, Args(std::move(operand), std::move(index)));
+  }
+
+  // The name in a back-quoted identifier token, reporting it when the
+  // syntax is disabled.
+  std::string QuotedIdentifier(const Token& token) {
+    if (!options_.enable_quoted_identifiers) {
+      SemanticError(token.position, "unsupported syntax '`'");
+    }
+    return std::string(token.text.substr(1, token.text.size() - 2));
+  }
+
+  ExprPtr ParsePrimary() {
+    switch (Peek().kind) {
+      case TokenKind::kDot:
+      case TokenKind::kIdentifier:
+        return ParseIdentCallOrMessage();
+      case TokenKind::kLParen: {
+        Next();
+        ExprPtr e = ParseExpr();
+        if (e == nullptr || !Expect(TokenKind::kRParen, "')'")) return nullptr;
+        return e;
+      }
+      case TokenKind::kLBracket:
+        return ParseList();
+      case TokenKind::kLBrace:
+        return ParseMap();
+      default:
+        return ParseLiteral();
+    }
+  }
+
+  // literal: '-'? NUM_INT | NUM_UINT | '-'? NUM_FLOAT | STRING | BYTES
+  //        | 'true' | 'false' | 'null'
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseLiteral() {
+    const Token t = Peek();
+    switch (t.kind) {
+      case TokenKind::kMinus:
+        if (Peek(1).kind == TokenKind::kInt ||
+            Peek(1).kind == TokenKind::kDouble) {
+          Next();
+          const Token number = Next();
+          return ParseNumber(number, &t);
+        }
+        break;
+      case TokenKind::kInt:
+      case TokenKind::kUint:
+      case TokenKind::kDouble:
+        Next();
+        return ParseNumber(t, nullptr);
+      case TokenKind::kString:
+      case TokenKind::kBytes: {
+        Next();
+        ExprPtr e = NewNode(t.position);
+        const bool is_bytes = t.kind == TokenKind::kBytes;
+        std::string value;
+        std::string error;
+        if (t.malformed) {
+          // Already reported by the lexer.
+        } else if (!DecodeStringLiteral(t.text, is_bytes, &value, &error)) {
+          SemanticError(t.position, std::move(error));
+        }
+        if (is_bytes) {
+          e->kind = ConstExpr{BytesValue{std::move(value)}};
+        } else {
+          e->kind = ConstExpr{std::move(value)};
+        }
+        return e;
+      }
+      case TokenKind::kTrue:
+      case TokenKind::kFalse: {
+        Next();
+        ExprPtr e = NewNode(t.position);
+        e->kind = ConstExpr{t.kind == TokenKind::kTrue};
+        return e;
+      }
+      case TokenKind::kNull: {
+        Next();
+        ExprPtr e = NewNode(t.position);
+        e->kind = ConstExpr{NullValue{}};
+        return e;
+      }
+      default:
+        break;
+    }
+    return Unexpected(kExpectExpression);
+  }
+
+  // Int, uint and double literals; `sign` is the '-' token of a signed
+  // literal. Out-of-range values are errors (cel-go VisitInt/Uint/Double).
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseNumber(const Token& number,
+                                            const Token* sign) {
+    const int32_t position = sign != nullptr ? sign->position : number.position;
+    ExprPtr e = NewNode(position);
+    std::string_view text = number.text;
+    if (number.kind == TokenKind::kDouble) {
+      std::string s = sign != nullptr ? StrCat("-", text) : std::string(text);
+      errno = 0;
+      double value = std::strtod(s.c_str(), nullptr);
+      if (std::isinf(value)) {
+        SemanticError(position, "invalid double literal");
+      }
+      e->kind = ConstExpr{value};
+      return e;
+    }
+    const bool is_uint = number.kind == TokenKind::kUint;
+    if (is_uint) text.remove_suffix(1);
+    int base = 10;
+    if (text.size() > 2 && text[0] == '0' && text[1] == 'x') {
+      base = 16;
+      text.remove_prefix(2);
+    }
+    uint64_t magnitude = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(),
+                                     magnitude, base);
+    bool ok = ec == std::errc() && ptr == text.data() + text.size();
+    if (is_uint) {
+      if (!ok) SemanticError(position, "invalid uint literal");
+      e->kind = ConstExpr{ok ? magnitude : uint64_t{0}};
+      return e;
+    }
+    const uint64_t limit =
+        sign != nullptr ? (uint64_t{1} << 63) : (uint64_t{1} << 63) - 1;
+    if (!ok || magnitude > limit) {
+      SemanticError(position, "invalid int literal");
+      e->kind = ConstExpr{int64_t{0}};
+      return e;
+    }
+    int64_t value = sign != nullptr
+                        ? static_cast<int64_t>(uint64_t{0} - magnitude)
+                        : static_cast<int64_t>(magnitude);
+    e->kind = ConstExpr{value};
+    return e;
+  }
+
+  // primary: '.'? IDENTIFIER ('(' args ')')?
+  //        | '.'? IDENTIFIER ('.' IDENTIFIER)* '{' fields '}'
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseIdentCallOrMessage() {
+    const Token first = Peek();
+    bool leading_dot = false;
+    if (first.kind == TokenKind::kDot) {
+      Next();
+      leading_dot = true;
+    }
+    const Token id_token = Peek();
+    if (id_token.kind != TokenKind::kIdentifier) {
+      return Unexpected("IDENTIFIER", TokenKind::kIdentifier);
+    }
+    // A qualified name followed by '{' is a message construction.
+    size_t j = 0;
+    while (Peek(j + 1).kind == TokenKind::kDot &&
+           Peek(j + 2).kind == TokenKind::kIdentifier) {
+      j += 2;
+    }
+    if (Peek(j + 1).kind == TokenKind::kLBrace) {
+      return ParseMessage(leading_dot);
+    }
+    Next();
+    std::string name = StrCat(leading_dot ? "." : "", id_token.text);
+    if (IsReservedIdentifier(id_token.text)) {
+      SemanticError(first.position,
+                    StrCat("reserved identifier: ", id_token.text));
+    }
+    if (Peek().kind == TokenKind::kLParen) {
+      Token open = Next();
+      int64_t id = NextId();
+      std::vector<ExprPtr> args;
+      if (!ParseArgs(&args)) return nullptr;
+      return GlobalCallOrMacro(id, open.position, std::move(name),
+                               std::move(args));
+    }
+    ExprPtr e = NewNode(id_token.position);
+    e->kind = IdentExpr{std::move(name)};
+    return e;
+  }
+
+  // Call arguments after '(' up to and including ')'. No trailing comma
+  // (CEL.g4 exprList).
+  DRAPLANE_CEL_NOINLINE bool ParseArgs(std::vector<ExprPtr>* args) {
+    if (Peek().kind == TokenKind::kRParen) {
+      Next();
+      return true;
+    }
+    while (true) {
+      ExprPtr arg = ParseExpr();
+      if (arg == nullptr) return false;
+      args->push_back(std::move(arg));
+      if (Peek().kind == TokenKind::kComma) {
+        Next();
+        continue;
+      }
+      if (Peek().kind == TokenKind::kRParen) {
+        Next();
+        return true;
+      }
+      Unexpected("{',', ')'}");
+      return false;
+    }
+  }
+
+  // '[' (elem (',' elem)*)? ','? ']' with elem: '?'? expr
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseList() {
+    Token open = Next();
+    ExprPtr list = NewNode(open.position);
+    ListExpr l;
+    while (Peek().kind != TokenKind::kRBracket) {
+      bool optional = false;
+      if (Peek().kind == TokenKind::kQuestion) {
+        Token q = Next();
+        optional = true;
+        if (!options_.enable_optional_syntax) {
+          SemanticError(q.position, "unsupported syntax '?'");
+        }
+      }
+      ExprPtr element = ParseExpr();
+      if (element == nullptr) return nullptr;
+      if (optional) {
+        l.optional_indices.push_back(static_cast<int32_t>(l.elements.size()));
+      }
+      l.elements.push_back(std::move(element));
+      if (Peek().kind == TokenKind::kComma) {
+        Next();
+        continue;
+      }
+      if (Peek().kind != TokenKind::kRBracket) {
+        return Unexpected("{',', ']'}");
+      }
+    }
+    Next();
+    list->kind = std::move(l);
+    return list;
+  }
+
+  // '{' (entry (',' entry)*)? ','? '}' with entry: '?'? expr ':' expr
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseMap() {
+    Token open = Next();
+    ExprPtr map = NewNode(open.position);
+    MapExpr m;
+    while (Peek().kind != TokenKind::kRBrace) {
+      MapEntry entry;
+      // cel-go allocates the entry id (positioned at ':') before the key's.
+      entry.id = NextId();
+      if (Peek().kind == TokenKind::kQuestion) {
+        Token q = Next();
+        entry.optional = true;
+        if (!options_.enable_optional_syntax) {
+          SemanticError(q.position, "unsupported syntax '?'");
+        }
+      }
+      entry.key = ParseExpr();
+      if (entry.key == nullptr) return nullptr;
+      entry.position = Peek().position;
+      if (!Expect(TokenKind::kColon, "':'")) return nullptr;
+      entry.value = ParseExpr();
+      if (entry.value == nullptr) return nullptr;
+      m.entries.push_back(std::move(entry));
+      if (Peek().kind == TokenKind::kComma) {
+        Next();
+        continue;
+      }
+      if (Peek().kind != TokenKind::kRBrace) {
+        return Unexpected("{',', '}'}");
+      }
+    }
+    Next();
+    map->kind = std::move(m);
+    return map;
+  }
+
+  // '.'? IDENTIFIER ('.' IDENTIFIER)* '{' (field (',' field)*)? ','? '}'
+  // with field: '?'? (IDENTIFIER | ESC_IDENTIFIER) ':' expr.
+  // REQUIRES: the lookahead in ParseIdentCallOrMessage matched.
+  DRAPLANE_CEL_NOINLINE ExprPtr ParseMessage(bool leading_dot) {
+    std::string name = leading_dot ? "." : "";
+    name += Next().text;
+    while (Peek().kind == TokenKind::kDot) {
+      Next();
+      name += ".";
+      name += Next().text;
+    }
+    Token open = Next();  // '{'
+    ExprPtr message = NewNode(open.position);
+    StructExpr s;
+    s.message_name = std::move(name);
+    while (Peek().kind != TokenKind::kRBrace) {
+      StructField field;
+      if (Peek().kind == TokenKind::kQuestion) {
+        Token q = Next();
+        field.optional = true;
+        if (!options_.enable_optional_syntax) {
+          SemanticError(q.position, "unsupported syntax '?'");
+        }
+      }
+      Token name_token = Peek();
+      if (name_token.kind == TokenKind::kIdentifier) {
+        Next();
+        field.field = std::string(name_token.text);
+      } else if (name_token.kind == TokenKind::kEscIdentifier) {
+        Next();
+        field.field = QuotedIdentifier(name_token);
+      } else {
+        return Unexpected("IDENTIFIER", TokenKind::kIdentifier);
+      }
+      field.position = Peek().position;
+      if (!Expect(TokenKind::kColon, "':'")) return nullptr;
+      field.id = NextId();
+      field.value = ParseExpr();
+      if (field.value == nullptr) return nullptr;
+      s.fields.push_back(std::move(field));
+      if (Peek().kind == TokenKind::kComma) {
+        Next();
+        continue;
+      }
+      if (Peek().kind != TokenKind::kRBrace) {
+        return Unexpected("{',', '}'}");
+      }
+    }
+    Next();
+    message->kind = std::move(s);
+    return message;
+  }
+
+  // ---- macros (cel-go parser/macro.go, ext/bindings.go,
+  //      ext/comprehensions.go) -------------------------------------------
+
+  DRAPLANE_CEL_NOINLINE ExprPtr GlobalCallOrMacro(int64_t id, int32_t position,
+                                                  std::string function,
+                                                  std::vector<ExprPtr> args) {
+    if (options_.enable_macros && function == "has" && args.size() == 1) {
+      // The call's id is consumed by the expansion (cel-go deleteID).
+      if (const auto* select = args[0]->As<SelectExpr>();
+          select != nullptr && !select->test_only) {
+        SelectExpr* s = args[0]->As<SelectExpr>();
+        return MacroBuilder(this, position)
+            .PresenceTest(std::move(s->operand), std::move(s->field));
+      }
+      SemanticError(args[0]->position, "invalid argument to has() macro");
+      return ErrorNode(position);
+    }
+    return NewCall(id, position, std::move(function), nullptr, std::move(args));
+  }
+
+  DRAPLANE_CEL_NOINLINE ExprPtr ReceiverCallOrMacro(int64_t id,
+                                                    int32_t position,
+                                                    std::string function,
+                                                    ExprPtr target,
+                                                    std::vector<ExprPtr> args) {
+    if (options_.enable_macros) {
+      if (ExprPtr expansion =
+              ExpandReceiverMacro(position, function, target, args)) {
+        return expansion;
+      }
+    }
+    return NewCall(id, position, std::move(function), std::move(target),
+                   std::move(args));
+  }
+
+  enum class Quantifier { kAll, kExists, kExistsOne };
+
+  // Returns the expansion, or null when `function`/argument count name no
+  // macro (target and args are then untouched). Malformed macro arguments
+  // are reported and yield an error node.
+  DRAPLANE_CEL_NOINLINE ExprPtr
+  ExpandReceiverMacro(int32_t position, const std::string& function,
+                      ExprPtr& target, std::vector<ExprPtr>& args) {
+    const size_t n = args.size();
+    if (n == 2) {
+      if (function == "all")
+        return ExpandQuantifier(Quantifier::kAll, position, target, args);
+      if (function == "exists")
+        return ExpandQuantifier(Quantifier::kExists, position, target, args);
+      if (function == "exists_one" || function == "existsOne") {
+        return ExpandQuantifier(Quantifier::kExistsOne, position, target, args);
+      }
+      if (function == "map") return ExpandMap(position, target, args);
+      if (function == "filter") return ExpandFilter(position, target, args);
+    }
+    if (n == 3 && function == "map") return ExpandMap(position, target, args);
+    if (n == 3 && function == "bind" && options_.enable_bind_macro) {
+      const IdentExpr* ns = target->As<IdentExpr>();
+      if (ns != nullptr && ns->name == "cel") {
+        return ExpandBind(position, args);
+      }
+      return nullptr;
+    }
+    if (options_.enable_two_var_comprehensions) {
+      if (n == 3) {
+        if (function == "all")
+          return ExpandQuantifier2(Quantifier::kAll, position, target, args);
+        if (function == "exists")
+          return ExpandQuantifier2(Quantifier::kExists, position, target, args);
+        if (function == "exists_one" || function == "existsOne") {
+          return ExpandQuantifier2(Quantifier::kExistsOne, position, target,
+                                   args);
+        }
+      }
+      if (n == 3 || n == 4) {
+        if (function == "transformList" || function == "transformMap" ||
+            function == "transformMapEntry") {
+          return ExpandTransform(function, position, target, args);
+        }
+      }
+    }
+    return nullptr;
+  }
+
+  // The name of a simple identifier argument, or nullopt.
+  static std::optional<std::string> SimpleName(const Expr& e) {
+    if (const IdentExpr* ident = e.As<IdentExpr>()) return ident->name;
+    return std::nullopt;
+  }
+  static bool IsAccumulatorName(const std::string& name) {
+    return name == kAccumulatorName || name == kLegacyAccumulatorName;
+  }
+
+  // Checks a one-variable macro's iteration variable; reports and returns
+  // nullopt when it is not a usable simple name.
+  std::optional<std::string> IterVar(const Expr& arg,
+                                     std::string_view not_ident_message) {
+    std::optional<std::string> v = SimpleName(arg);
+    if (!v) {
+      SemanticError(arg.position, std::string(not_ident_message));
+      return std::nullopt;
+    }
+    if (IsAccumulatorName(*v)) {
+      SemanticError(arg.position,
+                    "iteration variable overwrites accumulator variable");
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  // Loop condition/step/result of all/exists/exists_one, in cel-go's
+  // construction order. `predicate` is consumed.
+  struct FoldParts {
+    ExprPtr init, condition, step, result;
+  };
+  FoldParts QuantifierParts(Quantifier kind, MacroBuilder& b,
+                            ExprPtr predicate) {
+    FoldParts p;
+    switch (kind) {
+      case Quantifier::kAll: {
+        p.init = b.Literal(true);
+        ExprPtr a1 = b.Accu();
+        p.condition = b.Call(op::kNotStrictlyFalse, Args(std::move(a1)));
+        ExprPtr a2 = b.Accu();
+        p.step =
+            b.Call(op::kLogicalAnd, Args(std::move(a2), std::move(predicate)));
+        p.result = b.Accu();
+        break;
+      }
+      case Quantifier::kExists: {
+        p.init = b.Literal(false);
+        ExprPtr a1 = b.Accu();
+        ExprPtr negated = b.Call(op::kLogicalNot, Args(std::move(a1)));
+        p.condition = b.Call(op::kNotStrictlyFalse, Args(std::move(negated)));
+        ExprPtr a2 = b.Accu();
+        p.step =
+            b.Call(op::kLogicalOr, Args(std::move(a2), std::move(predicate)));
+        p.result = b.Accu();
+        break;
+      }
+      case Quantifier::kExistsOne: {
+        p.init = b.Literal(int64_t{0});
+        p.condition = b.Literal(true);
+        ExprPtr a1 = b.Accu();
+        ExprPtr one = b.Literal(int64_t{1});
+        ExprPtr add = b.Call(op::kAdd, Args(std::move(a1), std::move(one)));
+        ExprPtr a2 = b.Accu();
+        p.step = b.Call(op::kConditional, Args(std::move(predicate),
+                                               std::move(add), std::move(a2)));
+        ExprPtr a3 = b.Accu();
+        ExprPtr one2 = b.Literal(int64_t{1});
+        p.result = b.Call(op::kEquals, Args(std::move(a3), std::move(one2)));
+        break;
+      }
+    }
+    return p;
+  }
+
+  ExprPtr ExpandQuantifier(Quantifier kind, int32_t position, ExprPtr& target,
+                           std::vector<ExprPtr>& args) {
+    std::optional<std::string> v =
+        IterVar(*args[0], "argument must be a simple name");
+    if (!v) return ErrorNode(position);
+    MacroBuilder b(this, position);
+    FoldParts p = QuantifierParts(kind, b, std::move(args[1]));
+    return b.Fold(*v, "", std::move(target), kAccumulatorName,
+                  std::move(p.init), std::move(p.condition), std::move(p.step),
+                  std::move(p.result));
+  }
+
+  // map(v, t) and map(v, p, t).
+  ExprPtr ExpandMap(int32_t position, ExprPtr& target,
+                    std::vector<ExprPtr>& args) {
+    std::optional<std::string> v =
+        IterVar(*args[0], "argument is not an identifier");
+    if (!v) return ErrorNode(position);
+    MacroBuilder b(this, position);
+    ExprPtr filter = args.size() == 3 ? std::move(args[1]) : nullptr;
+    ExprPtr transform = std::move(args.back());
+    ExprPtr init = b.List({});
+    ExprPtr condition = b.Literal(true);
+    ExprPtr a1 = b.Accu();
+    ExprPtr single = b.List(Args(std::move(transform)));
+    ExprPtr step = b.Call(op::kAdd, Args(std::move(a1), std::move(single)));
+    if (filter != nullptr) {
+      ExprPtr a2 = b.Accu();
+      step = b.Call(op::kConditional,
+                    Args(std::move(filter), std::move(step), std::move(a2)));
+    }
+    ExprPtr result = b.Accu();
+    return b.Fold(*v, "", std::move(target), kAccumulatorName, std::move(init),
+                  std::move(condition), std::move(step), std::move(result));
+  }
+
+  ExprPtr ExpandFilter(int32_t position, ExprPtr& target,
+                       std::vector<ExprPtr>& args) {
+    std::optional<std::string> v =
+        IterVar(*args[0], "argument is not an identifier");
+    if (!v) return ErrorNode(position);
+    MacroBuilder b(this, position);
+    ExprPtr init = b.List({});
+    ExprPtr condition = b.Literal(true);
+    ExprPtr a1 = b.Accu();
+    ExprPtr single = b.List(Args(std::move(args[0])));
+    ExprPtr step = b.Call(op::kAdd, Args(std::move(a1), std::move(single)));
+    ExprPtr a2 = b.Accu();
+    step = b.Call(op::kConditional,
+                  Args(std::move(args[1]), std::move(step), std::move(a2)));
+    ExprPtr result = b.Accu();
+    return b.Fold(*v, "", std::move(target), kAccumulatorName, std::move(init),
+                  std::move(condition), std::move(step), std::move(result));
+  }
+
+  // cel.bind(var, init, body) (cel-go ext/bindings.go celBind).
+  ExprPtr ExpandBind(int32_t position, std::vector<ExprPtr>& args) {
+    std::optional<std::string> var = SimpleName(*args[0]);
+    if (!var) {
+      SemanticError(args[0]->position,
+                    "cel.bind() variable names must be simple identifiers");
+      return ErrorNode(position);
+    }
+    MacroBuilder b(this, position);
+    ExprPtr range = b.List({});
+    ExprPtr condition = b.Literal(false);
+    ExprPtr step = b.Ident(*var);
+    return b.Fold(kUnusedIterVar, "", std::move(range), *var,
+                  std::move(args[1]), std::move(condition), std::move(step),
+                  std::move(args[2]));
+  }
+
+  // Checks the two iteration variables of a two-variable comprehension.
+  bool IterVars2(const std::vector<ExprPtr>& args, std::string* first,
+                 std::string* second) {
+    for (int i = 0; i < 2; ++i) {
+      std::optional<std::string> v = SimpleName(*args[i]);
+      if (!v) {
+        SemanticError(args[i]->position, "argument must be a simple name");
+        return false;
+      }
+      if (IsAccumulatorName(*v)) {
+        SemanticError(args[i]->position,
+                      "iteration variable overwrites accumulator variable");
+        return false;
+      }
+      *(i == 0 ? first : second) = *v;
+    }
+    if (*first == *second) {
+      SemanticError(args[1]->position,
+                    StrCat("duplicate variable name: ", *first));
+      return false;
+    }
+    return true;
+  }
+
+  ExprPtr ExpandQuantifier2(Quantifier kind, int32_t position, ExprPtr& target,
+                            std::vector<ExprPtr>& args) {
+    std::string k, v;
+    if (!IterVars2(args, &k, &v)) return ErrorNode(position);
+    MacroBuilder b(this, position);
+    FoldParts p = QuantifierParts(kind, b, std::move(args[2]));
+    return b.Fold(k, v, std::move(target), kAccumulatorName, std::move(p.init),
+                  std::move(p.condition), std::move(p.step),
+                  std::move(p.result));
+  }
+
+  ExprPtr ExpandTransform(const std::string& function, int32_t position,
+                          ExprPtr& target, std::vector<ExprPtr>& args) {
+    std::string k, v;
+    if (!IterVars2(args, &k, &v)) return ErrorNode(position);
+    MacroBuilder b(this, position);
+    ExprPtr filter = args.size() == 4 ? std::move(args[2]) : nullptr;
+    ExprPtr transform = std::move(args.back());
+    ExprPtr step;
+    ExprPtr init;
+    if (function == "transformList") {
+      ExprPtr a1 = b.Accu();
+      ExprPtr single = b.List(Args(std::move(transform)));
+      step = b.Call(op::kAdd, Args(std::move(a1), std::move(single)));
+    } else if (function == "transformMap") {
+      ExprPtr a1 = b.Accu();
+      ExprPtr key = b.Ident(k);
+      step = b.Call(kMapInsert,
+                    Args(std::move(a1), std::move(key), std::move(transform)));
+    } else {  // transformMapEntry
+      ExprPtr a1 = b.Accu();
+      step = b.Call(kMapInsert, Args(std::move(a1), std::move(transform)));
+    }
+    if (filter != nullptr) {
+      ExprPtr a2 = b.Accu();
+      step = b.Call(op::kConditional,
+                    Args(std::move(filter), std::move(step), std::move(a2)));
+    }
+    init = function == "transformList" ? b.List({}) : b.Map();
+    ExprPtr condition = b.Literal(true);
+    ExprPtr result = b.Accu();
+    return b.Fold(k, v, std::move(target), kAccumulatorName, std::move(init),
+                  std::move(condition), std::move(step), std::move(result));
+  }
+
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  const ParserOptions& options_;
+  int max_depth_ = 250;
+  int depth_ = 0;
+  int64_t next_id_ = 1;
+  std::vector<ParseError> errors_;
+};
+
+// ---- DebugString ----------------------------------------------------------
+
+void AppendEscaped(std::string_view s, bool bytes, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        *out += "\\\"";
+        continue;
+      case '\\':
+        *out += "\\\\";
+        continue;
+      case '\n':
+        *out += "\\n";
+        continue;
+      case '\r':
+        *out += "\\r";
+        continue;
+      case '\t':
+        *out += "\\t";
+        continue;
+      default:
+        break;
+    }
+    if (c < 0x20 || c == 0x7F || (bytes && c >= 0x80)) {
+      *out += "\\x";
+      out->push_back(kHex[c >> 4]);
+      out->push_back(kHex[c & 0xF]);
+    } else {
+      out->push_back(ch);
+    }
+  }
+}
+
+class DebugPrinter {
+ public:
+  explicit DebugPrinter(bool with_positions) : positions_(with_positions) {}
+
+  void Print(const Expr& e, std::string* out) {
+    std::visit([&](const auto& kind) { PrintKind(e, kind, out); }, e.kind);
+  }
+
+ private:
+  void Id(const Expr& e, std::string* out) {
+    StrAppend(out, "#", e.id);
+    if (positions_) StrAppend(out, "@", e.position);
+  }
+  void EntryId(int64_t id, int32_t position, std::string* out) {
+    StrAppend(out, "@", id);
+    if (positions_) StrAppend(out, "@", position);
+  }
+  void PrintOrNull(const ExprPtr& e, std::string* out) {
+    if (e == nullptr) {
+      *out += "<null>";
+    } else {
+      Print(*e, out);
+    }
+  }
+
+  void PrintKind(const Expr& e, const ConstExpr& c, std::string* out) {
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, NullValue>) {
+            *out += "null";
+          } else if constexpr (std::is_same_v<T, bool>) {
+            *out += v ? "true" : "false";
+          } else if constexpr (std::is_same_v<T, int64_t>) {
+            StrAppend(out, v);
+          } else if constexpr (std::is_same_v<T, uint64_t>) {
+            StrAppend(out, v, "u");
+          } else if constexpr (std::is_same_v<T, double>) {
+            char buf[64];
+            auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+            std::string s(buf, ptr);
+            if (s.find_first_of(".en") == std::string::npos) s += ".0";
+            *out += s;
+          } else if constexpr (std::is_same_v<T, std::string>) {
+            *out += "\"";
+            AppendEscaped(v, false, out);
+            *out += "\"";
+          } else {
+            *out += "b\"";
+            AppendEscaped(v.bytes, true, out);
+            *out += "\"";
+          }
+        },
+        c.value);
+    Id(e, out);
+  }
+  void PrintKind(const Expr& e, const IdentExpr& i, std::string* out) {
+    *out += i.name;
+    Id(e, out);
+  }
+  void PrintKind(const Expr& e, const SelectExpr& s, std::string* out) {
+    if (s.test_only) *out += "has(";
+    PrintOrNull(s.operand, out);
+    StrAppend(out, ".", s.field);
+    if (s.test_only) *out += ")";
+    Id(e, out);
+  }
+  void PrintKind(const Expr& e, const CallExpr& c, std::string* out) {
+    if (c.target != nullptr) {
+      PrintOrNull(c.target, out);
+      *out += ".";
+    }
+    StrAppend(out, "(", c.function);
+    for (const ExprPtr& arg : c.args) {
+      *out += " ";
+      PrintOrNull(arg, out);
+    }
+    *out += ")";
+    Id(e, out);
+  }
+  void PrintKind(const Expr& e, const ListExpr& l, std::string* out) {
+    *out += "[";
+    for (size_t i = 0; i < l.elements.size(); ++i) {
+      if (i > 0) *out += " ";
+      if (std::find(l.optional_indices.begin(), l.optional_indices.end(),
+                    static_cast<int32_t>(i)) != l.optional_indices.end()) {
+        *out += "?";
+      }
+      PrintOrNull(l.elements[i], out);
+    }
+    *out += "]";
+    Id(e, out);
+  }
+  void PrintKind(const Expr& e, const MapExpr& m, std::string* out) {
+    *out += "{";
+    for (size_t i = 0; i < m.entries.size(); ++i) {
+      const MapEntry& entry = m.entries[i];
+      if (i > 0) *out += " ";
+      if (entry.optional) *out += "?";
+      PrintOrNull(entry.key, out);
+      *out += ":";
+      PrintOrNull(entry.value, out);
+      EntryId(entry.id, entry.position, out);
+    }
+    *out += "}";
+    Id(e, out);
+  }
+  void PrintKind(const Expr& e, const StructExpr& s, std::string* out) {
+    StrAppend(out, s.message_name, "{");
+    for (size_t i = 0; i < s.fields.size(); ++i) {
+      const StructField& field = s.fields[i];
+      if (i > 0) *out += " ";
+      if (field.optional) *out += "?";
+      StrAppend(out, field.field, ":");
+      PrintOrNull(field.value, out);
+      EntryId(field.id, field.position, out);
+    }
+    *out += "}";
+    Id(e, out);
+  }
+  void PrintKind(const Expr& e, const ComprehensionExpr& c, std::string* out) {
+    StrAppend(out, "(fold ", c.iter_var);
+    if (!c.iter_var2.empty()) StrAppend(out, ",", c.iter_var2);
+    *out += " ";
+    PrintOrNull(c.iter_range, out);
+    StrAppend(out, " ", c.accu_var, " ");
+    PrintOrNull(c.accu_init, out);
+    *out += " ";
+    PrintOrNull(c.loop_condition, out);
+    *out += " ";
+    PrintOrNull(c.loop_step, out);
+    *out += " ";
+    PrintOrNull(c.result, out);
+    *out += ")";
+    Id(e, out);
+  }
+
+  bool positions_;
+};
+
+}  // namespace
+
+std::string FormatError(std::string_view source, int32_t position,
+                        std::string_view message) {
+  int line = 1;
+  size_t line_start = 0;
+  size_t i = 0;
+  int32_t cp = 0;
+  while (i < source.size() && cp < position) {
+    if (source[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+    DecodeUtf8(source, &i);
+    ++cp;
+  }
+  size_t line_end = source.find('\n', line_start);
+  if (line_end == std::string_view::npos) line_end = source.size();
+  std::string_view snippet = source.substr(line_start, line_end - line_start);
+  // Column in code points; cel-go prints wide dots/caret (U+FF0E, U+FF3E)
+  // for multi-byte characters so the caret lines up in a terminal.
+  std::string indicator;
+  int column = 0;
+  size_t k = 0;
+  while (k < snippet.size() && line_start + k < i) {
+    size_t before = k;
+    DecodeUtf8(snippet, &k);
+    indicator += (k - before > 1) ? "\xEF\xBC\x8E" : ".";
+    ++column;
+  }
+  bool wide_caret = false;
+  if (k < snippet.size()) {
+    size_t probe = k;
+    DecodeUtf8(snippet, &probe);
+    wide_caret = probe - k > 1;
+  }
+  indicator += wide_caret ? "\xEF\xBC\xBE" : "^";
+  return StrCat("ERROR: <input>:", line, ":", column + 1, ": ", message,
+                "\n | ", snippet, "\n | ", indicator);
+}
+
+absl::StatusOr<ParsedExpr> Parse(std::string_view source,
+                                 const ParserOptions& options) {
+  std::string normalized = NormalizeUtf8(source);
+  const int64_t size = CountCodePoints(normalized);
+  if (size > options.expression_size_code_point_limit) {
+    // cel-go reports this without a location ("<input>:-1:0").
+    return absl::InvalidArgumentError(StrCat(
+        "ERROR: <input>:-1:0: expression code point size exceeds limit: size: ",
+        size, ", limit ", options.expression_size_code_point_limit));
+  }
+  Lexer lexer(normalized);
+  std::vector<Token> tokens = lexer.Tokenize(/*max_errors=*/100);
+  std::vector<ParseError> errors;
+  for (const LexError& e : lexer.errors()) {
+    errors.push_back(ParseError{e.position, e.message});
+  }
+  int dropped = lexer.dropped_errors();
+  ParserImpl parser(std::move(tokens), options);
+  ExprPtr root = parser.ParseStart();
+  for (ParseError& e : parser.errors()) errors.push_back(std::move(e));
+  if (root == nullptr && errors.empty()) {
+    errors.push_back(ParseError{0, "Syntax error: unknown parse failure"});
+  }
+  if (!errors.empty()) {
+    std::stable_sort(errors.begin(), errors.end(),
+                     [](const ParseError& a, const ParseError& b) {
+                       return a.position < b.position;
+                     });
+    std::string message;
+    const int total = static_cast<int>(errors.size()) + dropped;
+    for (int i = 0;
+         i < static_cast<int>(errors.size()) && i < kMaxDisplayedErrors; ++i) {
+      if (i > 0) message += "\n";
+      message += FormatError(normalized, errors[i].position, errors[i].message);
+    }
+    if (total > kMaxDisplayedErrors) {
+      StrAppend(&message, "\n", total - kMaxDisplayedErrors,
+                " more errors were truncated");
+    }
+    return absl::InvalidArgumentError(message);
+  }
+  ParsedExpr parsed;
+  parsed.root = std::move(root);
+  parsed.line_offsets.push_back(0);
+  for (size_t i = 0; i < normalized.size(); ++i) {
+    if (normalized[i] == '\n') {
+      parsed.line_offsets.push_back(static_cast<int32_t>(i + 1));
+    }
+  }
+  parsed.source = std::move(normalized);
+  return parsed;
+}
+
+std::string DebugString(const Expr& expr, bool with_positions) {
+  std::string out;
+  DebugPrinter(with_positions).Print(expr, &out);
+  return out;
+}
+
+}  // namespace draplane::cel::internal
