@@ -38,6 +38,81 @@ absl::Status PositionError(std::string_view source, int line, int column,
       StrCat(source, ":", line, ":", column, ": ", message));
 }
 
+// Rejects a flow indicator (',', ']' or '}') where a block-level node
+// would start: at the start of a line or document, or after "- ", "? " or
+// "key: " outside flow collections. YAML never allows a plain scalar to
+// start with one, and yaml-cpp 0.7 loops forever on some such inputs
+// (",a: b" as a whole document), so they are reported here first.
+absl::Status CheckBlockFlowIndicators(std::string_view text,
+                                      std::string_view source) {
+  int flow = 0;
+  int line = 1;
+  size_t i = 0;
+  auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+  while (i < text.size()) {
+    size_t line_end = text.find('\n', i);
+    if (line_end == std::string_view::npos) line_end = text.size();
+    std::string_view l = text.substr(i, line_end - i);
+    if (flow == 0) {
+      size_t j = 0;
+      bool at_node_start = true;
+      while (at_node_start) {
+        while (j < l.size() && is_space(l[j])) ++j;
+        if (j + 1 < l.size() && (l[j] == '-' || l[j] == '?') &&
+            is_space(l[j + 1])) {
+          j += 2;
+          continue;
+        }
+        if (l.substr(j, 3) == "---" &&
+            (j + 3 == l.size() || is_space(l[j + 3]))) {
+          j += 3;
+          continue;
+        }
+        at_node_start = false;
+      }
+      if (j < l.size() && (l[j] == ',' || l[j] == ']' || l[j] == '}')) {
+        return PositionError(
+            source, line, static_cast<int>(j) + 1,
+            StrCat("unexpected '", std::string(1, l[j]),
+                   "' where a value must start (plain scalars cannot start "
+                   "with a flow indicator; quote the value)"));
+      }
+    }
+    // Track flow depth through the line, skipping quoted scalars and
+    // comments that start at token boundaries.
+    char quote = 0;
+    for (size_t k = 0; k < l.size(); ++k) {
+      char c = l[k];
+      if (quote != 0) {
+        if (quote == '"' && c == '\\') {
+          ++k;
+        } else if (c == quote) {
+          if (quote == '\'' && k + 1 < l.size() && l[k + 1] == '\'') {
+            ++k;
+          } else {
+            quote = 0;
+          }
+        }
+        continue;
+      }
+      bool boundary = k == 0 || is_space(l[k - 1]) || l[k - 1] == '[' ||
+                      l[k - 1] == '{' || l[k - 1] == ',' || l[k - 1] == ':';
+      if ((c == '"' || c == '\'') && boundary) {
+        quote = c;
+      } else if (c == '#' && (k == 0 || is_space(l[k - 1]))) {
+        break;
+      } else if (c == '[' || c == '{') {
+        ++flow;
+      } else if ((c == ']' || c == '}') && flow > 0) {
+        --flow;
+      }
+    }
+    i = line_end + 1;
+    ++line;
+  }
+  return absl::OkStatus();
+}
+
 // Conservative bound on the nesting a parser would have to recurse
 // through: flow brackets (counted even inside quotes) plus, per line, the
 // indentation and the leading "- " sequence markers. Rejecting above the
@@ -560,6 +635,7 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
     return out;
   }
   if (auto s = CheckNesting(text, source_name); !s.ok()) return s;
+  if (auto s = CheckBlockFlowIndicators(text, source_name); !s.ok()) return s;
   // JSON text is checked by the JSON parser; YAML text here, because
   // yaml-cpp passes malformed bytes through into strings.
   if (size_t bad = FindInvalidUtf8(text); bad != std::string_view::npos) {

@@ -132,6 +132,25 @@ TEST(ParseManifestsTest, RejectsInvalidUtf8WithPosition) {
   EXPECT_FALSE(ParseManifests("{\"a\": \"\xff\"}").ok());
 }
 
+// yaml-cpp 0.7 loops forever on these; found by the manifest fuzzer.
+TEST(ParseManifestsTest, RejectsFlowIndicatorsWhereABlockNodeStarts) {
+  for (const char* text : {",paiVersision: reso resou", ",a", " ,", "---\n,",
+                           "- a\n,", "a: 1\n- ,x"}) {
+    SCOPED_TRACE(text);
+    auto docs = ParseManifests(text, "f.yaml");
+    ASSERT_FALSE(docs.ok());
+    EXPECT_NE(docs.status().message().find("where a value must start"),
+              std::string::npos)
+        << docs.status();
+  }
+  // Commas inside plain scalars, quotes and flow collections are fine.
+  auto docs = ParseManifests(
+      "a: b,c\nd: 'x, [y'\ne: [1,\n  2]\nf: {g: h,\n  i: j}\n# ,c\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json["a"], "b,c");
+  EXPECT_EQ((*docs)[0].json["e"][1], 2);
+}
+
 TEST(ParseManifestsTest, BoundsAliasExpansion) {
   // "Billion laughs": each level doubles the expanded size.
   std::string text = "a0: &a0 [x, x]\n";

@@ -174,6 +174,65 @@ class ParserImpl {
       e->kind = CallExpr{function, nullptr, std::move(args)};
       return e;
     }
+    ExprPtr MemberCall(const char* function, ExprPtr target,
+                       std::vector<ExprPtr> args) {
+      ExprPtr e = p_->NewNode(pos_);
+      e->kind = CallExpr{function, std::move(target), std::move(args)};
+      return e;
+    }
+    // A deep copy of `e` with fresh ids and the original positions
+    // (cel-go MacroExprFactory.Copy).
+    ExprPtr Copy(const Expr& e) {
+      ExprPtr out = p_->NewNode(e.position);
+      auto copy = [&](const ExprPtr& x) { return x ? Copy(*x) : nullptr; };
+      std::visit(
+          [&](const auto& k) {
+            using K = std::decay_t<decltype(k)>;
+            if constexpr (std::is_same_v<K, ConstExpr> ||
+                          std::is_same_v<K, IdentExpr>) {
+              out->kind = k;
+            } else if constexpr (std::is_same_v<K, SelectExpr>) {
+              out->kind = SelectExpr{copy(k.operand), k.field, k.test_only};
+            } else if constexpr (std::is_same_v<K, CallExpr>) {
+              CallExpr c{k.function, copy(k.target), {}};
+              for (const auto& a : k.args) c.args.push_back(copy(a));
+              out->kind = std::move(c);
+            } else if constexpr (std::is_same_v<K, ListExpr>) {
+              ListExpr l{{}, k.optional_indices};
+              for (const auto& a : k.elements) l.elements.push_back(copy(a));
+              out->kind = std::move(l);
+            } else if constexpr (std::is_same_v<K, MapExpr>) {
+              MapExpr m;
+              for (const auto& en : k.entries) {
+                m.entries.push_back(MapEntry{p_->NextId(), en.position,
+                                             copy(en.key), copy(en.value),
+                                             en.optional});
+              }
+              out->kind = std::move(m);
+            } else if constexpr (std::is_same_v<K, StructExpr>) {
+              StructExpr st{k.message_name, {}};
+              for (const auto& f : k.fields) {
+                st.fields.push_back(StructField{p_->NextId(), f.position,
+                                                f.field, copy(f.value),
+                                                f.optional});
+              }
+              out->kind = std::move(st);
+            } else {
+              ComprehensionExpr c;
+              c.iter_var = k.iter_var;
+              c.iter_var2 = k.iter_var2;
+              c.iter_range = copy(k.iter_range);
+              c.accu_var = k.accu_var;
+              c.accu_init = copy(k.accu_init);
+              c.loop_condition = copy(k.loop_condition);
+              c.loop_step = copy(k.loop_step);
+              c.result = copy(k.result);
+              out->kind = std::move(c);
+            }
+          },
+          e.kind);
+      return out;
+    }
     ExprPtr PresenceTest(ExprPtr operand, std::string field) {
       ExprPtr e = p_->NewNode(pos_);
       e->kind = SelectExpr{std::move(operand), std::move(field), true};
@@ -879,6 +938,10 @@ class ParserImpl {
       if (function == "map") return ExpandMap(position, target, args);
       if (function == "filter") return ExpandFilter(position, target, args);
     }
+    if (n == 2 && options_.enable_optional_syntax &&
+        (function == "optMap" || function == "optFlatMap")) {
+      return ExpandOptMap(position, function == "optMap", target, args);
+    }
     if (n == 3 && function == "map") return ExpandMap(position, target, args);
     if (n == 3 && function == "bind" && options_.enable_bind_macro) {
       const IdentExpr* ns = target->As<IdentExpr>();
@@ -1035,6 +1098,42 @@ class ParserImpl {
     ExprPtr result = b.Accu();
     return b.Fold(*v, "", std::move(target), kAccumulatorName, std::move(init),
                   std::move(condition), std::move(step), std::move(result));
+  }
+
+  // opt.optMap(v, e) and opt.optFlatMap(v, e) (cel-go optional library
+  // macros): opt.hasValue() ? [optional.of](cel.bind(v, opt.value(), e))
+  // : optional.none().
+  ExprPtr ExpandOptMap(int32_t position, bool wrap, ExprPtr& target,
+                       std::vector<ExprPtr>& args) {
+    std::optional<std::string> var = SimpleName(*args[0]);
+    if (!var) {
+      SemanticError(args[0]->position,
+                    StrCat(wrap ? "optMap" : "optFlatMap",
+                           "() variable name must be a simple identifier"));
+      return ErrorNode(position);
+    }
+    MacroBuilder b(this, position);
+    ExprPtr value_target = b.Copy(*target);
+    ExprPtr has_value = b.MemberCall("hasValue", std::move(target), {});
+    std::vector<ExprPtr> no_elements;
+    ExprPtr range = b.List(std::move(no_elements));
+    ExprPtr init = b.MemberCall("value", std::move(value_target), {});
+    ExprPtr condition = b.Literal(false);
+    ExprPtr step = b.Ident(*var);
+    ExprPtr bound =
+        b.Fold(kUnusedIterVar, "", std::move(range), *var, std::move(init),
+               std::move(condition), std::move(step), std::move(args[1]));
+    if (wrap) {
+      std::vector<ExprPtr> of_args;
+      of_args.push_back(std::move(bound));
+      bound = b.Call("optional.of", std::move(of_args));
+    }
+    ExprPtr none = b.Call("optional.none", {});
+    std::vector<ExprPtr> cond_args;
+    cond_args.push_back(std::move(has_value));
+    cond_args.push_back(std::move(bound));
+    cond_args.push_back(std::move(none));
+    return b.Call(op::kConditional, std::move(cond_args));
   }
 
   // cel.bind(var, init, body) (cel-go ext/bindings.go celBind).

@@ -769,6 +769,42 @@ void RegisterTimeAccessors(Registrar& r) {
   }
 }
 
+// cel.@mapInsert, the helper the transformMap/transformMapEntry macros
+// expand into (cel-go ext/comprehensions.go): inserting a key that is
+// already present is an error, as in cel-go.
+void RegisterMapInsert(Registrar& r) {
+  auto insert = [](const Value& map,
+                   std::vector<std::pair<Value, Value>> add) -> Value {
+    std::vector<std::pair<Value, Value>> entries;
+    entries.reserve(map.map().size() + add.size());
+    for (const auto& e : map.map().entries()) {
+      entries.push_back({e.key, e.value});
+    }
+    for (auto& kv : add) {
+      if (map.map().Find(kv.first) != nullptr) {
+        return Value::Error(StrCat("insert failed: key ",
+                                   kv.first.DebugString(), " already exists"));
+      }
+      entries.push_back(std::move(kv));
+    }
+    return Value::Map(std::move(entries));
+  };
+  r.Add("cel.@mapInsert", "cel_@mapInsert_map_key_value", false,
+        {ArgType::Of(ValueKind::kMap), ArgType::Any(), ArgType::Any()},
+        [insert](Args a) {
+          return insert(a[0], {{a[1], a[2]}});
+        });
+  r.Add("cel.@mapInsert", "cel_@mapInsert_map_map", false,
+        {ArgType::Of(ValueKind::kMap), ArgType::Of(ValueKind::kMap)},
+        [insert](Args a) {
+          std::vector<std::pair<Value, Value>> add;
+          for (const auto& e : a[1].map().entries()) {
+            add.push_back({e.key, e.value});
+          }
+          return insert(a[0], std::move(add));
+        });
+}
+
 void RegisterOptionals(Registrar& r) {
   r.Add("optional.of", "optional_of", false, {ArgType::Any()},
         [](Args a) { return Value::OptionalOf(a[0]); });
@@ -916,6 +952,7 @@ absl::Status RegisterStandardFunctions(FunctionRegistry* registry) {
   RegisterConversions(r);
   RegisterTimeAccessors(r);
   RegisterOptionals(r);
+  RegisterMapInsert(r);
   return r.status();
 }
 
