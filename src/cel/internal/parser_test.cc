@@ -13,6 +13,7 @@
 
 #include "cel/internal/ast.h"
 #include "cel/internal/lexer.h"
+#include "cel/testing/text_proto.h"
 #include "gtest/gtest.h"
 
 namespace draplane::cel::internal {
@@ -513,139 +514,6 @@ TEST(ParserErrorTest, Limits) {
 // as a smoke test, every other file) parses; literal sections also match
 // their expected values.
 
-// A tiny protobuf text-format scanner: enough of the syntax to walk the
-// SimpleTestFile files (strings with C escapes, nested blocks, scalars).
-struct TextToken {
-  enum Kind { kWord, kString, kPunct, kEnd } kind = kEnd;
-  std::string text;
-};
-
-class TextProtoScanner {
- public:
-  explicit TextProtoScanner(std::string data) : data_(std::move(data)) {}
-  TextToken Next() {
-    SkipSpace();
-    TextToken t;
-    if (i_ >= data_.size()) return t;
-    char c = data_[i_];
-    if (c == '"' || c == '\'') {
-      t.kind = TextToken::kString;
-      // Adjacent string literals concatenate.
-      while (i_ < data_.size() && (data_[i_] == '"' || data_[i_] == '\'')) {
-        t.text += ReadString();
-        SkipSpace();
-      }
-      return t;
-    }
-    if (c == '[') {  // extension / Any type URL
-      size_t end = data_.find(']', i_);
-      t.kind = TextToken::kWord;
-      t.text = data_.substr(i_, end + 1 - i_);
-      i_ = end + 1;
-      return t;
-    }
-    if (c == '{' || c == '}' || c == ':' || c == ',' || c == '<' || c == '>' ||
-        c == ';') {
-      t.kind = TextToken::kPunct;
-      t.text = std::string(1, c);
-      ++i_;
-      return t;
-    }
-    t.kind = TextToken::kWord;
-    while (i_ < data_.size() &&
-           std::string_view(" \t\r\n{}:,<>;\"'#").find(data_[i_]) ==
-               std::string_view::npos) {
-      t.text += data_[i_++];
-    }
-    return t;
-  }
-
- private:
-  void SkipSpace() {
-    while (i_ < data_.size()) {
-      char c = data_[i_];
-      if (c == '#') {
-        while (i_ < data_.size() && data_[i_] != '\n') ++i_;
-      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-        ++i_;
-      } else {
-        break;
-      }
-    }
-  }
-  std::string ReadString() {
-    char quote = data_[i_++];
-    std::string out;
-    while (i_ < data_.size() && data_[i_] != quote) {
-      char c = data_[i_++];
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      char e = data_[i_++];
-      switch (e) {
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'a':
-          out += '\a';
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'v':
-          out += '\v';
-          break;
-        case 'x':
-        case 'X': {
-          int v = 0, n = 0;
-          while (n < 2 && i_ < data_.size() && isxdigit(data_[i_])) {
-            char h = data_[i_++];
-            v = v * 16 + (isdigit(h) ? h - '0' : (tolower(h) - 'a' + 10));
-            ++n;
-          }
-          out += static_cast<char>(v);
-          break;
-        }
-        case 'u':
-        case 'U': {
-          int len = e == 'u' ? 4 : 8;
-          uint32_t v = std::stoul(data_.substr(i_, len), nullptr, 16);
-          i_ += len;
-          AppendUtf8(v, &out);
-          break;
-        }
-        default:
-          if (e >= '0' && e <= '7') {
-            int v = e - '0', n = 1;
-            while (n < 3 && i_ < data_.size() && data_[i_] >= '0' &&
-                   data_[i_] <= '7') {
-              v = v * 8 + (data_[i_++] - '0');
-              ++n;
-            }
-            out += static_cast<char>(v);
-          } else {
-            out += e;  // \\ \" \' \? and friends
-          }
-      }
-    }
-    ++i_;  // closing quote
-    return out;
-  }
-
-  std::string data_;
-  size_t i_ = 0;
-};
-
 struct ConformanceCase {
   std::string file, section, name, expr;
   bool expects_error = false;
@@ -655,74 +523,50 @@ struct ConformanceCase {
   std::string literal_value;
 };
 
+// The tests of one cel-spec file, read with the shared text-format reader.
 std::vector<ConformanceCase> LoadConformanceFile(const std::string& path,
                                                  const std::string& file) {
   std::ifstream in(path);
   std::stringstream buffer;
   buffer << in.rdbuf();
-  TextProtoScanner scanner(buffer.str());
   std::vector<ConformanceCase> cases;
-  std::vector<std::string> stack;
-  std::string section;
-  TextToken t = scanner.Next();
-  while (t.kind != TextToken::kEnd) {
-    if (t.kind == TextToken::kPunct && (t.text == "}" || t.text == ">")) {
-      if (!stack.empty()) stack.pop_back();
-      t = scanner.Next();
-      continue;
-    }
-    if (t.kind != TextToken::kWord) {
-      t = scanner.Next();
-      continue;
-    }
-    std::string field = t.text;
-    t = scanner.Next();
-    if (t.kind == TextToken::kPunct && t.text == ":") t = scanner.Next();
-    if (t.kind == TextToken::kPunct && (t.text == "{" || t.text == "<")) {
-      stack.push_back(field);
-      if (stack.size() == 2 && field == "test") {
-        ConformanceCase c;
-        c.file = file;
-        c.section = section;
-        cases.push_back(std::move(c));
+  auto doc = testing::ParseTextProto(buffer.str());
+  EXPECT_TRUE(doc.ok()) << path << ": " << doc.status();
+  if (!doc.ok()) return cases;
+  for (const auto* section : doc->FindAll("section")) {
+    for (const auto* test : section->message->FindAll("test")) {
+      const testing::TextProtoMessage& t = *test->message;
+      ConformanceCase c;
+      c.file = file;
+      c.section = section->message->Scalar("name").value_or("");
+      c.name = t.Scalar("name").value_or("");
+      c.expr = t.Scalar("expr").value_or("");
+      c.expects_error = t.Find("eval_error") != nullptr;
+      c.disable_macros = t.Scalar("disable_macros") == "true";
+      if (const auto* value = t.Message("value")) {
+        for (const char* kind : {"string_value", "bytes_value"}) {
+          if (auto v = value->Scalar(kind)) {
+            c.has_literal_value = true;
+            c.literal_is_bytes = std::string_view(kind) == "bytes_value";
+            c.literal_value = *v;
+          }
+        }
       }
-      if (stack.size() == 3 && stack[1] == "test" && field == "eval_error" &&
-          !cases.empty()) {
-        cases.back().expects_error = true;
-      }
-      t = scanner.Next();
-      continue;
+      cases.push_back(std::move(c));
     }
-    // Scalar value in t.
-    if (stack.size() == 1 && stack[0] == "section" && field == "name") {
-      section = t.text;
-    } else if (stack.size() == 2 && stack[1] == "test" && !cases.empty()) {
-      if (field == "name") cases.back().name = t.text;
-      if (field == "expr") cases.back().expr = t.text;
-      if (field == "disable_macros" && t.text == "true") {
-        cases.back().disable_macros = true;
-      }
-    } else if (stack.size() == 3 && stack[2] == "value" && !cases.empty() &&
-               (field == "string_value" || field == "bytes_value")) {
-      cases.back().has_literal_value = true;
-      cases.back().literal_is_bytes = field == "bytes_value";
-      cases.back().literal_value = t.text;
-    }
-    t = scanner.Next();
   }
   return cases;
 }
 
+// ../shared/conformance/cel-spec, or $DRAPLANE_SHARED_DIR/conformance/...;
+// empty when missing.
 std::string ConformanceDir() {
-  if (const char* dir = std::getenv("CEL_SPEC_TESTDATA")) return dir;
-  for (const char* candidate :
-       {"../shared/conformance/cel-spec", "../../shared/conformance/cel-spec",
-        "../../../shared/conformance/cel-spec",
-        "/work/shared/conformance/cel-spec"}) {
-    std::ifstream probe(std::string(candidate) + "/parse.textproto");
-    if (probe.good()) return candidate;
-  }
-  return "";
+  std::string shared = std::getenv("DRAPLANE_SHARED_DIR")
+                           ? std::getenv("DRAPLANE_SHARED_DIR")
+                           : std::string(DRAPLANE_SOURCE_DIR) + "/../shared";
+  std::string dir = shared + "/conformance/cel-spec";
+  std::ifstream probe(dir + "/parse.textproto");
+  return probe.good() ? dir : "";
 }
 
 ParserOptions ConformanceOptions(const ConformanceCase& c) {
@@ -735,7 +579,9 @@ ParserOptions ConformanceOptions(const ConformanceCase& c) {
 
 TEST(ParserConformanceTest, ParseTextproto) {
   const std::string dir = ConformanceDir();
-  if (dir.empty()) GTEST_SKIP() << "cel-spec test data not found";
+  if (dir.empty()) {
+    GTEST_SKIP() << "cel-spec test data not found (set DRAPLANE_SHARED_DIR)";
+  }
   std::vector<ConformanceCase> cases =
       LoadConformanceFile(dir + "/parse.textproto", "parse");
   ASSERT_GT(cases.size(), 200u);
@@ -766,7 +612,9 @@ TEST(ParserConformanceTest, ParseTextproto) {
 
 TEST(ParserConformanceTest, EveryConformanceExpressionParses) {
   const std::string dir = ConformanceDir();
-  if (dir.empty()) GTEST_SKIP() << "cel-spec test data not found";
+  if (dir.empty()) {
+    GTEST_SKIP() << "cel-spec test data not found (set DRAPLANE_SHARED_DIR)";
+  }
   int total = 0;
   std::vector<std::string> failures;
   for (const char* file :
