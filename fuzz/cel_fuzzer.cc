@@ -9,6 +9,7 @@
 #include "cel/internal/kubernetes_library.h"
 #include "cel/internal/parser.h"
 #include "cel/internal/standard_library.h"
+#include "cel/internal/strings_library.h"
 
 namespace {
 
@@ -19,6 +20,7 @@ const draplane::cel::internal::FunctionRegistry& Registry() {
     (void)RegisterStandardFunctions(r);
     (void)RegisterQuantityFunctions(r);
     (void)RegisterSemverFunctions(r);
+    (void)RegisterStringsFunctions(r);
     return r;
   }();
   return *registry;

@@ -25,6 +25,7 @@
 #include "cel/internal/kubernetes_library.h"
 #include "cel/internal/parser.h"
 #include "cel/internal/standard_library.h"
+#include "cel/internal/strings_library.h"
 #include "cel/internal/value.h"
 #include "cel/testing/text_proto.h"
 #include "gtest/gtest.h"
@@ -203,6 +204,7 @@ class ConformanceEnvironment {
     check(RegisterStandardFunctions(&registry_));
     check(RegisterQuantityFunctions(&registry_));
     check(RegisterSemverFunctions(&registry_));
+    check(RegisterStringsFunctions(&registry_));
   }
   const FunctionRegistry& registry() const { return registry_; }
 
