@@ -2194,8 +2194,9 @@ NameFn NameFnFor(const TypedObject& value) {
   return nv::NameIsDNSSubdomain;
 }
 
+// Create-time rules: object metadata (scope and name format from the kind
+// table, generateName per kind), then the kind's own spec rules.
 Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
-  const FieldPath metadata("metadata");
   const FieldPath spec("spec");
   Context ctx{options, false};
   return std::visit(
@@ -2203,59 +2204,36 @@ Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, UnstructuredObject>) {
           return {};
-        } else if constexpr (std::is_same_v<T, DeviceClass>) {
-          Errs errs =
-              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain,
-                                 GenerateName::kMustBeResolved);
-          Extend(errs, ValidateDeviceClassSpec(v.spec, nullptr, spec, options));
-          return errs;
-        } else if constexpr (std::is_same_v<T, ResourceClaim>) {
-          // The status of a new claim is cleared by the API server.
-          Errs errs =
-              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain,
-                                 GenerateName::kValidatePrefix);
-          Extend(errs, ValidateResourceClaimSpec(v.spec, spec, ctx));
-          return errs;
-        } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
-          Errs errs =
-              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain,
-                                 GenerateName::kValidatePrefix);
-          Extend(errs, ValidateTemplateObjectMeta(v.spec.metadata,
-                                                  spec.Child("metadata")));
-          Extend(errs, ValidateResourceClaimSpec(v.spec.spec,
-                                                 spec.Child("spec"), ctx));
-          return errs;
-        } else if constexpr (std::is_same_v<T, ResourceSlice>) {
-          Errs errs =
-              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain,
-                                 GenerateName::kValidatePrefix);
-          Extend(errs, ValidateResourceSliceSpec(v.spec, nullptr, spec));
-          return errs;
-        } else if constexpr (std::is_same_v<T, DeviceTaintRule>) {
-          Errs errs =
-              ValidateObjectMeta(v.metadata, false, nv::NameIsDNSSubdomain,
-                                 GenerateName::kValidatePrefix);
-          Extend(errs, ValidateDeviceTaintRuleSpec(v.spec, nullptr, spec));
-          return errs;
-        } else if constexpr (std::is_same_v<T, Pod>) {
-          Errs errs =
-              ValidateObjectMeta(v.metadata, true, nv::NameIsDNSSubdomain,
-                                 GenerateName::kValidatePrefix);
-          Extend(errs, ValidatePodSpecResourceClaims(v.spec, spec));
-          return errs;
-        } else if constexpr (std::is_same_v<T, Deployment> ||
-                             std::is_same_v<T, Job>) {
-          Errs errs = ValidateObjectMeta(v.metadata, IsNamespaced(object),
-                                         nv::NameIsDNSSubdomain,
-                                         GenerateName::kValidatePrefix);
-          Extend(errs, ValidatePodSpecResourceClaims(
-                           v.spec.template_.spec,
-                           spec.Child("template").Child("spec")));
-          return errs;
         } else {
-          return ValidateObjectMeta(v.metadata, IsNamespaced(object),
-                                    NameFnFor(object.value),
-                                    GenerateName::kValidatePrefix);
+          // Only DeviceClass uses ValidateObjectMetaWithOpts upstream.
+          Errs errs = ValidateObjectMeta(
+              v.metadata, IsNamespaced(object), NameFnFor(object.value),
+              std::is_same_v<T, DeviceClass> ? GenerateName::kMustBeResolved
+                                             : GenerateName::kValidatePrefix);
+          if constexpr (std::is_same_v<T, DeviceClass>) {
+            Extend(errs,
+                   ValidateDeviceClassSpec(v.spec, nullptr, spec, options));
+          } else if constexpr (std::is_same_v<T, ResourceClaim>) {
+            // The status of a new claim is cleared by the API server.
+            Extend(errs, ValidateResourceClaimSpec(v.spec, spec, ctx));
+          } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
+            Extend(errs, ValidateTemplateObjectMeta(v.spec.metadata,
+                                                    spec.Child("metadata")));
+            Extend(errs, ValidateResourceClaimSpec(v.spec.spec,
+                                                   spec.Child("spec"), ctx));
+          } else if constexpr (std::is_same_v<T, ResourceSlice>) {
+            Extend(errs, ValidateResourceSliceSpec(v.spec, nullptr, spec));
+          } else if constexpr (std::is_same_v<T, DeviceTaintRule>) {
+            Extend(errs, ValidateDeviceTaintRuleSpec(v.spec, nullptr, spec));
+          } else if constexpr (std::is_same_v<T, Pod>) {
+            Extend(errs, ValidatePodSpecResourceClaims(v.spec, spec));
+          } else if constexpr (std::is_same_v<T, Deployment> ||
+                               std::is_same_v<T, Job>) {
+            Extend(errs, ValidatePodSpecResourceClaims(
+                             v.spec.template_.spec,
+                             spec.Child("template").Child("spec")));
+          }
+          return errs;
         }
       },
       object.value);
