@@ -143,9 +143,11 @@ Value NoSuchOverload(std::string_view function, absl::Span<const Value> args) {
 
 // Field selection `v.field` on a non-optional value. With `optional`, a
 // missing key yields optional.none() and a present one optional.of(value).
-Value SelectField(const Value& v, std::string_view field, bool optional) {
+// `hash` is StringKeyHash(field), computed once at plan time.
+Value SelectField(const Value& v, std::string_view field, uint64_t hash,
+                  bool optional) {
   if (v.kind() == ValueKind::kMap) {
-    const Value* found = v.map().FindString(field);
+    const Value* found = v.map().FindStringHashed(field, hash);
     if (found == nullptr) {
       return optional ? Value::OptionalNone()
                       : Value::Error(StrCat("no such key: ", field));
@@ -270,9 +272,17 @@ class GlobalNameNode final : public Node {
   struct Candidate {
     std::string name;
     std::vector<std::string> fields;
+    std::vector<uint64_t> field_hashes;  // StringKeyHash of each field
   };
   explicit GlobalNameNode(std::vector<Candidate> candidates)
-      : candidates_(std::move(candidates)) {}
+      : candidates_(std::move(candidates)) {
+    for (Candidate& c : candidates_) {
+      c.field_hashes.clear();
+      for (const std::string& field : c.fields) {
+        c.field_hashes.push_back(StringKeyHash(field));
+      }
+    }
+  }
 
   Value Eval(Frame& f, bool charge_self) const override {
     if (charge_self && !f.Charge(1)) return CancelledError();
@@ -280,14 +290,17 @@ class GlobalNameNode final : public Node {
       std::optional<Value> found = f.activation.Find(c.name);
       if (!found.has_value()) continue;
       Value v = std::move(*found);
-      for (const std::string& field : c.fields) {
+      for (size_t i = 0; i < c.fields.size(); ++i) {
+        const std::string& field = c.fields[i];
+        uint64_t hash = c.field_hashes[i];
         if (v.is_error()) return v;
         if (!f.Charge(1)) return CancelledError();
         if (v.kind() == ValueKind::kOptional) {
-          v = QualifyOptional(
-              v, [&](const Value& x) { return SelectField(x, field, true); });
+          v = QualifyOptional(v, [&](const Value& x) {
+            return SelectField(x, field, hash, true);
+          });
         } else {
-          v = SelectField(v, field, false);
+          v = SelectField(v, field, hash, false);
         }
       }
       return v;
@@ -310,6 +323,7 @@ class SelectNode final : public Node {
   SelectNode(NodePtr operand, std::string field, bool optional)
       : operand_(std::move(operand)),
         field_(std::move(field)),
+        hash_(StringKeyHash(field_)),
         optional_(optional) {}
   Value Eval(Frame& f, bool charge_self) const override {
     Value v = operand_->Eval(f);
@@ -317,16 +331,18 @@ class SelectNode final : public Node {
     if (v.is_error()) return v;
     if (charge_self && !f.Charge(1)) return CancelledError();
     if (v.kind() == ValueKind::kOptional) {
-      return QualifyOptional(
-          v, [&](const Value& x) { return SelectField(x, field_, true); });
+      return QualifyOptional(v, [&](const Value& x) {
+        return SelectField(x, field_, hash_, true);
+      });
     }
-    return SelectField(v, field_, optional_);
+    return SelectField(v, field_, hash_, optional_);
   }
   bool IsAttribute() const override { return true; }
 
  private:
   NodePtr operand_;
   std::string field_;
+  uint64_t hash_;
   bool optional_;
 };
 
@@ -363,11 +379,28 @@ class IndexNode final : public Node {
   IndexNode(NodePtr operand, NodePtr index, bool optional)
       : operand_(std::move(operand)),
         index_(std::move(index)),
-        optional_(optional) {}
+        optional_(optional) {
+    const Value* k = index_->ConstantValue();
+    if (k != nullptr && k->kind() == ValueKind::kString) {
+      const_string_key_ = true;
+      key_hash_ = StringKeyHash(k->string_value());
+    }
+  }
   Value Eval(Frame& f, bool charge_self) const override {
     Value v = operand_->Eval(f);
     if (f.cancelled) return CancelledError();
     if (v.is_error()) return v;
+    if (const_string_key_ && v.kind() == ValueKind::kMap) {
+      // The DRA fast path: `device.attributes["gpu.nvidia.com"]`.
+      if (charge_self && !f.Charge(1)) return CancelledError();
+      const Value& key = *index_->ConstantValue();
+      const Value* found =
+          v.map().FindStringHashed(key.string_value(), key_hash_);
+      if (found == nullptr) {
+        return optional_ ? Value::OptionalNone() : NoSuchKey(key);
+      }
+      return optional_ ? Value::OptionalOf(*found) : *found;
+    }
     // cel-go turns an attribute used as an index into a qualifier whose
     // own resolution is not observed.
     Value key = index_->Eval(f, !index_->IsAttribute());
@@ -386,6 +419,8 @@ class IndexNode final : public Node {
   NodePtr operand_;
   NodePtr index_;
   bool optional_;
+  bool const_string_key_ = false;
+  uint64_t key_hash_ = 0;
 };
 
 class AndNode final : public Node {

@@ -129,9 +129,9 @@ TEST(InterpreterTest, ArithmeticErrors) {
   EXPECT_EQ(Eval("0u - 1u"), "error: unsigned integer overflow");
   EXPECT_EQ(Eval("18446744073709551615u + 1u"),
             "error: unsigned integer overflow");
-  EXPECT_EQ(Eval("1 / 0"), "error: divide by zero");
+  EXPECT_EQ(Eval("1 / 0"), "error: division by zero");
   EXPECT_EQ(Eval("1 % 0"), "error: modulus by zero");
-  EXPECT_EQ(Eval("1u / 0u"), "error: divide by zero");
+  EXPECT_EQ(Eval("1u / 0u"), "error: division by zero");
   EXPECT_EQ(Eval("1u % 0u"), "error: modulus by zero");
   EXPECT_EQ(Eval("1 + 1u"), "error: no such overload: _+_(int, uint)");
   EXPECT_EQ(Eval("-(5u)"), "error: no such overload: -_(uint)");
@@ -154,7 +154,7 @@ TEST(InterpreterTest, HeterogeneousEquality) {
   EXPECT_EQ(Eval("type(1) == int"), "true");
   EXPECT_EQ(Eval("type(int) == type"), "true");
   EXPECT_EQ(Eval("type('a') == string && type(null) == null_type"), "true");
-  EXPECT_EQ(Eval("1 == 1/0"), "error: divide by zero");
+  EXPECT_EQ(Eval("1 == 1/0"), "error: division by zero");
 }
 
 TEST(InterpreterTest, Ordering) {
@@ -178,9 +178,9 @@ TEST(InterpreterTest, LogicalErrorAbsorption) {
   EXPECT_EQ(Eval("1/0 == 1 && false"), "false");
   EXPECT_EQ(Eval("true || 1/0 == 1"), "true");
   EXPECT_EQ(Eval("1/0 == 1 || true"), "true");
-  EXPECT_EQ(Eval("true && 1/0 == 1"), "error: divide by zero");
-  EXPECT_EQ(Eval("1/0 == 1 && true"), "error: divide by zero");
-  EXPECT_EQ(Eval("false || 1/0 == 1"), "error: divide by zero");
+  EXPECT_EQ(Eval("true && 1/0 == 1"), "error: division by zero");
+  EXPECT_EQ(Eval("1/0 == 1 && true"), "error: division by zero");
+  EXPECT_EQ(Eval("false || 1/0 == 1"), "error: division by zero");
   EXPECT_EQ(Eval("1 % 0 == 1 || 1/0 == 1"), "error: modulus by zero");
   EXPECT_EQ(Eval("false && 32"), "false");
   EXPECT_EQ(Eval("'horses' && false"), "false");
@@ -192,7 +192,7 @@ TEST(InterpreterTest, LogicalErrorAbsorption) {
 TEST(InterpreterTest, Conditional) {
   EXPECT_EQ(Eval("true ? 1 : 1/0"), "1");
   EXPECT_EQ(Eval("false ? 1/0 : 'b'"), "\"b\"");
-  EXPECT_EQ(Eval("1/0 == 0 ? 1 : 2"), "error: divide by zero");
+  EXPECT_EQ(Eval("1/0 == 0 ? 1 : 2"), "error: division by zero");
   EXPECT_TRUE(RunExpr("1 ? 2 : 3").value.is_error());
 }
 
@@ -284,7 +284,7 @@ TEST(InterpreterTest, Optionals) {
 TEST(InterpreterTest, Macros) {
   EXPECT_EQ(Eval("[1, 2, 3].all(x, x > 0)"), "true");
   EXPECT_EQ(Eval("[1, 2, 3].all(e, 6 / (2 - e) == 6)"), "false");
-  EXPECT_EQ(Eval("[1, 2, 3].all(e, e / 0 != 17)"), "error: divide by zero");
+  EXPECT_EQ(Eval("[1, 2, 3].all(e, e / 0 != 17)"), "error: division by zero");
   EXPECT_EQ(Eval("[1, 2, 3].exists(x, x == 2)"), "true");
   EXPECT_EQ(Eval("[0, 1].exists(x, 1 / x == 1)"), "true");
   EXPECT_EQ(Eval("[1, 2, 3].exists_one(x, x > 2)"), "true");

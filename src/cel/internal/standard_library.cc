@@ -80,7 +80,7 @@ Value MulInt(Args a) {
 }
 Value DivInt(Args a) {
   int64_t x = a[0].int_value(), y = a[1].int_value();
-  if (y == 0) return Value::Error("divide by zero");
+  if (y == 0) return Value::Error("division by zero");
   if (x == std::numeric_limits<int64_t>::min() && y == -1) return IntOverflow();
   return Value::Int(x / y);
 }
@@ -112,7 +112,7 @@ Value MulUint(Args a) {
   return Value::Uint(r);
 }
 Value DivUint(Args a) {
-  if (a[1].uint_value() == 0) return Value::Error("divide by zero");
+  if (a[1].uint_value() == 0) return Value::Error("division by zero");
   return Value::Uint(a[0].uint_value() / a[1].uint_value());
 }
 Value ModUint(Args a) {
@@ -566,7 +566,9 @@ void RegisterOperators(Registrar& r) {
       },
       CostInList);
   r.Add("@in", "in_map", false, {ArgType::Any(), A(K::kMap)},
-        [](Args a) { return Value::Bool(a[1].map().Find(a[0]) != nullptr); });
+        [](Args a) {
+          return Value::Bool(a[1].map().FindEntry(a[0]) != nullptr);
+        });
 }
 
 void RegisterStrings(Registrar& r) {
@@ -781,7 +783,7 @@ void RegisterMapInsert(Registrar& r) {
       entries.push_back({e.key, e.value});
     }
     for (auto& kv : add) {
-      if (map.map().Find(kv.first) != nullptr) {
+      if (map.map().FindEntry(kv.first) != nullptr) {
         return Value::Error(StrCat("insert failed: key ",
                                    kv.first.DebugString(), " already exists"));
       }

@@ -337,8 +337,13 @@ Value Value::List(std::vector<Value> elements) {
   return v;
 }
 
-Value Value::Map(std::vector<std::pair<Value, Value>> entries) {
-  std::vector<MapData::Entry> out;
+namespace {
+
+// Checks and hashes map entries; false (with *error set) for an invalid or
+// repeated key.
+bool MakeMapEntries(std::vector<std::pair<Value, Value>> entries,
+                    std::vector<MapData::Entry>* out_entries, Value* error) {
+  std::vector<MapData::Entry>& out = *out_entries;
   out.reserve(entries.size());
   for (auto& [key, value] : entries) {
     switch (key.kind()) {
@@ -348,18 +353,39 @@ Value Value::Map(std::vector<std::pair<Value, Value>> entries) {
       case ValueKind::kString:
         break;
       default:
-        return Value::Error("unsupported key type");
+        *error = Value::Error("unsupported key type");
+        return false;
     }
     uint64_t hash = *MapKeyHash(key);
     for (const MapData::Entry& e : out) {
       if (e.hash == hash && KeysEqual(e.key, key)) {
-        return Value::Error("Failed with repeated key");
+        *error = Value::Error("Failed with repeated key");
+        return false;
       }
     }
     out.push_back(MapData::Entry{std::move(key), std::move(value), hash});
   }
+  return true;
+}
+
+}  // namespace
+
+Value Value::Map(std::vector<std::pair<Value, Value>> entries) {
+  std::vector<MapData::Entry> out;
+  Value error;
+  if (!MakeMapEntries(std::move(entries), &out, &error)) return error;
   Value v(ValueKind::kMap);
   v.rep_.obj = new MapData(std::move(out));
+  return v;
+}
+
+Value Value::MapWithLookupDefault(std::vector<std::pair<Value, Value>> entries,
+                                  Value lookup_default) {
+  std::vector<MapData::Entry> out;
+  Value error;
+  if (!MakeMapEntries(std::move(entries), &out, &error)) return error;
+  Value v(ValueKind::kMap);
+  v.rep_.obj = new MapData(std::move(out), std::move(lookup_default));
   return v;
 }
 
@@ -447,6 +473,17 @@ std::string Value::DebugString() const {
 // --- MapData ---
 
 MapData::MapData(std::vector<Entry> entries) : entries_(std::move(entries)) {
+  BuildIndex();
+}
+
+MapData::MapData(std::vector<Entry> entries, Value lookup_default)
+    : entries_(std::move(entries)),
+      has_lookup_default_(true),
+      lookup_default_(std::move(lookup_default)) {
+  BuildIndex();
+}
+
+void MapData::BuildIndex() {
   if (entries_.size() <= 8) return;
   size_t cap = 16;
   while (cap < entries_.size() * 2) cap <<= 1;
@@ -475,18 +512,34 @@ const Value* MapData::Lookup(uint64_t hash, const Eq& eq) const {
   }
 }
 
-const Value* MapData::Find(const Value& key) const {
+const Value* MapData::FindEntry(const Value& key) const {
   Value norm;
   if (!NormalizeLookupKey(key, &norm)) return nullptr;
   uint64_t hash = *MapKeyHash(norm);
   return Lookup(hash, [&](const Value& k) { return KeysEqual(k, norm); });
 }
 
+const Value* MapData::Find(const Value& key) const {
+  const Value* found = FindEntry(key);
+  if (found == nullptr && has_lookup_default_) return &lookup_default_;
+  return found;
+}
+
+uint64_t StringKeyHash(std::string_view key) {
+  return Mix(std::hash<std::string_view>()(key) ^ 0x5bd1e995ULL);
+}
+
 const Value* MapData::FindString(std::string_view key) const {
-  uint64_t hash = Mix(std::hash<std::string_view>()(key) ^ 0x5bd1e995ULL);
-  return Lookup(hash, [&](const Value& k) {
+  return FindStringHashed(key, StringKeyHash(key));
+}
+
+const Value* MapData::FindStringHashed(std::string_view key,
+                                       uint64_t hash) const {
+  const Value* found = Lookup(hash, [&](const Value& k) {
     return k.kind() == ValueKind::kString && k.string_value() == key;
   });
+  if (found == nullptr && has_lookup_default_) return &lookup_default_;
+  return found;
 }
 
 std::optional<uint64_t> MapKeyHash(const Value& key) {
@@ -498,8 +551,7 @@ std::optional<uint64_t> MapKeyHash(const Value& key) {
     case ValueKind::kBool:
       return Mix(key.bool_value() ? 0x1234567ULL : 0x7654321ULL);
     case ValueKind::kString:
-      return Mix(std::hash<std::string_view>()(key.string_value()) ^
-                 0x5bd1e995ULL);
+      return StringKeyHash(key.string_value());
     case ValueKind::kDouble: {
       Value norm;
       if (!NormalizeLookupKey(key, &norm)) return std::nullopt;
@@ -569,7 +621,7 @@ bool ValuesEqual(const Value& a, const Value& b) {
       const MapData& mb = b.map();
       if (ma.size() != mb.size()) return false;
       for (const MapData::Entry& e : ma.entries()) {
-        const Value* other = mb.Find(e.key);
+        const Value* other = mb.FindEntry(e.key);
         if (other == nullptr || !ValuesEqual(e.value, *other)) return false;
       }
       return true;

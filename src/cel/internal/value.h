@@ -170,6 +170,14 @@ class Value {
   // included), the result is an error value (cel-spec; cel-go silently keeps
   // the last entry of a repeated key).
   static Value Map(std::vector<std::pair<Value, Value>> entries);
+  // A map like Map() whose lookups (`m[k]`, `m.f`, `has(m.f)`, `m[?k]`)
+  // answer `lookup_default` for keys it does not hold, while membership
+  // (`k in m`), size, iteration and equality see only the real entries.
+  // This is how Kubernetes exposes a DRA device's `attributes` and
+  // `capacity` (dynamic-resource-allocation/cel newStringInterfaceMapWithDefault):
+  // an unknown domain reads as an empty map.
+  static Value MapWithLookupDefault(std::vector<std::pair<Value, Value>> entries,
+                                    Value lookup_default);
   // A type value named `name` ("int", "kubernetes.Quantity", ...).
   static Value Type(std::string_view name);
   static Value OptionalNone() {
@@ -320,20 +328,33 @@ class MapData final : public HeapObject {
   };
   // REQUIRES: keys valid and distinct (Value::Map checks).
   explicit MapData(std::vector<Entry> entries);
+  // A map whose lookups answer `lookup_default` for missing keys (see
+  // Value::MapWithLookupDefault).
+  MapData(std::vector<Entry> entries, Value lookup_default);
 
   size_t size() const { return entries_.size(); }
   const std::vector<Entry>& entries() const { return entries_; }
-  // The value under `key`, or nullptr. Keys of other kinds (bytes, null,
+  // Lookup as `m[key]` sees it: the value under `key`, the lookup default
+  // when the map has one, else nullptr. Keys of other kinds (bytes, null,
   // non-integral doubles, ...) are never found.
   const Value* Find(const Value& key) const;
   // Find with a string key, without building a Value.
   const Value* FindString(std::string_view key) const;
+  // FindString with the key's precomputed StringKeyHash (plan-time
+  // constants).
+  const Value* FindStringHashed(std::string_view key, uint64_t hash) const;
+  // The real entry's value under `key` (the lookup default never applies),
+  // or nullptr: membership (`in`), equality and insertion use this.
+  const Value* FindEntry(const Value& key) const;
 
  private:
   template <class Eq>
   const Value* Lookup(uint64_t hash, const Eq& eq) const;
+  void BuildIndex();
 
   std::vector<Entry> entries_;
+  bool has_lookup_default_ = false;
+  Value lookup_default_;
   // Open-addressing index (entry position + 1; 0 = empty), built for maps
   // larger than a few entries; smaller maps are scanned linearly.
   std::vector<uint32_t> index_;
@@ -343,6 +364,8 @@ class MapData final : public HeapObject {
 // uint keys hash alike. std::nullopt for keys of other kinds; integral
 // doubles hash like the equal int.
 std::optional<uint64_t> MapKeyHash(const Value& key);
+// MapKeyHash of the string key `key`, without building a Value.
+uint64_t StringKeyHash(std::string_view key);
 
 // CEL equality (cel-spec "Equality"): heterogeneous numeric comparison on
 // one number line, NaN unequal to everything, element-wise lists, key-set

@@ -1,0 +1,331 @@
+#include "cel/cel.h"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "cel/internal/dra_device.h"
+#include "cel/internal/environment.h"
+#include "cel/internal/interpreter.h"
+#include "cel/internal/kubernetes_library.h"
+#include "cel/internal/parser.h"
+#include "cel/internal/value.h"
+#include "common/str_cat.h"
+
+namespace draplane::cel {
+namespace {
+
+using internal::Value;
+using internal::ValueKind;
+
+// Binds `device` only.
+class DeviceActivation final : public internal::Activation {
+ public:
+  explicit DeviceActivation(const Value& device) : device_(device) {}
+  std::optional<Value> Find(std::string_view name) const override {
+    if (name == internal::kDeviceVariable) return device_;
+    return std::nullopt;
+  }
+
+ private:
+  const Value& device_;
+};
+
+Value JsonToValue(const api::Json& j) {
+  switch (j.type()) {
+    case api::Json::value_t::null:
+      return Value::Null();
+    case api::Json::value_t::boolean:
+      return Value::Bool(j.get<bool>());
+    case api::Json::value_t::number_integer:
+      return Value::Int(j.get<int64_t>());
+    case api::Json::value_t::number_unsigned: {
+      uint64_t u = j.get<uint64_t>();
+      if (u <= static_cast<uint64_t>(INT64_MAX)) {
+        return Value::Int(static_cast<int64_t>(u));
+      }
+      return Value::Uint(u);
+    }
+    case api::Json::value_t::number_float:
+      return Value::Double(j.get<double>());
+    case api::Json::value_t::string:
+      return Value::String(j.get<std::string>());
+    case api::Json::value_t::array: {
+      std::vector<Value> out;
+      for (const api::Json& e : j) out.push_back(JsonToValue(e));
+      return Value::List(std::move(out));
+    }
+    case api::Json::value_t::object: {
+      std::vector<std::pair<Value, Value>> out;
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        out.emplace_back(Value::String(it.key()), JsonToValue(it.value()));
+      }
+      return Value::Map(std::move(out));
+    }
+    default:
+      return Value::Error("unsupported JSON value");
+  }
+}
+
+std::string KeyText(const Value& key) {
+  switch (key.kind()) {
+    case ValueKind::kString:
+      return std::string(key.string_value());
+    case ValueKind::kInt:
+      return std::to_string(key.int_value());
+    case ValueKind::kUint:
+      return std::to_string(key.uint_value());
+    case ValueKind::kBool:
+      return key.bool_value() ? "true" : "false";
+    default:
+      return key.DebugString();
+  }
+}
+
+api::Json ValueToJson(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kNull:
+      return nullptr;
+    case ValueKind::kBool:
+      return v.bool_value();
+    case ValueKind::kInt:
+      return v.int_value();
+    case ValueKind::kUint:
+      return v.uint_value();
+    case ValueKind::kDouble: {
+      double d = v.double_value();
+      if (std::isnan(d)) return "NaN";
+      if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
+      return d;
+    }
+    case ValueKind::kString:
+      return std::string(v.string_value());
+    case ValueKind::kBytes: {
+      std::string out;
+      absl::Base64Escape(std::string(v.string_value()), &out);
+      return out;
+    }
+    case ValueKind::kList: {
+      api::Json out = api::Json::array();
+      for (const Value& e : v.list()) out.push_back(ValueToJson(e));
+      return out;
+    }
+    case ValueKind::kMap: {
+      api::Json out = api::Json::object();
+      for (const auto& e : v.map().entries()) {
+        out[KeyText(e.key)] = ValueToJson(e.value);
+      }
+      return out;
+    }
+    case ValueKind::kType:
+      return std::string(v.type_name());
+    case ValueKind::kOptional:
+      return v.optional_has_value() ? ValueToJson(v.optional_value())
+                                    : api::Json(nullptr);
+    case ValueKind::kTimestamp:
+      return internal::FormatTimestamp(v.timestamp_seconds(),
+                                       v.timestamp_nanos());
+    case ValueKind::kDuration:
+      return internal::FormatDuration(v.duration_nanos());
+    case ValueKind::kOpaque:
+      if (const Quantity* q = internal::AsQuantity(v)) return q->ToString();
+      if (const Semver* s = internal::AsSemver(v)) return s->ToString();
+      return v.opaque().DebugString();
+    case ValueKind::kError:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// cel-go's ConvertToNative(bool) failure text for a result of v's type, as
+// DeviceMatches reports it (the text differs per cel-go type).
+std::string NotBoolDetail(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kInt:
+      return "unsupported type conversion from 'int' to bool";
+    case ValueKind::kUint:
+      return "unsupported type conversion from 'uint' to bool";
+    case ValueKind::kString:
+      return "unsupported native conversion from string to 'bool'";
+    case ValueKind::kDouble:
+      return "type conversion error from Double to 'bool'";
+    case ValueKind::kBytes:
+      return "type conversion error from Bytes to 'bool'";
+    case ValueKind::kList:
+      return "type conversion error from list to 'bool'";
+    case ValueKind::kMap:
+      return "type conversion error from map to 'bool'";
+    case ValueKind::kNull:
+      return "type conversion error from 'null_type' to 'bool'";
+    case ValueKind::kType:
+      return "type conversion not supported for 'type'";
+    case ValueKind::kTimestamp:
+      return "type conversion error from 'Timestamp' to 'bool'";
+    case ValueKind::kDuration:
+      return "type conversion error from 'Duration' to 'bool'";
+    case ValueKind::kOptional:
+      return v.optional_has_value() ? NotBoolDetail(v.optional_value())
+                                    : "optional.none() dereference";
+    case ValueKind::kOpaque: {
+      // "kubernetes.Quantity" -> 'Quantity', "net.IP" -> 'IP'.
+      std::string_view name = v.opaque().TypeName();
+      size_t dot = name.rfind('.');
+      if (dot != std::string_view::npos) name = name.substr(dot + 1);
+      return StrCat("type conversion error from '", name, "' to 'bool'");
+    }
+    default:
+      return "unsupported type conversion";
+  }
+}
+
+// dynamic-resource-allocation/cel EnhanceRuntimeError.
+std::string EnhanceRuntimeError(std::string_view message) {
+  std::string out(message);
+  if (out.find("no such key:") != std::string::npos) {
+    out.append(
+        ". consider using CEL optional chaining (.? followed by orValue()) or "
+        "guarding the check with has() for optional fields");
+  }
+  return out;
+}
+
+}  // namespace
+
+// --- Device ---
+
+Device::Device(std::shared_ptr<const internal::Value> value)
+    : value_(std::move(value)) {}
+Device::~Device() = default;
+
+absl::StatusOr<Device> Device::Create(std::string_view driver,
+                                      const api::Device& device) {
+  absl::StatusOr<Value> v = internal::MakeDeviceValue(driver, device);
+  if (!v.ok()) return v.status();
+  return Device(std::make_shared<const Value>(*std::move(v)));
+}
+
+// --- Program ---
+
+Program::Program(std::string expression,
+                 std::unique_ptr<internal::Program> program,
+                 std::shared_ptr<const internal::FunctionRegistry> functions,
+                 uint64_t estimated_max_cost)
+    : expression_(std::move(expression)),
+      functions_(std::move(functions)),
+      program_(std::move(program)),
+      estimated_max_cost_(estimated_max_cost) {}
+
+Program::~Program() = default;
+
+absl::StatusOr<bool> Program::Matches(const Device& device,
+                                      uint64_t cost_limit) const {
+  internal::EvalOptions options;
+  options.cost_limit = cost_limit;
+  options.presence_test_has_cost = false;
+  internal::EvalResult r =
+      program_->Evaluate(DeviceActivation(*device.value_), options);
+  const Value& v = r.value;
+  if (v.is_bool()) return v.bool_value();
+  if (v.is_error()) {
+    return absl::InvalidArgumentError(EnhanceRuntimeError(v.error_message()));
+  }
+  if (v.kind() == ValueKind::kOptional && v.optional_has_value() &&
+      v.optional_value().is_bool()) {
+    // cel-go converts optional.of(b) to b.
+    return v.optional_value().bool_value();
+  }
+  return absl::InvalidArgumentError(StrCat("CEL result of type ", v.TypeName(),
+                                           " could not be converted to bool: ",
+                                           NotBoolDetail(v)));
+}
+
+Evaluation Program::EvaluateActivation(const internal::Activation& activation,
+                                       uint64_t cost_limit) const {
+  internal::EvalOptions options;
+  options.cost_limit = cost_limit;
+  options.presence_test_has_cost = false;
+  internal::EvalResult r = program_->Evaluate(activation, options);
+  Evaluation out;
+  out.cost = r.actual_cost;
+  if (r.value.is_error()) {
+    out.error = std::string(r.value.error_message());
+    return out;
+  }
+  out.type = std::string(r.value.TypeName());
+  out.value = ValueToJson(r.value);
+  return out;
+}
+
+Evaluation Program::Evaluate(const Device& device, uint64_t cost_limit) const {
+  return EvaluateActivation(DeviceActivation(*device.value_), cost_limit);
+}
+
+Evaluation Program::Evaluate(const std::map<std::string, api::Json>& variables,
+                             uint64_t cost_limit) const {
+  internal::MapActivation activation;
+  for (const auto& [name, json] : variables) {
+    activation.Insert(name, JsonToValue(json));
+  }
+  return EvaluateActivation(activation, cost_limit);
+}
+
+// --- Compiler ---
+
+Compiler::Compiler(DeviceFeatures features) : features_(features) {
+  auto registry = std::make_shared<internal::FunctionRegistry>();
+  absl::Status s = internal::RegisterKubernetesLibraries(registry.get());
+  // The libraries are fixed at build time; a conflict is a programming
+  // error caught by the tests.
+  if (!s.ok()) std::abort();
+  functions_ = std::move(registry);
+}
+
+Compiler::~Compiler() = default;
+
+const Compiler& Compiler::Default() {
+  static const Compiler* compiler = new Compiler();
+  return *compiler;
+}
+
+absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileSelector(
+    std::string_view expression, bool check_cost) const {
+  return Compile(expression, /*device_environment=*/true, {}, check_cost);
+}
+
+absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileExpression(
+    std::string_view expression,
+    const std::vector<std::string>& variables) const {
+  return Compile(expression, /*device_environment=*/false, variables,
+                 /*check_cost=*/false);
+}
+
+absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
+    std::string_view expression, bool device_environment,
+    const std::vector<std::string>& variables, bool check_cost) const {
+  absl::StatusOr<internal::ParsedExpr> parsed =
+      internal::Parse(expression, internal::KubernetesParserOptions());
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        StrCat("compilation failed: ", std::string(parsed.status().message())));
+  }
+  (void)check_cost;
+  internal::PlanOptions plan_options;
+  plan_options.is_declared_variable = [&](std::string_view name) {
+    if (device_environment) return name == internal::kDeviceVariable;
+    for (const std::string& v : variables) {
+      if (v == name) return true;
+    }
+    return false;
+  };
+  absl::StatusOr<std::unique_ptr<internal::Program>> program =
+      internal::Plan(*parsed->root, *functions_, plan_options);
+  if (!program.ok()) {
+    return absl::InvalidArgumentError(StrCat(
+        "compilation failed: ", std::string(program.status().message())));
+  }
+  return std::shared_ptr<const Program>(new Program(
+      std::string(expression), *std::move(program), functions_, 0));
+}
+
+}  // namespace draplane::cel

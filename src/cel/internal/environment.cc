@@ -1,0 +1,27 @@
+#include "cel/internal/environment.h"
+
+#include "cel/internal/kubernetes_library.h"
+#include "cel/internal/standard_library.h"
+#include "cel/internal/strings_library.h"
+
+namespace draplane::cel::internal {
+
+absl::Status RegisterKubernetesLibraries(FunctionRegistry* registry) {
+  for (auto* register_library :
+       {&RegisterStandardFunctions, &RegisterQuantityFunctions,
+        &RegisterSemverFunctions, &RegisterStringsFunctions}) {
+    if (absl::Status s = register_library(registry); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+ParserOptions KubernetesParserOptions() {
+  ParserOptions options;
+  options.enable_optional_syntax = true;
+  options.enable_quoted_identifiers = false;
+  options.enable_bind_macro = true;
+  options.enable_two_var_comprehensions = true;
+  return options;
+}
+
+}  // namespace draplane::cel::internal
