@@ -882,6 +882,9 @@ Errs ValidateCELExpression(const std::string& expression, const FieldPath& path,
   }
   if (ctx.options.compile_cel) {
     absl::Status status = ctx.options.compile_cel(expression);
+    if (status.code() == absl::StatusCode::kResourceExhausted) {
+      return {Forbidden(path, "too complex, exceeds cost limit")};
+    }
     if (!status.ok()) {
       return {Invalid(
           path, expression,

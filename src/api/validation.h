@@ -35,10 +35,13 @@ struct FeatureGates {
 struct ValidationOptions {
   FeatureGates features;
   // Compiles one CEL selector expression; a non-OK status is reported as
-  // `Invalid value: "<expr>": <message>` on the expression's path. Unset
-  // until the CEL component provides it: then only length limits are
-  // checked. Only called for new or changed expressions (upstream never
-  // re-validates stored CEL).
+  // `Invalid value: "<expr>": <message>` on the expression's path, except
+  // kResourceExhausted, which is upstream's `Forbidden: too complex,
+  // exceeds cost limit`. Callers set it to cel::Compiler's
+  // CompileSelector(expression, /*check_cost=*/true) (the api component
+  // does not depend on cel); unset, only length limits are checked. Only
+  // called for new or changed expressions (upstream never re-validates
+  // stored CEL).
   std::function<absl::Status(std::string_view expression)> compile_cel;
 };
 

@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "absl/strings/escaping.h"
+#include "cel/internal/device_references.h"
 #include "cel/internal/dra_device.h"
 #include "cel/internal/environment.h"
 #include "cel/internal/interpreter.h"
@@ -235,9 +238,9 @@ absl::StatusOr<bool> Program::Matches(const Device& device,
     // cel-go converts optional.of(b) to b.
     return v.optional_value().bool_value();
   }
-  return absl::InvalidArgumentError(StrCat("CEL result of type ", v.TypeName(),
-                                           " could not be converted to bool: ",
-                                           NotBoolDetail(v)));
+  return absl::InvalidArgumentError(
+      StrCat("CEL result of type ", v.TypeName(),
+             " could not be converted to bool: ", NotBoolDetail(v)));
 }
 
 Evaluation Program::EvaluateActivation(const internal::Activation& activation,
@@ -293,6 +296,12 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileSelector(
   return Compile(expression, /*device_environment=*/true, {}, check_cost);
 }
 
+absl::StatusOr<std::shared_ptr<const Program>>
+Compiler::CompileDeviceExpression(std::string_view expression) const {
+  return Compile(expression, /*device_environment=*/true, {},
+                 /*check_cost=*/false);
+}
+
 absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileExpression(
     std::string_view expression,
     const std::vector<std::string>& variables) const {
@@ -324,8 +333,53 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
     return absl::InvalidArgumentError(StrCat(
         "compilation failed: ", std::string(program.status().message())));
   }
-  return std::shared_ptr<const Program>(new Program(
-      std::string(expression), *std::move(program), functions_, 0));
+  return std::shared_ptr<const Program>(
+      new Program(std::string(expression), *std::move(program), functions_, 0));
+}
+
+// --- References ---
+
+std::string DeviceReference::Describe() const {
+  switch (kind) {
+    case Kind::kDriver:
+      return "driver";
+    case Kind::kAttribute:
+      return StrCat("attribute ", domain, "/", name);
+    case Kind::kCapacity:
+      return StrCat("capacity ", domain, "/", name);
+  }
+  return "";
+}
+
+absl::StatusOr<std::vector<DeviceReference>> FindDeviceReferences(
+    std::string_view expression) {
+  absl::StatusOr<internal::ParsedExpr> parsed =
+      internal::Parse(expression, internal::KubernetesParserOptions());
+  if (!parsed.ok()) return parsed.status();
+  std::vector<DeviceReference> out;
+  for (const internal::DeviceReference& r :
+       internal::FindDeviceReferences(*parsed->root)) {
+    DeviceReference ref;
+    ref.kind = static_cast<DeviceReference::Kind>(r.kind);
+    ref.domain = r.domain;
+    ref.name = r.name;
+    if (r.equals) {
+      ref.equals = std::visit(
+          [](const auto& c) -> api::Json {
+            using T = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<T, internal::NullValue>) {
+              return nullptr;
+            } else if constexpr (std::is_same_v<T, internal::BytesValue>) {
+              return c.bytes;
+            } else {
+              return c;
+            }
+          },
+          *r.equals);
+    }
+    out.push_back(std::move(ref));
+  }
+  return out;
 }
 
 }  // namespace draplane::cel

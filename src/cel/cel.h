@@ -148,6 +148,11 @@ class Compiler {
   absl::StatusOr<std::shared_ptr<const Program>> CompileSelector(
       std::string_view expression, bool check_cost = false) const;
 
+  // Compiles an expression of any result type in the DRA environment
+  // (`device` declared): for looking at attribute values while debugging.
+  absl::StatusOr<std::shared_ptr<const Program>> CompileDeviceExpression(
+      std::string_view expression) const;
+
   // Compiles an expression of any result type in the Kubernetes base
   // environment with the named variables declared as dyn.
   absl::StatusOr<std::shared_ptr<const Program>> CompileExpression(
@@ -162,6 +167,25 @@ class Compiler {
   DeviceFeatures features_;
   std::shared_ptr<const internal::FunctionRegistry> functions_;
 };
+
+// What a selector reads from `device` (for explanations; see
+// internal/device_references.h for the recognised forms).
+struct DeviceReference {
+  enum class Kind { kDriver, kAttribute, kCapacity };
+  Kind kind = Kind::kDriver;
+  std::string domain;  // attributes and capacities
+  std::string name;
+  // The constant the reference is compared with by `==`, as JSON.
+  std::optional<api::Json> equals;
+
+  // "driver", "attribute gpu.nvidia.com/productName", ...
+  std::string Describe() const;
+};
+
+// The device references of `expression`, in source order. Fails only when
+// the expression does not parse.
+absl::StatusOr<std::vector<DeviceReference>> FindDeviceReferences(
+    std::string_view expression);
 
 }  // namespace draplane::cel
 

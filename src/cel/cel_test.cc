@@ -131,8 +131,9 @@ TEST(EvaluateTest, RendersValuesAsJson) {
   Evaluation e = eval("quantity('1.5Gi').add(1)");
   EXPECT_EQ(e.type, "kubernetes.Quantity");
   EXPECT_EQ(e.value, "1610612737");
-  e = eval("[dyn(1), dyn(2u), dyn(2.5), dyn(b'ab'), dyn(duration('90s')), "
-           "dyn(timestamp(0)), dyn(semver('1.2.3'))]");
+  e = eval(
+      "[dyn(1), dyn(2u), dyn(2.5), dyn(b'ab'), dyn(duration('90s')), "
+      "dyn(timestamp(0)), dyn(semver('1.2.3'))]");
   EXPECT_EQ(e.type, "list");
   EXPECT_EQ(e.value.dump(),
             R"([1,2,2.5,"YWI=","90s","1970-01-01T00:00:00Z","1.2.3"])");

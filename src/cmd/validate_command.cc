@@ -6,6 +6,7 @@
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "api/validation.h"
+#include "cel/cel.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
 #include "common/str_cat.h"
@@ -29,6 +30,12 @@ int RunValidate(const ValidateFlags& flags, Streams streams) {
     streams.err << "error: " << inputs.status().message() << "\n";
     return kExitUnreadable;
   }
+  api::ValidationOptions options;
+  options.compile_cel = [](std::string_view expression) {
+    return cel::Compiler::Default()
+        .CompileSelector(expression, /*check_cost=*/true)
+        .status();
+  };
   int valid = 0, invalid = 0, skipped = 0;
   bool unreadable = false;
   for (const ManifestInput& input : *inputs) {
@@ -64,7 +71,7 @@ int RunValidate(const ValidateFlags& flags, Streams streams) {
         object.mutable_metadata()->namespace_ = flags.default_namespace;
       }
       api::SetDefaults(object);
-      FieldErrorList errors = api::ValidateObject(object);
+      FieldErrorList errors = api::ValidateObject(object, options);
       api::NormalizeErrorPaths(object.kind(), object.type.api_version, errors);
       if (decoded->unknown_fields.empty() && errors.empty()) {
         streams.out << "OK      " << object.DisplayName() << " (" << where

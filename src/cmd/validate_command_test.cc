@@ -2,41 +2,17 @@
 #include <fstream>
 #include <sstream>
 
-#include "cmd/commands.h"
+#include "cmd/command_test_util.h"
 #include "gtest/gtest.h"
 
 namespace draplane::cmd {
 namespace {
 
+using testing_util::Result;
+using testing_util::RunDraplane;
+using testing_util::SharedDir;
+using testing_util::WriteTemp;
 namespace fs = std::filesystem;
-
-fs::path SharedDir() {
-  if (const char* env = std::getenv("DRAPLANE_SHARED_DIR")) return env;
-  return fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared";
-}
-
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Result RunDraplane(std::vector<std::string> args) {
-  args.insert(args.begin(), "draplane");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  int code = RunMain(static_cast<int>(argv.size()), argv.data(), {out, err});
-  return {code, out.str(), err.str()};
-}
-
-fs::path WriteTemp(const std::string& name, const std::string& text) {
-  fs::path dir = fs::temp_directory_path() / "draplane_cmd_test";
-  fs::create_directories(dir);
-  fs::path p = dir / name;
-  std::ofstream(p) << text;
-  return p;
-}
 
 TEST(ValidateCommandTest, ReportsTheSeedManifestsTruthfully) {
   fs::path seed = SharedDir() / "seed" / "manifests";

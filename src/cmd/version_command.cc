@@ -27,6 +27,7 @@ int RunMain(int argc, const char* const* argv, Streams streams) {
   RegisterVersion(app, streams, &exit_code);
   RegisterValidate(app, streams, &exit_code);
   RegisterConvert(app, streams, &exit_code);
+  RegisterCel(app, streams, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

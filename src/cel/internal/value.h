@@ -174,10 +174,10 @@ class Value {
   // answer `lookup_default` for keys it does not hold, while membership
   // (`k in m`), size, iteration and equality see only the real entries.
   // This is how Kubernetes exposes a DRA device's `attributes` and
-  // `capacity` (dynamic-resource-allocation/cel newStringInterfaceMapWithDefault):
-  // an unknown domain reads as an empty map.
-  static Value MapWithLookupDefault(std::vector<std::pair<Value, Value>> entries,
-                                    Value lookup_default);
+  // `capacity` (dynamic-resource-allocation/cel
+  // newStringInterfaceMapWithDefault): an unknown domain reads as an empty map.
+  static Value MapWithLookupDefault(
+      std::vector<std::pair<Value, Value>> entries, Value lookup_default);
   // A type value named `name` ("int", "kubernetes.Quantity", ...).
   static Value Type(std::string_view name);
   static Value OptionalNone() {
