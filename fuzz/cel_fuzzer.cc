@@ -7,6 +7,7 @@
 
 #include "cel/internal/interpreter.h"
 #include "cel/internal/kubernetes_library.h"
+#include "cel/internal/network_library.h"
 #include "cel/internal/parser.h"
 #include "cel/internal/standard_library.h"
 #include "cel/internal/strings_library.h"
@@ -21,6 +22,8 @@ const draplane::cel::internal::FunctionRegistry& Registry() {
     (void)RegisterQuantityFunctions(r);
     (void)RegisterSemverFunctions(r);
     (void)RegisterStringsFunctions(r);
+    (void)RegisterIPFunctions(r);
+    (void)RegisterCIDRFunctions(r);
     return r;
   }();
   return *registry;

@@ -23,6 +23,7 @@
 #include "absl/strings/str_split.h"
 #include "cel/internal/interpreter.h"
 #include "cel/internal/kubernetes_library.h"
+#include "cel/internal/network_library.h"
 #include "cel/internal/parser.h"
 #include "cel/internal/standard_library.h"
 #include "cel/internal/strings_library.h"
@@ -205,6 +206,8 @@ class ConformanceEnvironment {
     check(RegisterQuantityFunctions(&registry_));
     check(RegisterSemverFunctions(&registry_));
     check(RegisterStringsFunctions(&registry_));
+    check(RegisterIPFunctions(&registry_));
+    check(RegisterCIDRFunctions(&registry_));
   }
   const FunctionRegistry& registry() const { return registry_; }
 

@@ -77,6 +77,14 @@ bool FunctionRegistry::HasFunction(std::string_view function) const {
   return overloads_.find(function) != overloads_.end();
 }
 
+void FunctionRegistry::RegisterTypeName(std::string name) {
+  type_names_.insert(std::move(name));
+}
+
+bool FunctionRegistry::HasTypeName(std::string_view name) const {
+  return type_names_.find(name) != type_names_.end();
+}
+
 namespace {
 
 // --- Evaluation state ---
@@ -495,12 +503,22 @@ class EqualityNode final : public Node {
     if (f.cancelled) return CancelledError();
     Value r = rhs_->Eval(f);
     if (f.cancelled) return CancelledError();
+    // See OpaqueValue::KubernetesEquality (`==` only).
+    const bool k8s_eq = !negate_ && l.kind() == ValueKind::kOpaque &&
+                        l.opaque().KubernetesEquality();
     uint64_t ls = CostSize(l), rs = CostSize(r);
-    if (!f.Charge(CeilTimes(static_cast<double>(ls < rs ? ls : rs), 0.1))) {
+    if (!f.Charge(
+            k8s_eq ? 1
+                   : CeilTimes(static_cast<double>(ls < rs ? ls : rs), 0.1))) {
       return CancelledError();
     }
     if (l.is_error()) return l;
     if (r.is_error()) return r;
+    if (k8s_eq && !r.is_null() &&
+        (r.kind() != ValueKind::kOpaque ||
+         r.opaque().TypeName() != l.opaque().TypeName())) {
+      return Value::Error("no such overload");
+    }
     return Value::Bool(ValuesEqual(l, r) != negate_);
   }
 
@@ -1051,7 +1069,7 @@ class Planner {
     // Type names (possibly followed by selections, which then fail at
     // runtime) resolve to constants, as a checked cel-go program does.
     for (const auto& c : candidates) {
-      if (IsBuiltinTypeName(c.name) &&
+      if ((IsBuiltinTypeName(c.name) || functions_.HasTypeName(c.name)) &&
           !(options_.is_declared_variable &&
             options_.is_declared_variable(c.name))) {
         NodePtr node = std::make_unique<ConstNode>(Value::Type(c.name));

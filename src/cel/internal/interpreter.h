@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -138,6 +139,13 @@ class FunctionRegistry {
   // Whether any overload named `function` exists.
   bool HasFunction(std::string_view function) const;
 
+  // Declares `name` ("net.IP") as a library type: the planner resolves the
+  // identifier to that type value, as cel-go does for types added with
+  // cel.Types(). Declaring a name twice is harmless.
+  void RegisterTypeName(std::string name);
+  // Whether `name` was declared with RegisterTypeName.
+  bool HasTypeName(std::string_view name) const;
+
  private:
   struct Hash {
     using is_transparent = void;
@@ -149,6 +157,7 @@ class FunctionRegistry {
                      std::vector<std::unique_ptr<FunctionOverload>>, Hash,
                      std::equal_to<>>
       overloads_;
+  std::unordered_set<std::string, Hash, std::equal_to<>> type_names_;
 };
 
 struct PlanOptions {

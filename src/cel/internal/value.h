@@ -93,6 +93,12 @@ class OpaqueValue : public HeapObject {
   // The value's size for runtime cost (cel-go traits.Sizer); std::nullopt
   // (the default) counts as 1.
   virtual std::optional<uint64_t> Size() const { return std::nullopt; }
+  // Whether a top-level `a == b` with this value as `a` behaves as for the
+  // Kubernetes library types: the error "no such overload" when `b` is of
+  // another type and not null (their ref.Val.Equal; `!=` stays true), and
+  // a cost of 1 whatever the sizes (their CostEstimator). false (the
+  // default): plain CEL equality and cost.
+  virtual bool KubernetesEquality() const { return false; }
   // Human-readable form (for `cel eval` output and test failures).
   virtual std::string DebugString() const = 0;
 };
