@@ -1,6 +1,7 @@
 #include "cel/internal/environment.h"
 
 #include "cel/internal/kubernetes_library.h"
+#include "cel/internal/network_library.h"
 #include "cel/internal/standard_library.h"
 #include "cel/internal/strings_library.h"
 
@@ -9,7 +10,8 @@ namespace draplane::cel::internal {
 absl::Status RegisterKubernetesLibraries(FunctionRegistry* registry) {
   for (auto* register_library :
        {&RegisterStandardFunctions, &RegisterQuantityFunctions,
-        &RegisterSemverFunctions, &RegisterStringsFunctions}) {
+        &RegisterSemverFunctions, &RegisterStringsFunctions,
+        &RegisterIPFunctions, &RegisterCIDRFunctions}) {
     if (absl::Status s = register_library(registry); !s.ok()) return s;
   }
   return absl::OkStatus();

@@ -1,5 +1,6 @@
 #include "cel/internal/kubernetes_library.h"
 
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -15,6 +16,7 @@ class QuantityObject final : public OpaqueValue {
   bool Equals(const OpaqueValue& other) const override {
     return q_.Compare(static_cast<const QuantityObject&>(other).q_) == 0;
   }
+  bool KubernetesEquality() const override { return true; }
   std::string DebugString() const override {
     return StrCat("quantity(\"", q_.ToString(), "\")");
   }
@@ -31,6 +33,7 @@ class SemverObject final : public OpaqueValue {
   bool Equals(const OpaqueValue& other) const override {
     return v_.Compare(static_cast<const SemverObject&>(other).v_) == 0;
   }
+  bool KubernetesEquality() const override { return true; }
   std::string DebugString() const override {
     return StrCat("semver(\"", v_.ToString(), "\")");
   }
@@ -86,6 +89,23 @@ const Semver* AsSemver(const Value& value) {
   }
   return &static_cast<const SemverObject&>(value.opaque()).semver();
 }
+
+namespace {
+
+// Kubernetes' CostEstimator charges the parsing functions a traversal of
+// their string argument: ceil(0.1 * size) (library/cost.go); everything
+// else in these libraries costs 1.
+void SetParseCost(FunctionOverload& o) {
+  if (o.function == "quantity" || o.function == "isQuantity" ||
+      o.function == "semver" || o.function == "isSemver") {
+    o.cost = [](absl::Span<const Value> args, const Value&) -> uint64_t {
+      return static_cast<uint64_t>(
+          std::ceil(static_cast<double>(CostSize(args[0])) * 0.1));
+    };
+  }
+}
+
+}  // namespace
 
 absl::Status RegisterQuantityFunctions(FunctionRegistry* registry) {
   std::vector<FunctionOverload> overloads;
@@ -164,6 +184,7 @@ absl::Status RegisterQuantityFunctions(FunctionRegistry* registry) {
                  }));
   }
   for (auto& o : overloads) {
+    SetParseCost(o);
     if (auto s = registry->Register(std::move(o)); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -228,6 +249,7 @@ absl::Status RegisterSemverFunctions(FunctionRegistry* registry) {
         return Value::Int(static_cast<int64_t>(AsSemver(args[0])->patch()));
       }));
   for (auto& o : overloads) {
+    SetParseCost(o);
     if (auto s = registry->Register(std::move(o)); !s.ok()) return s;
   }
   return absl::OkStatus();

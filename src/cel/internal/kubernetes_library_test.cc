@@ -24,6 +24,13 @@ class KubernetesLibraryTest : public ::testing::Test {
     if (!program.ok()) return Value::Error("plan");
     return (*program)->Evaluate(MapActivation()).value;
   }
+  uint64_t Cost(std::string_view expr) {
+    auto parsed = Parse(expr);
+    EXPECT_TRUE(parsed.ok()) << parsed.status();
+    auto program = Plan(*parsed->root, registry_);
+    EXPECT_TRUE(program.ok()) << program.status();
+    return (*program)->Evaluate(MapActivation()).actual_cost;
+  }
 
   FunctionRegistry registry_;
 };
@@ -74,6 +81,26 @@ TEST_F(KubernetesLibraryTest, OpaqueValuesHaveNoOperatorsOfTheirOwn) {
   // without a checker they are runtime errors here.
   EXPECT_TRUE(Eval("quantity('1') < quantity('2')").is_error());
   EXPECT_TRUE(Eval("quantity('1') + quantity('2')").is_error());
+}
+
+// Kubernetes equality (library/cost.go, the Equal methods of cel.Quantity
+// and cel.Semver): `==` with another type is "no such overload" (checked
+// with draref: quantity('1') == dyn('1')), and costs 1.
+TEST_F(KubernetesLibraryTest, EqualityWithOtherTypesIsAnError) {
+  EXPECT_TRUE(Eval("quantity('1') == dyn('1')").is_error());
+  EXPECT_TRUE(Eval("semver('1.0.0') == dyn('1.0.0')").is_error());
+  EXPECT_TRUE(Eval("quantity('1') != dyn('1')").IsTrue());
+  EXPECT_TRUE(Eval("semver('1.0.0+a') == semver('1.0.0+b')").IsTrue());
+}
+
+// Parsing costs a traversal of the string: ceil(0.1 * size).
+TEST_F(KubernetesLibraryTest, ParseCostsFollowTheStringSize) {
+  EXPECT_EQ(Cost("quantity('1')"), 1u);
+  EXPECT_EQ(Cost("quantity('12345678901')"), 2u);
+  EXPECT_EQ(Cost("isQuantity('123456789012345678901')"), 3u);
+  EXPECT_EQ(Cost("semver('1.2.3-alpha.1')"), 2u);
+  EXPECT_EQ(Cost("isSemver('')"), 0u);
+  EXPECT_EQ(Cost("quantity('1') == quantity('2')"), 3u);
 }
 
 }  // namespace
