@@ -1,11 +1,13 @@
 #include "cel/internal/strings_library.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "cel/internal/string_format.h"
 #include "cel/internal/value.h"
 #include "common/str_cat.h"
 
@@ -17,14 +19,82 @@ ArgType IntArg() { return ArgType::Of(ValueKind::kInt); }
 ArgType ListArg() { return ArgType::Of(ValueKind::kList); }
 
 FunctionOverload Overload(std::string function, std::string id, bool member,
-                          std::vector<ArgType> params, FunctionImpl impl) {
+                          std::vector<ArgType> params, FunctionImpl impl,
+                          CallCostFn cost = nullptr) {
   FunctionOverload o;
   o.function = std::move(function);
   o.overload_id = std::move(id);
   o.receiver_style = member;
   o.params = std::move(params);
   o.impl = std::move(impl);
+  o.cost = cost;
   return o;
+}
+
+// --- Runtime costs ---
+//
+// Kubernetes installs its library.CostEstimator as the cost tracker's
+// estimator (environment/base.go, cel.CostTracking), and its CallCost
+// decides by function name; where it has no answer, cel-go's defaults
+// (interpreter/runtimecost.go) apply. cel-go's own strings-extension cost
+// trackers exist only from StringsVersion(5). `args` holds the receiver
+// first. Sizes are CostSize (code points of strings); products are
+// float64 as in Go.
+constexpr double kStringTraversalCostFactor = 0.1;
+
+// Kubernetes' traversalCost (library/cost.go), which truncates: bytes (not
+// code points) of strings and bytes, the sum over elements of lists and
+// over keys and values of maps, 1 for anything else.
+uint64_t TraversalCost(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kString:
+    case ValueKind::kBytes:
+      return static_cast<uint64_t>(
+          static_cast<double>(v.string_value().size()) *
+          kStringTraversalCostFactor);
+    case ValueKind::kList: {
+      uint64_t cost = 0;
+      for (const Value& e : v.list()) cost += TraversalCost(e);
+      return cost;
+    }
+    case ValueKind::kMap: {
+      uint64_t cost = 0;
+      for (const MapData::Entry& e : v.map().entries()) {
+        cost += TraversalCost(e.key) + TraversalCost(e.value);
+      }
+      return cost;
+    }
+    default:
+      return 1;
+  }
+}
+
+uint64_t CeilCost(double units) {
+  return static_cast<uint64_t>(std::ceil(units));
+}
+
+// indexOf, lastIndexOf (Kubernetes): one traversal of the receiver.
+uint64_t SearchCost(absl::Span<const Value> args, const Value&) {
+  return TraversalCost(args[0]);
+}
+// lowerAscii, upperAscii, substring, trim (Kubernetes), and strings.quote
+// and format (cel-go's defaults for overloads strings_quote and
+// string_format, which Kubernetes leaves to it): ceil(size * 0.1) of the
+// first argument.
+uint64_t FirstArgTraversalCost(absl::Span<const Value> args, const Value&) {
+  return CeilCost(static_cast<double>(CostSize(args[0])) *
+                  kStringTraversalCostFactor);
+}
+// replace, split (Kubernetes): traversal plus building the result,
+// ceil(size * 2 * 0.1) of the receiver.
+uint64_t TraverseAndBuildCost(absl::Span<const Value> args, const Value&) {
+  return CeilCost(static_cast<double>(CostSize(args[0])) * 2 *
+                  kStringTraversalCostFactor);
+}
+// join (Kubernetes): ceil(size * 2 * 0.1) of the result (1 for an error).
+uint64_t JoinCost(absl::Span<const Value>, const Value& result) {
+  return CeilCost(static_cast<double>(CostSize(result)) * 2 *
+                  kStringTraversalCostFactor);
 }
 
 // Length in bytes of the UTF-8 sequence starting with `lead`.
@@ -280,84 +350,115 @@ absl::Status RegisterStringsFunctions(FunctionRegistry* registry) {
   o.push_back(Overload(
       "charAt", "string_char_at_int", true, {StringArg(), IntArg()},
       [](Args a) { return CharAt(a[0].string_value(), a[1].int_value()); }));
-  o.push_back(Overload("indexOf", "string_index_of_string", true,
-                       {StringArg(), StringArg()}, [](Args a) {
-                         return IndexOf(a[0].string_value(),
-                                        a[1].string_value(), 0);
-                       }));
-  o.push_back(Overload("indexOf", "string_index_of_string_int", true,
-                       {StringArg(), StringArg(), IntArg()}, [](Args a) {
-                         return IndexOf(a[0].string_value(),
-                                        a[1].string_value(), a[2].int_value());
-                       }));
-  o.push_back(Overload("lastIndexOf", "string_last_index_of_string", true,
-                       {StringArg(), StringArg()}, [](Args a) {
-                         std::string_view s = a[0].string_value();
-                         std::string_view sub = a[1].string_value();
-                         int64_t n = static_cast<int64_t>(a[0].string_size());
-                         if (sub.empty()) return Value::Int(n);
-                         if (s.size() < sub.size()) return Value::Int(-1);
-                         return LastIndexOf(s, sub, n - 1);
-                       }));
-  o.push_back(Overload("lastIndexOf", "string_last_index_of_string_int", true,
-                       {StringArg(), StringArg(), IntArg()}, [](Args a) {
-                         return LastIndexOf(a[0].string_value(),
-                                            a[1].string_value(),
-                                            a[2].int_value());
-                       }));
   o.push_back(Overload(
-      "lowerAscii", "string_lower_ascii", true, {StringArg()}, [](Args a) {
+      "indexOf", "string_index_of_string", true, {StringArg(), StringArg()},
+      [](Args a) {
+        return IndexOf(a[0].string_value(), a[1].string_value(), 0);
+      },
+      SearchCost));
+  o.push_back(Overload(
+      "indexOf", "string_index_of_string_int", true,
+      {StringArg(), StringArg(), IntArg()},
+      [](Args a) {
+        return IndexOf(a[0].string_value(), a[1].string_value(),
+                       a[2].int_value());
+      },
+      SearchCost));
+  o.push_back(Overload(
+      "lastIndexOf", "string_last_index_of_string", true,
+      {StringArg(), StringArg()},
+      [](Args a) {
+        std::string_view s = a[0].string_value();
+        std::string_view sub = a[1].string_value();
+        int64_t n = static_cast<int64_t>(a[0].string_size());
+        if (sub.empty()) return Value::Int(n);
+        if (s.size() < sub.size()) return Value::Int(-1);
+        return LastIndexOf(s, sub, n - 1);
+      },
+      SearchCost));
+  o.push_back(Overload(
+      "lastIndexOf", "string_last_index_of_string_int", true,
+      {StringArg(), StringArg(), IntArg()},
+      [](Args a) {
+        return LastIndexOf(a[0].string_value(), a[1].string_value(),
+                           a[2].int_value());
+      },
+      SearchCost));
+  o.push_back(Overload(
+      "lowerAscii", "string_lower_ascii", true, {StringArg()},
+      [](Args a) {
         return Value::String(MapAscii(a[0].string_value(), false));
-      }));
+      },
+      FirstArgTraversalCost));
   o.push_back(Overload(
-      "upperAscii", "string_upper_ascii", true, {StringArg()}, [](Args a) {
-        return Value::String(MapAscii(a[0].string_value(), true));
-      }));
-  o.push_back(Overload("replace", "string_replace_string_string", true,
-                       {StringArg(), StringArg(), StringArg()}, [](Args a) {
-                         return Value::String(Replace(a[0].string_value(),
-                                                      a[1].string_value(),
-                                                      a[2].string_value(), -1));
-                       }));
+      "upperAscii", "string_upper_ascii", true, {StringArg()},
+      [](Args a) { return Value::String(MapAscii(a[0].string_value(), true)); },
+      FirstArgTraversalCost));
+  o.push_back(Overload(
+      "replace", "string_replace_string_string", true,
+      {StringArg(), StringArg(), StringArg()},
+      [](Args a) {
+        return Value::String(Replace(a[0].string_value(), a[1].string_value(),
+                                     a[2].string_value(), -1));
+      },
+      TraverseAndBuildCost));
   o.push_back(Overload(
       "replace", "string_replace_string_string_int", true,
-      {StringArg(), StringArg(), StringArg(), IntArg()}, [](Args a) {
+      {StringArg(), StringArg(), StringArg(), IntArg()},
+      [](Args a) {
         return Value::String(Replace(a[0].string_value(), a[1].string_value(),
                                      a[2].string_value(), a[3].int_value()));
-      }));
-  o.push_back(Overload("split", "string_split_string", true,
-                       {StringArg(), StringArg()}, [](Args a) {
-                         return Split(a[0].string_value(), a[1].string_value(),
-                                      -1);
-                       }));
-  o.push_back(Overload("split", "string_split_string_int", true,
-                       {StringArg(), StringArg(), IntArg()}, [](Args a) {
-                         return Split(a[0].string_value(), a[1].string_value(),
-                                      a[2].int_value());
-                       }));
-  o.push_back(Overload("substring", "string_substring_int", true,
-                       {StringArg(), IntArg()}, [](Args a) {
-                         int64_t start = a[1].int_value();
-                         int64_t n = static_cast<int64_t>(a[0].string_size());
-                         if (start < 0 || start > n) return OutOfRange(start);
-                         return Substring(a[0].string_value(), start, n);
-                       }));
-  o.push_back(Overload("substring", "string_substring_int_int", true,
-                       {StringArg(), IntArg(), IntArg()}, [](Args a) {
-                         return Substring(a[0].string_value(), a[1].int_value(),
-                                          a[2].int_value());
-                       }));
-  o.push_back(Overload("trim", "string_trim", true, {StringArg()}, [](Args a) {
-    return Value::String(Trim(a[0].string_value()));
-  }));
-  o.push_back(Overload("join", "list_join", true, {ListArg()},
-                       [](Args a) { return Join(a[0], ""); }));
-  o.push_back(Overload("join", "list_join_string", true,
-                       {ListArg(), StringArg()},
-                       [](Args a) { return Join(a[0], a[1].string_value()); }));
+      },
+      TraverseAndBuildCost));
+  o.push_back(Overload(
+      "split", "string_split_string", true, {StringArg(), StringArg()},
+      [](Args a) {
+        return Split(a[0].string_value(), a[1].string_value(), -1);
+      },
+      TraverseAndBuildCost));
+  o.push_back(Overload(
+      "split", "string_split_string_int", true,
+      {StringArg(), StringArg(), IntArg()},
+      [](Args a) {
+        return Split(a[0].string_value(), a[1].string_value(),
+                     a[2].int_value());
+      },
+      TraverseAndBuildCost));
+  o.push_back(Overload(
+      "substring", "string_substring_int", true, {StringArg(), IntArg()},
+      [](Args a) {
+        int64_t start = a[1].int_value();
+        int64_t n = static_cast<int64_t>(a[0].string_size());
+        if (start < 0 || start > n) return OutOfRange(start);
+        return Substring(a[0].string_value(), start, n);
+      },
+      FirstArgTraversalCost));
+  o.push_back(Overload(
+      "substring", "string_substring_int_int", true,
+      {StringArg(), IntArg(), IntArg()},
+      [](Args a) {
+        return Substring(a[0].string_value(), a[1].int_value(),
+                         a[2].int_value());
+      },
+      FirstArgTraversalCost));
+  o.push_back(Overload(
+      "trim", "string_trim", true, {StringArg()},
+      [](Args a) { return Value::String(Trim(a[0].string_value())); },
+      FirstArgTraversalCost));
+  o.push_back(Overload(
+      "join", "list_join", true, {ListArg()},
+      [](Args a) { return Join(a[0], ""); }, JoinCost));
+  o.push_back(Overload(
+      "join", "list_join_string", true, {ListArg(), StringArg()},
+      [](Args a) { return Join(a[0], a[1].string_value()); }, JoinCost));
   o.push_back(Overload(
       "strings.quote", "strings_quote", false, {StringArg()},
-      [](Args a) { return Value::String(Quote(a[0].string_value())); }));
+      [](Args a) { return Value::String(Quote(a[0].string_value())); },
+      FirstArgTraversalCost));
+  o.push_back(Overload(
+      "format", "string_format", true, {StringArg(), ListArg()},
+      [](Args a) { return FormatString(a[0].string_value(), a[1].list()); },
+      FirstArgTraversalCost));
   for (FunctionOverload& overload : o) {
     absl::Status status = registry->Register(std::move(overload));
     if (!status.ok()) return status;
