@@ -320,6 +320,7 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
   }
   (void)check_cost;
   internal::PlanOptions plan_options;
+  plan_options.optimize = true;  // Kubernetes: cel.EvalOptions(OptOptimize)
   plan_options.is_declared_variable = [&](std::string_view name) {
     if (device_environment) return name == internal::kDeviceVariable;
     for (const std::string& v : variables) {
@@ -330,6 +331,10 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
   absl::StatusOr<std::unique_ptr<internal::Program>> program =
       internal::Plan(*parsed->root, *functions_, plan_options);
   if (!program.ok()) {
+    if (program.status().code() == absl::StatusCode::kFailedPrecondition) {
+      // "program instantiation failed: ..." as upstream's env.Program.
+      return absl::InvalidArgumentError(program.status().message());
+    }
     return absl::InvalidArgumentError(StrCat(
         "compilation failed: ", std::string(program.status().message())));
   }

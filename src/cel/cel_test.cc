@@ -109,6 +109,28 @@ TEST_F(SelectorTest, CostLimitStopsEvaluation) {
             "operation cancelled: actual cost limit exceeded");
 }
 
+// Kubernetes plans with cel-go's OptOptimize: constant literals are built
+// once and cost nothing, `in` a constant list is a free set lookup, and a
+// constant conversion that fails is a compile error (checked with draref).
+TEST_F(SelectorTest, OptimizedPlansCostWhatKubernetesCharges) {
+  auto device = Device::Create("gpu.nvidia.com", A100());
+  ASSERT_TRUE(device.ok());
+  auto cost = [&](std::string_view expr) {
+    auto program = Compiler::Default().CompileSelector(expr);
+    EXPECT_TRUE(program.ok()) << program.status();
+    return (*program)->Evaluate(*device).cost;
+  };
+  EXPECT_EQ(cost("device.driver in ['a', 'gpu.nvidia.com']"), 2u);
+  EXPECT_EQ(cost("{'a': 1}.a == 1"), 2u);
+  EXPECT_EQ(cost("int('5') == 5"), 1u);
+  EXPECT_EQ(*Match("dyn(1/0) in []"), false);
+  absl::StatusOr<bool> r = Match("int('x') == 1");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(std::string(r.status().message()),
+            "program instantiation failed: type conversion error from "
+            "'string' to 'int'");
+}
+
 TEST(DeviceTest, InvalidVersionAttributeIsRejectedLikeUpstream) {
   api::Device d;
   d.attributes["v"].version_value = "1.0";

@@ -174,6 +174,15 @@ struct PlanOptions {
   // `f_unknown(1) || true` is true); used by the conformance suite's
   // disable_check tests.
   bool unknown_functions_are_runtime_errors = false;
+  // cel-go's OptOptimize, which Kubernetes enables (environment/base.go):
+  // list and map literals of constants are built once (and then cost
+  // nothing at run time), type conversions of a constant are evaluated at
+  // plan time (an error there fails Plan with FailedPrecondition
+  // "program instantiation failed: <error>", as cel-go's env.Program
+  // does), and `x in <constant list of primitives>` becomes a set
+  // membership test without the call's cost (an empty constant list makes
+  // it the constant false).
+  bool optimize = false;
 };
 
 struct EvalOptions {

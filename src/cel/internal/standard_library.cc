@@ -181,18 +181,24 @@ Value UintFromDouble(double d) {
   return Value::Uint(static_cast<uint64_t>(d));
 }
 
+// cel-go String.ConvertToType's error for any string it cannot convert
+// (syntax or range).
+Value ConversionError(std::string_view to) {
+  return Value::Error(
+      StrCat("type conversion error from 'string' to '", to, "'"));
+}
+
 Value IntFromString(std::string_view s) {
   std::string_view digits = s;
   if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);
   int64_t v = 0;
   if (digits.empty() || digits[0] == '+' || (digits[0] == '-' && s[0] == '+')) {
-    return Value::Error(StrCat("cannot convert '", s, "' to int"));
+    return ConversionError("int");
   }
   auto [ptr, ec] =
       std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec == std::errc::result_out_of_range) return IntOverflow();
   if (ec != std::errc() || ptr != digits.data() + digits.size()) {
-    return Value::Error(StrCat("cannot convert '", s, "' to int"));
+    return ConversionError("int");
   }
   return Value::Int(v);
 }
@@ -200,12 +206,11 @@ Value IntFromString(std::string_view s) {
 Value UintFromString(std::string_view s) {
   uint64_t v = 0;
   if (s.empty() || s[0] == '-' || s[0] == '+') {
-    return Value::Error(StrCat("cannot convert '", s, "' to uint"));
+    return ConversionError("uint");
   }
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec == std::errc::result_out_of_range) return UintOverflow();
   if (ec != std::errc() || ptr != s.data() + s.size()) {
-    return Value::Error(StrCat("cannot convert '", s, "' to uint"));
+    return ConversionError("uint");
   }
   return Value::Uint(v);
 }
@@ -213,17 +218,15 @@ Value UintFromString(std::string_view s) {
 Value DoubleFromString(std::string_view s) {
   std::string str(s);
   if (str.empty() || std::isspace(static_cast<unsigned char>(str[0]))) {
-    return Value::Error(StrCat("cannot convert '", s, "' to double"));
+    return ConversionError("double");
   }
   errno = 0;
   char* end = nullptr;
   double d = std::strtod(str.c_str(), &end);
   if (end != str.c_str() + str.size()) {
-    return Value::Error(StrCat("cannot convert '", s, "' to double"));
+    return ConversionError("double");
   }
-  if (errno == ERANGE && std::isinf(d)) {
-    return Value::Error(StrCat("double out of range: '", s, "'"));
-  }
+  if (errno == ERANGE && std::isinf(d)) return ConversionError("double");
   return Value::Double(d);
 }
 
@@ -237,7 +240,7 @@ Value BoolFromString(std::string_view s) {
       s == "False") {
     return Value::Bool(false);
   }
-  return Value::Error(StrCat("cannot convert '", s, "' to bool"));
+  return ConversionError("bool");
 }
 
 // --- Time ---
@@ -565,10 +568,9 @@ void RegisterOperators(Registrar& r) {
         return Value::Bool(false);
       },
       CostInList);
-  r.Add("@in", "in_map", false, {ArgType::Any(), A(K::kMap)},
-        [](Args a) {
-          return Value::Bool(a[1].map().FindEntry(a[0]) != nullptr);
-        });
+  r.Add("@in", "in_map", false, {ArgType::Any(), A(K::kMap)}, [](Args a) {
+    return Value::Bool(a[1].map().FindEntry(a[0]) != nullptr);
+  });
 }
 
 void RegisterStrings(Registrar& r) {
