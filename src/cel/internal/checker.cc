@@ -663,6 +663,7 @@ class Checker {
     }
     Type result = CheckSelectField(e, *call.args[0], *name, true);
     SetType(e, Substitute(result, false));
+    overload_ids_[e.id] = {"select_optional_field"};
   }
 
   void CheckCall(const Expr& e, const CallExpr& call) {

@@ -66,7 +66,8 @@ struct CheckedExpr {
   // The type of every node, by node id (free type variables become dyn).
   std::unordered_map<int64_t, Type> types;
   // Call nodes: the ids of the overloads that matched the argument types,
-  // in declaration order (cel-go's reference map). Absent for `_?._`.
+  // in declaration order (cel-go's reference map); `_?._` calls have
+  // "select_optional_field".
   std::unordered_map<int64_t, std::vector<std::string>> overload_ids;
   // Call nodes whose receiver was read as a namespace (`optional.of(x)`,
   // `sets.contains(a, b)`): the resolved global function name. For these

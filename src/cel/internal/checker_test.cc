@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_split.h"
 #include "cel/internal/checker_declarations.h"
+#include "cel/internal/checker_test_support.h"
 #include "cel/internal/kubernetes_library.h"
 #include "cel/internal/parser.h"
 #include "cel/internal/standard_library.h"
@@ -1293,6 +1294,79 @@ ERROR: <input>:1:8: undeclared reference to 'd' (in container '')
      R"(ERROR: <input>:1:22: undeclared reference to 'b' (in container '')
  | device.attributes.a.b()
  | .....................^)"},
+    {R"(kubernetes.DRADevice{driver: "x"} == device)", kType, R"(bool)"},
+    {R"(kubernetes.DRADevice{driver: 1} == device)", kError,
+     R"(ERROR: <input>:1:28: expected type of field 'driver' is 'string' but provided type is 'int'
+ | kubernetes.DRADevice{driver: 1} == device
+ | ...........................^)"},
+    {R"(kubernetes.DRADevice{foo: 1} == device)", kError,
+     R"(ERROR: <input>:1:25: undefined field 'foo'
+ | kubernetes.DRADevice{foo: 1} == device
+ | ........................^)"},
+    {R"(kubernetes.DRADevice{?driver: optional.of("x")} == device)", kType,
+     R"(bool)"},
+    {R"(kubernetes.DRADevice{?driver: "x"} == device)", kError,
+     R"(ERROR: <input>:1:31: expected type 'optional_type(string)' but found 'string'
+ | kubernetes.DRADevice{?driver: "x"} == device
+ | ..............................^)"},
+    {R"(int{} == 1)", kError, R"(ERROR: <input>:1:4: 'int' is not a message type
+ | int{} == 1
+ | ...^)"},
+    {R"(google.protobuf.Timestamp{} == timestamp(1))", kType, R"(bool)"},
+    {R"(foo.Bar{} == 1)", kError,
+     R"(ERROR: <input>:1:8: undeclared reference to 'foo.Bar' (in container '')
+ | foo.Bar{} == 1
+ | .......^)"},
+    {R"(type(device) == kubernetes.DRADevice)", kType, R"(bool)"},
+    {R"(.kubernetes.DRADevice == type(device))", kType, R"(bool)"},
+    {R"(device.kubernetes)", kError,
+     R"(ERROR: <input>:1:7: undefined field 'kubernetes'
+ | device.kubernetes
+ | ......^)"},
+    {R"([?device.attributes["a"].?b] == [])", kType, R"(bool)"},
+    {R"({"a": 1}.?a.orValue(2) == 1)", kType, R"(bool)"},
+    {R"({?"a": device.attributes["a"].?b} == {})", kType, R"(bool)"},
+    {R"([device.attributes["x"].y, 1, "a"] == [])", kError,
+     R"(ERROR: <input>:1:28: expected type 'dyn' but found 'int'
+ | [device.attributes["x"].y, 1, "a"] == []
+ | ...........................^)"},
+    {R"([1, device.attributes["x"].y] == [])", kError,
+     R"(ERROR: <input>:1:27: expected type 'int' but found 'dyn'
+ | [1, device.attributes["x"].y] == []
+ | ..........................^)"},
+    {R"({1: device.attributes["x"].y, 2: 1} == {})", kError,
+     R"(ERROR: <input>:1:34: expected type 'dyn' but found 'int'
+ | {1: device.attributes["x"].y, 2: 1} == {}
+ | .................................^)"},
+    {R"([[device.attributes["x"].y], [1]] == [])", kError,
+     R"(ERROR: <input>:1:30: expected type 'list(dyn)' but found 'list(int)'
+ | [[device.attributes["x"].y], [1]] == []
+ | .............................^)"},
+    {R"([optional.none(), optional.of(1)] == [])", kType, R"(bool)"},
+    {R"([optional.of(dyn(1)), optional.of(1)] == [])", kError,
+     R"(ERROR: <input>:1:34: expected type 'optional_type(dyn)' but found 'optional_type(int)'
+ | [optional.of(dyn(1)), optional.of(1)] == []
+ | .................................^)"},
+    {R"([[], [[]], [[[]]], [[[[]]]]] == [])", kType, R"(bool)"},
+    {R"([[[[[]]]], [], [[[]]]] == [])", kType, R"(bool)"},
+    {R"(([].map(x,x))[0].foo)", kType, R"(dyn)"},
+    {R"(dyn([]).map(x, x)[0].foo)", kType, R"(dyn)"},
+    {R"(([] + [1] + [])[0] + 1 == 2)", kType, R"(bool)"},
+    {R"(([] + [1] + ["a"])[0] == 2)", kError,
+     R"(ERROR: <input>:1:11: found no matching overload for '_+_' applied to '(list(int), list(string))'
+ | ([] + [1] + ["a"])[0] == 2
+ | ..........^)"},
+    {R"({}["a"] == 1)", kType, R"(bool)"},
+    {R"({}.a == 1)", kType, R"(bool)"},
+    {R"([].size() == 0)", kType, R"(bool)"},
+    {R"([] == {})", kError,
+     R"(ERROR: <input>:1:4: found no matching overload for '_==_' applied to '(list(dyn), map(dyn, dyn))'
+ | [] == {}
+ | ...^)"},
+    {R"({} == [])", kError,
+     R"(ERROR: <input>:1:4: found no matching overload for '_==_' applied to '(map(dyn, dyn), list(dyn))'
+ | {} == []
+ | ...^)"},
 };
 
 // Cases that need libraries draplane does not implement yet (IP, CIDR, URL,
@@ -1421,46 +1495,6 @@ constexpr Case kLibraryCases[] = {
  | semver("1.0.0").isLessThan(quantity("1"))
  | ..........................^)"},
 };
-
-void RegisterProductionLibraries(FunctionRegistry* registry) {
-  ASSERT_TRUE(RegisterStandardFunctions(registry).ok());
-  ASSERT_TRUE(RegisterQuantityFunctions(registry).ok());
-  ASSERT_TRUE(RegisterSemverFunctions(registry).ok());
-  ASSERT_TRUE(RegisterStringsFunctions(registry).ok());
-}
-
-// Adds a stand-in overload (evaluating to an error) for every declared
-// overload the registry lacks, so that the checker sees the whole Kubernetes
-// environment.
-void AddStandInsForDeclaredOverloads(FunctionRegistry* registry) {
-  std::set<std::string> registered;
-  for (const std::string& name : registry->FunctionNames()) {
-    for (const FunctionOverload* o : registry->Overloads(name)) {
-      if (const OverloadDecl* d = FindOverloadDecl(name, o->overload_id)) {
-        registered.insert(d->id);
-      }
-    }
-  }
-  int serial = 0;
-  for (const OverloadDecl& d : AllOverloadDecls()) {
-    if (IsInterpreterBuiltin(d.function) || registered.count(d.id) > 0) {
-      continue;
-    }
-    FunctionOverload o;
-    o.function = d.function;
-    o.overload_id = d.id;
-    o.receiver_style = d.receiver_style;
-    o.params.assign(d.params.size(), ArgType::Any());
-    // A unique parameter type keeps the registry from seeing duplicates.
-    if (!o.params.empty()) {
-      o.params[0] = ArgType::Opaque(StrCat("stand-in-", serial++));
-    }
-    o.impl = [](absl::Span<const Value>) {
-      return Value::Error("not implemented");
-    };
-    ASSERT_TRUE(registry->Register(std::move(o)).ok()) << d.id;
-  }
-}
 
 class CheckerTest : public ::testing::Test {
  protected:
