@@ -1,6 +1,7 @@
 #include "cel/internal/checker.h"
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <optional>
 #include <unordered_set>
@@ -1023,17 +1024,33 @@ class Checker {
     return !(*program)->Evaluate(none).value.is_error();
   }
 
-  // Go regexp.Compile accepts what RE2 does, except the \C escape.
+  // Whether Go's regexp.Compile (which cel-go uses here) accepts
+  // `pattern`: what RE2 accepts, except the \C escape, plus the named
+  // group syntax (?<name>...) that Go accepts and Debian 12's RE2 does not
+  // (it is validated as the equivalent (?P<name>...)).
   static bool IsValidRegex(const std::string& pattern) {
-    for (size_t i = 0; i + 1 < pattern.size(); ++i) {
-      if (pattern[i] == '\\') {
+    std::string translated;
+    translated.reserve(pattern.size());
+    for (size_t i = 0; i < pattern.size(); ++i) {
+      char c = pattern[i];
+      if (c == '\\' && i + 1 < pattern.size()) {
         if (pattern[i + 1] == 'C') return false;
-        ++i;
+        translated += c;
+        translated += pattern[++i];
+        continue;
+      }
+      translated += c;
+      if (c == '(' && pattern.compare(i + 1, 2, "?<") == 0 &&
+          i + 3 < pattern.size() &&
+          (std::isalpha(static_cast<unsigned char>(pattern[i + 3])) ||
+           pattern[i + 3] == '_')) {
+        translated += "?P<";
+        i += 2;
       }
     }
     RE2::Options options;
     options.set_log_errors(false);
-    RE2 re(pattern, options);
+    RE2 re(translated, options);
     return re.ok();
   }
 

@@ -1367,6 +1367,98 @@ ERROR: <input>:1:8: undeclared reference to 'd' (in container '')
      R"(ERROR: <input>:1:4: found no matching overload for '_==_' applied to '(map(dyn, dyn), list(dyn))'
  | {} == []
  | ...^)"},
+    {"\"a\".matches(\"(?<n>a)\")", kType, R"(bool)"},
+    {"\"a\".matches(\"(?P<n>a)\")", kType, R"(bool)"},
+    {R"("a".matches("\\pL"))", kType, R"(bool)"},
+    {R"("a".matches("\\p{Greek}"))", kType, R"(bool)"},
+    {R"("a".matches("[[:alpha:]]"))", kType, R"(bool)"},
+    {R"("a".matches("\\z"))", kType, R"(bool)"},
+    {R"("a".matches("\\Z"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("\\Z")
+ | ............^)"},
+    {R"("a".matches("(?U)a+"))", kType, R"(bool)"},
+    {R"("a".matches("a{,5}"))", kType, R"(bool)"},
+    {R"("a".matches("\\b"))", kType, R"(bool)"},
+    {R"("a".matches("(?s)."))", kType, R"(bool)"},
+    {R"("a".matches("\\x{10FFFF}"))", kType, R"(bool)"},
+    {R"("a".matches("\\Q.\\E"))", kType, R"(bool)"},
+    {R"("a".matches("[\\d-z]"))", kType, R"(bool)"},
+    {"\"a\".matches(\"(?P=n)\")", kError,
+     "ERROR: <input>:1:13: invalid matches argument\n | "
+     "\"a\".matches(\"(?P=n)\")\n | ............^"},
+    {R"("a".matches("\\1"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("\\1")
+ | ............^)"},
+    {R"("a".matches("a**"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("a**")
+ | ............^)"},
+    {R"("a".matches("a++"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("a++")
+ | ............^)"},
+    {R"("a".matches("a{2}{3}"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("a{2}{3}")
+ | ............^)"},
+    {R"("a".matches("x{1001}"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("x{1001}")
+ | ............^)"},
+    {R"("a".matches("x{1000}"))", kType, R"(bool)"},
+    {"\"a\".matches(\"(?i:a)\")", kType, R"(bool)"},
+    {R"("a".matches("\\C"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("\\C")
+ | ............^)"},
+    {R"("a".matches("[a-\\d]"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("[a-\\d]")
+ | ............^)"},
+    {R"("a".matches("\\8"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("\\8")
+ | ............^)"},
+    {R"("a".matches("(?m)^a$"))", kType, R"(bool)"},
+    {R"("a".matches("\\pN"))", kType, R"(bool)"},
+    {R"("a".matches("\\p{^Greek}"))", kType, R"(bool)"},
+    {R"("a".matches("\\P{Greek}"))", kType, R"(bool)"},
+    {R"("a".matches("[[:^alpha:]]"))", kType, R"(bool)"},
+    {R"("a".matches("[[:foo:]]"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("[[:foo:]]")
+ | ............^)"},
+    {R"("a".matches("("))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("(")
+ | ............^)"},
+    {"\"a\".matches(\")\")", kError,
+     "ERROR: <input>:1:13: invalid matches argument\n | \"a\".matches(\")\")\n "
+     "| ............^"},
+    {R"("a".matches("a|*"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("a|*")
+ | ............^)"},
+    {R"("a".matches("*"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("*")
+ | ............^)"},
+    {R"("a".matches("a{1,2}{3}"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("a{1,2}{3}")
+ | ............^)"},
+    {R"("a".matches("(?i)(?-i)a"))", kType, R"(bool)"},
+    {R"("a".matches("\\e"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("\\e")
+ | ............^)"},
+    {R"("a".matches("\\cA"))", kError,
+     R"(ERROR: <input>:1:13: invalid matches argument
+ | "a".matches("\\cA")
+ | ............^)"},
+    {R"("a".matches("\\_"))", kType, R"(bool)"},
 };
 
 // Cases that need libraries draplane does not implement yet (IP, CIDR, URL,
