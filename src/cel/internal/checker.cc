@@ -923,8 +923,9 @@ class Checker {
         var = range.params()[0];
         if (two_vars) var2 = range.params()[1];
         break;
+      // Not google.protobuf.Any: as in cel-go, an `any` value (a DRA
+      // attribute without the list-type feature) is not iterable.
       case TypeKind::kDyn:
-      case TypeKind::kAny:
       case TypeKind::kError:
       case TypeKind::kTypeParam:
         IsAssignable(Type::Dyn(), range);

@@ -1693,6 +1693,15 @@ TEST_F(CheckerTest, DeviceTypeVariants) {
   // The later declaration wins.
   EXPECT_EQ(Outcome("device.attributes['a'].b", env),
             "type google.protobuf.Any");
+  // cel-go (NewExpressions environment without DRAListTypeAttributes).
+  EXPECT_EQ(Outcome("device.attributes[\"a\"].b.exists(x, x == 1)", env),
+            "error: ERROR: <input>:1:23: expression of type 'any' cannot be "
+            "range of a comprehension (must be list, map, or dynamic)\n | "
+            "device.attributes[\"a\"].b.exists(x, x == 1)\n | "
+            "......................^");
+  EXPECT_EQ(Outcome("device.attributes['a'].b == 1", env), "type bool");
+  // Selecting from `any` gives dyn.
+  EXPECT_EQ(Outcome("device.attributes['a'].b.c.d", env), "type dyn");
   EXPECT_EQ(Outcome("device.allowMultipleAllocations", env),
             "error: ERROR: <input>:1:7: undefined field "
             "'allowMultipleAllocations'\n | device.allowMultipleAllocations\n"
