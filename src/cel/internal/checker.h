@@ -20,6 +20,22 @@
 // registered overload without a declaration is checked leniently (any
 // arguments, result dyn), so that libraries added later still compile.
 //
+// Where this differs from cel-go (deliberately):
+//  * `[?e]` and `{?k: e}` with a dyn `e`: cel-go's homogeneous literal
+//    validator panics (it takes the optional's type parameter of dyn); here
+//    the entry counts with type dyn.
+//  * Protobuf messages, wrapper types and enums are not modelled (no DRA
+//    expression can reach them); `google.protobuf.Int64Value` and the like
+//    are undeclared here.
+//  * Not implemented: the ext.Strings `format` clause validator (draplane
+//    has no `format` yet) and compile-time errors that cel-go raises when
+//    building the program rather than when checking (a constant invalid
+//    regex passed to `find`/`findAll`): those belong to Plan().
+//  * Free type variables are named _var0, _var1, ... in allocation order;
+//    cel-go allocates them in Go map order for overloads with several type
+//    parameters, so messages that show an unresolved variable may name it
+//    differently.
+//
 // Thread-safe: Check keeps no state between calls.
 //
 // Internal to the cel component.
