@@ -1,51 +1,42 @@
-// Arbitrary bytes as a CEL expression: parse, plan against the standard and
-// Kubernetes libraries, and evaluate with a cost limit. Any crash, sanitizer
-// report, hang or unbounded memory is a bug; errors are expected.
+// Arbitrary bytes as a DRA selector: compile in the Kubernetes DRA
+// environment (parse, check, plan with every library) and evaluate against
+// an NVIDIA-like device with a cost limit, through the public cel.h API
+// that admission, the scheduler and `draplane cel` use. Any crash,
+// sanitizer report, hang or unbounded memory is a bug; errors are expected.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "cel/internal/interpreter.h"
-#include "cel/internal/kubernetes_library.h"
-#include "cel/internal/network_library.h"
-#include "cel/internal/parser.h"
-#include "cel/internal/standard_library.h"
-#include "cel/internal/strings_library.h"
+#include "cel/cel.h"
 
 namespace {
 
-const draplane::cel::internal::FunctionRegistry& Registry() {
-  using namespace draplane::cel::internal;
-  static const FunctionRegistry* registry = [] {
-    auto* r = new FunctionRegistry();
-    (void)RegisterStandardFunctions(r);
-    (void)RegisterQuantityFunctions(r);
-    (void)RegisterSemverFunctions(r);
-    (void)RegisterStringsFunctions(r);
-    (void)RegisterIPFunctions(r);
-    (void)RegisterCIDRFunctions(r);
-    return r;
+const draplane::cel::Device& FuzzDevice() {
+  static const draplane::cel::Device* device = [] {
+    draplane::api::Device d;
+    d.name = "gpu-0";
+    d.attributes["productName"].string_value = "NVIDIA A100 80GB PCIe";
+    d.attributes["index"].int_value = 0;
+    d.attributes["ecc"].bool_value = true;
+    d.attributes["cudaComputeCapability"].version_value = "8.0.0";
+    d.attributes["other.example.com/x"].string_value = "y";
+    d.capacity["memory"].value = *draplane::Quantity::Parse("80Gi");
+    return new draplane::cel::Device(
+        *draplane::cel::Device::Create("gpu.nvidia.com", d));
   }();
-  return *registry;
+  return *device;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace draplane::cel::internal;
   std::string_view source(reinterpret_cast<const char*>(data), size);
-  auto parsed = Parse(source);
-  if (!parsed.ok()) return 0;
-  PlanOptions plan_options;
-  plan_options.unknown_functions_are_runtime_errors = true;
-  auto program = Plan(*parsed->root, Registry(), plan_options);
+  auto program =
+      draplane::cel::Compiler::Default().CompileDeviceExpression(source);
   if (!program.ok()) return 0;
-  MapActivation activation;
-  activation.Insert("x", Value::Int(7));
-  activation.Insert("s", Value::String("gpu.nvidia.com"));
-  EvalOptions eval_options;
-  eval_options.cost_limit = 100000;
-  EvalResult result = (*program)->Evaluate(activation, eval_options);
-  (void)result.value.DebugString();
+  draplane::cel::Evaluation e =
+      (*program)->Evaluate(FuzzDevice(), /*cost_limit=*/100000);
+  (void)draplane::api::DumpJson(e.value);
+  (void)(*program)->Matches(FuzzDevice(), 100000);
   return 0;
 }

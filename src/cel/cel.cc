@@ -7,6 +7,9 @@
 #include <variant>
 
 #include "absl/strings/escaping.h"
+#include "cel/internal/checker.h"
+#include "cel/internal/checker_declarations.h"
+#include "cel/internal/cost_estimator.h"
 #include "cel/internal/device_references.h"
 #include "cel/internal/dra_device.h"
 #include "cel/internal/environment.h"
@@ -292,37 +295,93 @@ const Compiler& Compiler::Default() {
 }
 
 absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileSelector(
-    std::string_view expression, bool check_cost) const {
-  return Compile(expression, /*device_environment=*/true, {}, check_cost);
+    std::string_view expression, bool for_validation) const {
+  return Compile(expression,
+                 for_validation ? Mode::kSelectorValidation
+                                : Mode::kSelectorStored,
+                 {});
 }
 
 absl::StatusOr<std::shared_ptr<const Program>>
 Compiler::CompileDeviceExpression(std::string_view expression) const {
-  return Compile(expression, /*device_environment=*/true, {},
-                 /*check_cost=*/false);
+  return Compile(expression, Mode::kDeviceExpression, {});
 }
 
 absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileExpression(
     std::string_view expression,
     const std::vector<std::string>& variables) const {
-  return Compile(expression, /*device_environment=*/false, variables,
-                 /*check_cost=*/false);
+  return Compile(expression, Mode::kPlainExpression, variables);
 }
 
 absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
-    std::string_view expression, bool device_environment,
-    const std::vector<std::string>& variables, bool check_cost) const {
+    std::string_view expression, Mode mode,
+    const std::vector<std::string>& variables) const {
   absl::StatusOr<internal::ParsedExpr> parsed =
       internal::Parse(expression, internal::KubernetesParserOptions());
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
         StrCat("compilation failed: ", std::string(parsed.status().message())));
   }
-  (void)check_cost;
+  bool device_environment = mode != Mode::kPlainExpression;
+  // The StoredExpressions environment declares every variant of the
+  // device type (feature gates are ignored there) and the last one wins:
+  // allowMultipleAllocations present, attribute values dyn.
+  internal::DraDeviceTypeOptions device_type;
+  if (mode == Mode::kSelectorValidation) {
+    device_type.consumable_capacity = features_.consumable_capacity;
+    device_type.list_type_attributes = features_.list_type_attributes;
+  }
+  internal::CheckerEnvironment env;
+  env.functions = functions_.get();
+  if (device_environment) {
+    env.variables.emplace_back(internal::kDeviceVariable,
+                               internal::DraDeviceType(device_type));
+  }
+  for (const std::string& v : variables) {
+    env.variables.emplace_back(v, internal::Type::Dyn());
+  }
+  absl::StatusOr<internal::CheckedExpr> checked =
+      internal::Check(*parsed->root, parsed->source, env);
+  if (!checked.ok()) {
+    return absl::InvalidArgumentError(StrCat(
+        "compilation failed: ", std::string(checked.status().message())));
+  }
+  bool selector = mode == Mode::kSelectorStored ||
+                  mode == Mode::kSelectorValidation;
+  if (selector) {
+    // dynamic-resource-allocation/cel validateOutputType.
+    internal::Type attribute = device_type.list_type_attributes
+                                   ? internal::Type::Dyn()
+                                   : internal::Type::Any();
+    const internal::Type& out = checked->output_type;
+    if (!out.IsExact(internal::Type::Bool()) && !out.IsExact(attribute)) {
+      return absl::InvalidArgumentError(
+          StrCat("must evaluate to bool or the unknown type, not ",
+                 out.ToString()));
+    }
+  }
+  uint64_t estimated_max_cost = 0;
+  if (mode == Mode::kSelectorValidation) {
+    std::unique_ptr<internal::SizeEstimator> sizes =
+        internal::NewDraDeviceSizeEstimator(device_type);
+    internal::CostOptions cost_options;
+    cost_options.sizes = sizes.get();
+    cost_options.presence_test_has_cost = false;
+    absl::StatusOr<internal::CostEstimate> cost =
+        internal::EstimateCost(*parsed->root, *checked, cost_options);
+    if (!cost.ok()) {
+      return absl::InternalError(StrCat("cost estimation failed: ",
+                                        std::string(cost.status().message())));
+    }
+    estimated_max_cost = cost->max;
+    if (cost->max > kSelectorMaxCost) {
+      return absl::ResourceExhaustedError("too complex, exceeds cost limit");
+    }
+  }
   internal::PlanOptions plan_options;
   plan_options.optimize = true;  // Kubernetes: cel.EvalOptions(OptOptimize)
   plan_options.is_declared_variable = [&](std::string_view name) {
-    if (device_environment) return name == internal::kDeviceVariable;
+    if (device_environment && name == internal::kDeviceVariable) return true;
     for (const std::string& v : variables) {
       if (v == name) return true;
     }
@@ -339,7 +398,8 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
         "compilation failed: ", std::string(program.status().message())));
   }
   return std::shared_ptr<const Program>(
-      new Program(std::string(expression), *std::move(program), functions_, 0));
+      new Program(std::string(expression), *std::move(program), functions_,
+                  estimated_max_cost));
 }
 
 // --- References ---

@@ -95,7 +95,8 @@ class Program {
   Program& operator=(const Program&) = delete;
 
   const std::string& expression() const { return expression_; }
-  // The checker's estimate of the worst-case cost (selectors only).
+  // The estimated worst-case cost (selectors compiled for validation;
+  // 0 otherwise).
   uint64_t estimated_max_cost() const { return estimated_max_cost_; }
 
   // Selector semantics (upstream DeviceMatches): true or false, or an
@@ -140,13 +141,20 @@ class Compiler {
   //  - InvalidArgument "compilation failed: ERROR: <input>:L:C: ..." for
   //    syntax, undeclared names, undefined fields, type errors;
   //  - InvalidArgument "must evaluate to bool or the unknown type, not int";
-  //  - ResourceExhausted "too complex, exceeds cost limit" when the
-  //    estimated cost exceeds kSelectorMaxCost and `check_cost` is set
-  //    (API validation; the scheduler compiles without it).
+  //  - InvalidArgument "program instantiation failed: ..." for constant
+  //    arguments that cannot be converted (`int('x')`);
+  //  - with `for_validation`: ResourceExhausted "too complex, exceeds cost
+  //    limit" when the estimated cost exceeds kSelectorMaxCost.
+  // `for_validation` selects upstream's NewExpressions environment, which
+  // API validation uses for new or changed selectors: the device type
+  // follows the feature gates (attribute values are `any` without
+  // DRAListTypeAttributes) and the cost is estimated. Without it, the
+  // StoredExpressions environment the scheduler uses: every library and
+  // device field ever introduced, no cost estimate.
   // The length limit (kSelectorMaxLength) is API validation's, not checked
   // here, as upstream.
   absl::StatusOr<std::shared_ptr<const Program>> CompileSelector(
-      std::string_view expression, bool check_cost = false) const;
+      std::string_view expression, bool for_validation = false) const;
 
   // Compiles an expression of any result type in the DRA environment
   // (`device` declared): for looking at attribute values while debugging.
@@ -160,9 +168,15 @@ class Compiler {
       const std::vector<std::string>& variables) const;
 
  private:
+  enum class Mode {
+    kSelectorStored,      // scheduler: StoredExpressions, result bool
+    kSelectorValidation,  // admission: NewExpressions, result bool, cost
+    kDeviceExpression,    // `cel eval --device-file`: any result
+    kPlainExpression,     // `cel eval [--var]`: no device
+  };
   absl::StatusOr<std::shared_ptr<const Program>> Compile(
-      std::string_view expression, bool device_environment,
-      const std::vector<std::string>& variables, bool check_cost) const;
+      std::string_view expression, Mode mode,
+      const std::vector<std::string>& variables) const;
 
   DeviceFeatures features_;
   std::shared_ptr<const internal::FunctionRegistry> functions_;

@@ -104,14 +104,14 @@ void PrintEvaluation(const cel::Evaluation& e, const std::string& output,
       j["value"] = e.value;
       j["type"] = e.type;
     }
-    streams.out << j.dump() << "\n";
+    streams.out << api::DumpJson(j) << "\n";
     return;
   }
   if (e.error) {
     streams.err << "evaluation error: " << *e.error << "\n";
     return;
   }
-  streams.out << e.value.dump() << " (" << e.type << ")\n";
+  streams.out << api::DumpJson(e.value) << " (" << e.type << ")\n";
 }
 
 int RunEval(const EvalFlags& flags, Streams streams) {
@@ -120,7 +120,7 @@ int RunEval(const EvalFlags& flags, Streams streams) {
     if (json && code != kExitUsage) {
       api::Json j;
       j["error"] = std::string(message);
-      streams.out << j.dump() << "\n";
+      streams.out << api::DumpJson(j) << "\n";
     } else {
       streams.err << "error: " << message << "\n";
     }
@@ -198,7 +198,7 @@ int RunMatch(const MatchFlags& flags, Streams streams) {
     return kExitUsage;
   }
   if (flags.output == "json") {
-    streams.out << CelMatchJson(*reports).dump(2) << "\n";
+    streams.out << api::DumpJson(CelMatchJson(*reports), 2) << "\n";
   } else {
     streams.out << FormatCelMatchTable(*reports);
   }

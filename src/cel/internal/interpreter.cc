@@ -1,5 +1,6 @@
 #include "cel/internal/interpreter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -83,6 +84,23 @@ void FunctionRegistry::RegisterTypeName(std::string name) {
 
 bool FunctionRegistry::HasTypeName(std::string_view name) const {
   return type_names_.find(name) != type_names_.end();
+}
+
+std::vector<const FunctionOverload*> FunctionRegistry::Overloads(
+    std::string_view function) const {
+  std::vector<const FunctionOverload*> out;
+  auto it = overloads_.find(function);
+  if (it == overloads_.end()) return out;
+  for (const auto& o : it->second) out.push_back(o.get());
+  return out;
+}
+
+std::vector<std::string> FunctionRegistry::FunctionNames() const {
+  std::vector<std::string> names;
+  names.reserve(overloads_.size());
+  for (const auto& [name, list] : overloads_) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 namespace {

@@ -138,6 +138,12 @@ class FunctionRegistry {
                                             size_t arity) const;
   // Whether any overload named `function` exists.
   bool HasFunction(std::string_view function) const;
+  // Every registered overload of `function` (both call styles, all
+  // arities), in registration order; empty when there is none.
+  std::vector<const FunctionOverload*> Overloads(
+      std::string_view function) const;
+  // Names of all functions with at least one overload, sorted.
+  std::vector<std::string> FunctionNames() const;
 
   // Declares `name` ("net.IP") as a library type: the planner resolves the
   // identifier to that type value, as cel-go does for types added with
