@@ -167,6 +167,151 @@ Value NoSuchOverload(std::string_view function, absl::Span<const Value> args) {
   return Value::Error(StrCat("no such overload: ", function, "(", kinds, ")"));
 }
 
+// cel-go's error when no overload accepts the runtime arguments depends on
+// how the function is bound (common/stdlib/standard.go, common/decls):
+//  - functions with per-overload bindings (conversions, the extension and
+//    Kubernetes libraries) fail their type guard with
+//    "no such overload: f(int, string)" (NoSuchOverload above);
+//  - the standard operators bound as one "singleton" gated on an operand
+//    trait call the first operand's trait method when it has the trait
+//    (which answers "no such overload" for a wrong second operand), else
+//    its Receive method when it is a receiver type ("no such overload"),
+//    else fail with "no such overload: f";
+//  - a few bindings answer "no such overload" for any operands (`!`, `in`,
+//    the string predicates, and `matches` with a constant pattern, which
+//    cel-go's regex optimisation replaces).
+// The trait bits of cel-go's runtime types (common/types/types.go).
+enum OperandTrait : uint16_t {
+  kAdder = 1 << 0,
+  kComparer = 1 << 1,
+  kDivider = 1 << 2,
+  kModder = 1 << 3,
+  kMultiplier = 1 << 4,
+  kNegator = 1 << 5,
+  kSubtractor = 1 << 6,
+  kSizer = 1 << 7,
+  kMatcher = 1 << 8,
+  kReceiver = 1 << 9,
+};
+
+uint16_t OperandTraits(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kBool:
+      return kComparer | kNegator;
+    case ValueKind::kInt:
+      return kAdder | kComparer | kDivider | kModder | kMultiplier | kNegator |
+             kSubtractor;
+    case ValueKind::kUint:
+      return kAdder | kComparer | kDivider | kModder | kMultiplier |
+             kSubtractor;
+    case ValueKind::kDouble:
+      return kAdder | kComparer | kDivider | kMultiplier | kNegator |
+             kSubtractor;
+    case ValueKind::kString:
+      return kAdder | kComparer | kMatcher | kReceiver | kSizer;
+    case ValueKind::kBytes:
+      return kAdder | kComparer | kSizer;
+    case ValueKind::kList:
+      return kAdder | kSizer;
+    case ValueKind::kMap:
+      return kSizer;
+    case ValueKind::kTimestamp:
+      return kAdder | kComparer | kReceiver | kSubtractor;
+    case ValueKind::kDuration:
+      return kAdder | kComparer | kNegator | kReceiver | kSubtractor;
+    default:
+      // null, type, optional and the library types (Kubernetes' object
+      // types only have the field-tester and indexer traits).
+      return 0;
+  }
+}
+
+// How a function reports operands no overload accepts.
+struct NoMatchRule {
+  enum Kind : uint8_t { kSignature, kPlain, kTrait };
+  Kind kind = kSignature;
+  uint16_t trait = 0;
+};
+
+NoMatchRule NoMatchRuleFor(std::string_view function,
+                           bool constant_second_arg) {
+  struct Entry {
+    std::string_view function;
+    uint16_t trait;
+  };
+  static constexpr Entry kSingletons[] = {
+      {"_+_", kAdder},     {"_-_", kSubtractor}, {"_*_", kMultiplier},
+      {"_/_", kDivider},   {"_%_", kModder},     {"-_", kNegator},
+      {"_<_", kComparer},  {"_<=_", kComparer},  {"_>_", kComparer},
+      {"_>=_", kComparer}, {"size", kSizer},     {"matches", kMatcher},
+  };
+  if (function == "!_" || function == "@in" || function == "contains" ||
+      function == "startsWith" || function == "endsWith" ||
+      (function == "matches" && constant_second_arg)) {
+    return {NoMatchRule::kPlain, 0};
+  }
+  for (const Entry& e : kSingletons) {
+    if (e.function == function) return {NoMatchRule::kTrait, e.trait};
+  }
+  return {};
+}
+
+Value NoMatchingOverload(std::string_view function, NoMatchRule rule,
+                         absl::Span<const Value> args) {
+  switch (rule.kind) {
+    case NoMatchRule::kSignature:
+      return NoSuchOverload(function, args);
+    case NoMatchRule::kPlain:
+      return Value::Error("no such overload");
+    case NoMatchRule::kTrait:
+      if (!args.empty() &&
+          (OperandTraits(args[0]) & (rule.trait | kReceiver)) != 0) {
+        return Value::Error("no such overload");
+      }
+      return Value::Error(StrCat("no such overload: ", function));
+  }
+  return NoSuchOverload(function, args);
+}
+
+// Go's %T of the cel-go value for a value of v's kind, as comprehension
+// errors print it ("got 'types.Int', expected iterable type").
+std::string GoTypeName(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kNull:
+      return "types.Null";
+    case ValueKind::kBool:
+      return "types.Bool";
+    case ValueKind::kInt:
+      return "types.Int";
+    case ValueKind::kUint:
+      return "types.Uint";
+    case ValueKind::kDouble:
+      return "types.Double";
+    case ValueKind::kString:
+      return "types.String";
+    case ValueKind::kBytes:
+      return "types.Bytes";
+    case ValueKind::kType:
+      return "*types.Type";
+    case ValueKind::kOptional:
+      return "*types.Optional";
+    case ValueKind::kTimestamp:
+      return "types.Timestamp";
+    case ValueKind::kDuration:
+      return "types.Duration";
+    case ValueKind::kOpaque: {
+      // The Kubernetes library types live in k8s.io/apiserver/pkg/cel:
+      // "kubernetes.Quantity" -> cel.Quantity, "net.IP" -> cel.IP.
+      std::string_view name = v.opaque().TypeName();
+      size_t dot = name.rfind('.');
+      if (dot != std::string_view::npos) name = name.substr(dot + 1);
+      return StrCat("cel.", name);
+    }
+    default:
+      return std::string(v.TypeName());
+  }
+}
+
 // Field selection `v.field` on a non-optional value. With `optional`, a
 // missing key yields optional.none() and a present one optional.of(value).
 // `hash` is StringKeyHash(field), computed once at plan time.
@@ -180,8 +325,11 @@ Value SelectField(const Value& v, std::string_view field, uint64_t hash,
     }
     return optional ? Value::OptionalOf(*found) : *found;
   }
-  return Value::Error(
-      StrCat("type '", v.TypeName(), "' does not support field selection"));
+  // cel-go's attribute qualification of a value that is neither a map nor
+  // a list (nor a message) reports the key as missing (an optional
+  // qualification answers none).
+  return optional ? Value::OptionalNone()
+                  : Value::Error(StrCat("no such key: ", field));
 }
 
 // `v[key]` on a non-optional value; `optional` as in SelectField.
@@ -194,20 +342,21 @@ Value IndexValue(const Value& v, const Value& key, bool optional) {
         idx = key.int_value();
         break;
       case ValueKind::kUint:
+        // cel-go IndexOrError: only lossless conversions to int index.
         if (key.uint_value() >
             static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-          return optional ? Value::OptionalNone()
-                          : Value::Error(StrCat("index out of bounds: ",
-                                                key.uint_value()));
+          return Value::Error(
+              StrCat("unsupported index value ", key.uint_value(), " in list"));
         }
         idx = static_cast<int64_t>(key.uint_value());
         break;
       case ValueKind::kDouble: {
         double d = key.double_value();
-        if (!std::isfinite(d) || std::trunc(d) != d || d < -9.2e18 ||
-            d > 9.2e18) {
+        if (!std::isfinite(d) || d <= -9223372036854775808.0 ||
+            d >= 9223372036854775808.0 ||
+            static_cast<double>(static_cast<int64_t>(d)) != d) {
           return Value::Error(
-              StrCat("unsupported index value: ", FormatDouble(d)));
+              StrCat("unsupported index value ", FormatDouble(d), " in list"));
         }
         idx = static_cast<int64_t>(d);
         break;
@@ -240,8 +389,8 @@ Value IndexValue(const Value& v, const Value& key, bool optional) {
     }
     return optional ? Value::OptionalOf(*found) : *found;
   }
-  return Value::Error(
-      StrCat("type '", v.TypeName(), "' does not support indexing"));
+  // As SelectField: cel-go reports the key as missing.
+  return optional ? Value::OptionalNone() : NoSuchKey(key);
 }
 
 // Qualification of an optional value: none stays none; of(x) qualifies x
@@ -391,8 +540,12 @@ class TestOnlyNode final : public Node {
         return Value::Bool(x.map().FindString(field_) != nullptr);
       }
     }
-    return Value::Error(StrCat("type '", v.TypeName(),
-                               "' does not support field presence tests"));
+    // cel-go: a list answers its index error for the string key; other
+    // values without fields are not set.
+    if (v.kind() == ValueKind::kList) {
+      return Value::Error("unsupported index type 'string' in list");
+    }
+    return Value::Bool(false);
   }
 
  private:
@@ -461,9 +614,10 @@ class AndNode final : public Node {
     if (f.cancelled) return CancelledError();
     if (r.IsFalse()) return r;
     if (l.is_bool() && r.is_bool()) return Value::Bool(true);
-    if (l.is_error()) return l;
-    if (r.is_error()) return r;
-    return NoSuchOverload("_&&_", {l, r});
+    // cel-go: the first operand that is not a bool decides the error.
+    const Value& bad = l.is_bool() ? r : l;
+    if (bad.is_error()) return bad;
+    return Value::Error("no such overload");
   }
 
  private:
@@ -482,9 +636,10 @@ class OrNode final : public Node {
     if (f.cancelled) return CancelledError();
     if (r.IsTrue()) return r;
     if (l.is_bool() && r.is_bool()) return Value::Bool(false);
-    if (l.is_error()) return l;
-    if (r.is_error()) return r;
-    return NoSuchOverload("_||_", {l, r});
+    // cel-go: the first operand that is not a bool decides the error.
+    const Value& bad = l.is_bool() ? r : l;
+    if (bad.is_error()) return bad;
+    return Value::Error("no such overload");
   }
 
  private:
@@ -499,7 +654,7 @@ class ConditionalNode final : public Node {
     Value c = cond_->Eval(f);
     if (f.cancelled) return CancelledError();
     if (c.is_error()) return c;
-    if (!c.is_bool()) return NoSuchOverload("_?_:_", {c});
+    if (!c.is_bool()) return Value::Error("no such overload");
     // cel-go resolves an attribute branch without observing it.
     const Node& branch = c.bool_value() ? *then_ : *else_;
     Value v = branch.Eval(f, !branch.IsAttribute());
@@ -554,6 +709,9 @@ class CallNode final : public Node {
         overloads_(std::move(overloads)),
         specialized_(std::move(specialized)),
         args_(std::move(args)) {
+    no_match_ = NoMatchRuleFor(
+        function_, args_.size() == 2 && args_[1]->ConstantValue() != nullptr &&
+                       args_[1]->ConstantValue()->kind() == ValueKind::kString);
     all_strict_ = true;
     for (const FunctionOverload* o : overloads_) all_strict_ &= o->strict;
     BuildTable();
@@ -594,7 +752,7 @@ class CallNode final : public Node {
     } else if (first_error != nullptr) {
       result = *first_error;
     } else {
-      result = NoSuchOverload(function_, span);
+      result = NoMatchingOverload(function_, no_match_, span);
     }
     // Cost: the chosen overload's (or the only candidate's) cost function.
     const FunctionOverload* costed =
@@ -675,14 +833,31 @@ class CallNode final : public Node {
   std::vector<FunctionImpl> specialized_;  // parallel to overloads_
   std::vector<NodePtr> args_;
   std::vector<uint8_t> table_;
+  NoMatchRule no_match_;
   bool all_strict_ = true;
 };
 
 class ListNode final : public Node {
  public:
   ListNode(std::vector<NodePtr> elements, std::vector<bool> optional)
-      : elements_(std::move(elements)), optional_(std::move(optional)) {}
+      : elements_(std::move(elements)), optional_(std::move(optional)) {
+    // A literal of constants (cel.bind's `[]` range, `['a', 'b']`) is
+    // built once: evaluating constants costs nothing and cannot fail, so
+    // only the literal's own cost remains per evaluation. The shared list
+    // is never mutated (in-place appends require a single reference).
+    std::vector<Value> values;
+    for (size_t i = 0; i < elements_.size(); ++i) {
+      const Value* c = elements_[i]->ConstantValue();
+      if (c == nullptr || c->is_error() || optional_[i]) return;
+      values.push_back(*c);
+    }
+    constant_ = Value::List(std::move(values));
+  }
   Value Eval(Frame& f, bool) const override {
+    if (constant_.has_value()) {
+      if (!f.Charge(10)) return CancelledError();
+      return *constant_;
+    }
     std::vector<Value> out;
     out.reserve(elements_.size());
     Value error;
@@ -718,6 +893,7 @@ class ListNode final : public Node {
  private:
   std::vector<NodePtr> elements_;
   std::vector<bool> optional_;
+  std::optional<Value> constant_;
 };
 
 class MapNode final : public Node {
@@ -787,7 +963,7 @@ class AccuAppendNode final : public Node {
       Value p = predicate_->Eval(f);
       if (f.cancelled) return CancelledError();
       if (p.is_error()) return p;
-      if (!p.is_bool()) return NoSuchOverload("_?_:_", {p});
+      if (!p.is_bool()) return Value::Error("no such overload");
       if (!p.bool_value()) {
         // The else branch: the accumulator identifier as a ?: branch
         // (attribute) is not charged.
@@ -869,8 +1045,14 @@ class ComprehensionNode final : public Node {
     if (f.cancelled) return CancelledError();
     if (range.is_error()) return range;
     if (range.kind() != ValueKind::kList && range.kind() != ValueKind::kMap) {
+      // cel-go's texts differ between its two-variable (fold) and
+      // one-variable comprehensions.
+      if (iter2_slot_ >= 0) {
+        return Value::Error(StrCat("unsupported comprehension range type: ",
+                                   GoTypeName(range)));
+      }
       return Value::Error(
-          StrCat("cannot iterate over value of type '", range.TypeName(), "'"));
+          StrCat("got '", GoTypeName(range), "', expected iterable type"));
     }
     Value accu = init_->Eval(f);
     if (f.cancelled) return CancelledError();

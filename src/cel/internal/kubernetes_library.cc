@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/str_cat.h"
 
@@ -105,6 +106,25 @@ void SetParseCost(FunctionOverload& o) {
   }
 }
 
+// The parsing functions called with constant arguments (the common
+// `quantity('40Gi')`, `semver('8.0.0')`) are evaluated once when the
+// program is planned: the call then returns the shared result (values are
+// immutable and reference-counted) without parsing or allocating. Errors
+// are precomputed alike; the call's cost is still charged per evaluation.
+void PrecomputeOnConstants(FunctionOverload& o) {
+  FunctionImpl impl = o.impl;
+  o.specialize =
+      [impl](absl::Span<const Value* const> constants) -> FunctionImpl {
+    std::vector<Value> args;
+    for (const Value* c : constants) {
+      if (c == nullptr) return nullptr;
+      args.push_back(*c);
+    }
+    Value result = impl(args);
+    return [result](absl::Span<const Value>) { return result; };
+  };
+}
+
 }  // namespace
 
 absl::Status RegisterQuantityFunctions(FunctionRegistry* registry) {
@@ -185,6 +205,9 @@ absl::Status RegisterQuantityFunctions(FunctionRegistry* registry) {
   }
   for (auto& o : overloads) {
     SetParseCost(o);
+    if (o.function == "quantity" || o.function == "semver") {
+      PrecomputeOnConstants(o);
+    }
     if (auto s = registry->Register(std::move(o)); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -250,6 +273,9 @@ absl::Status RegisterSemverFunctions(FunctionRegistry* registry) {
       }));
   for (auto& o : overloads) {
     SetParseCost(o);
+    if (o.function == "quantity" || o.function == "semver") {
+      PrecomputeOnConstants(o);
+    }
     if (auto s = registry->Register(std::move(o)); !s.ok()) return s;
   }
   return absl::OkStatus();

@@ -81,6 +81,24 @@ TEST_F(KubernetesLibraryTest, OpaqueValuesHaveNoOperatorsOfTheirOwn) {
   // without a checker they are runtime errors here.
   EXPECT_TRUE(Eval("quantity('1') < quantity('2')").is_error());
   EXPECT_TRUE(Eval("quantity('1') + quantity('2')").is_error());
+  // cel-go's texts on dyn operands: the types lack the comparer trait
+  // (draref: dyn(semver('1.0.0')) < dyn(semver('2.0.0'))).
+  EXPECT_EQ(Eval("semver('1.0.0') < semver('2.0.0')").error_message(),
+            "no such overload: _<_");
+  EXPECT_EQ(Eval("quantity('1') >= quantity('2')").error_message(),
+            "no such overload: _>=_");
+}
+
+// Constant arguments are parsed once when planning; every evaluation
+// still gives the same value (and still pays the parse cost, above).
+TEST_F(KubernetesLibraryTest, ConstantParsesArePrecomputed) {
+  EXPECT_TRUE(Eval("quantity('40Gi') == quantity('40Gi')").IsTrue());
+  EXPECT_TRUE(Eval("[1, 2].all(i, quantity('1Gi').isGreaterThan("
+                   "quantity('1Mi')))")
+                  .IsTrue());
+  EXPECT_EQ(Eval("quantity('bad')").error_message(),
+            Eval("quantity(dyn('bad'))").error_message());
+  EXPECT_EQ(Eval("semver('8.0.0').major()").int_value(), 8);
 }
 
 // Kubernetes equality (library/cost.go, the Equal methods of cel.Quantity

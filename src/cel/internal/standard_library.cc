@@ -145,15 +145,19 @@ Value SubTimestamps(const Value& a, const Value& b) {
 
 // --- Ordering ---
 
-template <bool (*Pred)(int)>
+inline constexpr char kLessName[] = "_<_";
+inline constexpr char kLessEqName[] = "_<=_";
+inline constexpr char kGreaterName[] = "_>_";
+inline constexpr char kGreaterEqName[] = "_>=_";
+
+template <bool (*Pred)(int), const char* kName>
 Value Ordered(Args a) {
   bool nan = false;
   std::optional<int> c = CompareValues(a[0], a[1], &nan);
   if (nan) return Value::Error("NaN values cannot be ordered");
   if (!c.has_value()) {
-    return Value::Error(StrCat("no such overload: ordering of '",
-                               a[0].TypeName(), "' and '", a[1].TypeName(),
-                               "'"));
+    // Library types without an ordering lack cel-go's comparer trait.
+    return Value::Error(StrCat("no such overload: ", kName));
   }
   return Value::Bool(Pred(*c));
 }
@@ -181,11 +185,11 @@ Value UintFromDouble(double d) {
   return Value::Uint(static_cast<uint64_t>(d));
 }
 
-// cel-go String.ConvertToType's error for any string it cannot convert
-// (syntax or range).
-Value ConversionError(std::string_view to) {
+// cel-go String.ConvertToType: every parse failure, out-of-range values
+// included, is this one error.
+Value StringConversionError(std::string_view type) {
   return Value::Error(
-      StrCat("type conversion error from 'string' to '", to, "'"));
+      StrCat("type conversion error from 'string' to '", type, "'"));
 }
 
 Value IntFromString(std::string_view s) {
@@ -193,12 +197,12 @@ Value IntFromString(std::string_view s) {
   if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);
   int64_t v = 0;
   if (digits.empty() || digits[0] == '+' || (digits[0] == '-' && s[0] == '+')) {
-    return ConversionError("int");
+    return StringConversionError("int");
   }
   auto [ptr, ec] =
       std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec != std::errc() || ptr != digits.data() + digits.size()) {
-    return ConversionError("int");
+    return StringConversionError("int");
   }
   return Value::Int(v);
 }
@@ -206,11 +210,11 @@ Value IntFromString(std::string_view s) {
 Value UintFromString(std::string_view s) {
   uint64_t v = 0;
   if (s.empty() || s[0] == '-' || s[0] == '+') {
-    return ConversionError("uint");
+    return StringConversionError("uint");
   }
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || ptr != s.data() + s.size()) {
-    return ConversionError("uint");
+    return StringConversionError("uint");
   }
   return Value::Uint(v);
 }
@@ -218,15 +222,17 @@ Value UintFromString(std::string_view s) {
 Value DoubleFromString(std::string_view s) {
   std::string str(s);
   if (str.empty() || std::isspace(static_cast<unsigned char>(str[0]))) {
-    return ConversionError("double");
+    return StringConversionError("double");
   }
   errno = 0;
   char* end = nullptr;
   double d = std::strtod(str.c_str(), &end);
   if (end != str.c_str() + str.size()) {
-    return ConversionError("double");
+    return StringConversionError("double");
   }
-  if (errno == ERANGE && std::isinf(d)) return ConversionError("double");
+  if (errno == ERANGE && std::isinf(d)) {
+    return StringConversionError("double");
+  }
   return Value::Double(d);
 }
 
@@ -240,7 +246,7 @@ Value BoolFromString(std::string_view s) {
       s == "False") {
     return Value::Bool(false);
   }
-  return ConversionError("bool");
+  return StringConversionError("bool");
 }
 
 // --- Time ---
@@ -532,10 +538,11 @@ void RegisterOperators(Registrar& r) {
     const char* id;
     FunctionImpl impl;
   };
-  const Op ops[] = {{"_<_", "less", Ordered<IsLess>},
-                    {"_<=_", "less_equals", Ordered<IsLessEq>},
-                    {"_>_", "greater", Ordered<IsGreater>},
-                    {"_>=_", "greater_equals", Ordered<IsGreaterEq>}};
+  const Op ops[] = {
+      {kLessName, "less", Ordered<IsLess, kLessName>},
+      {kLessEqName, "less_equals", Ordered<IsLessEq, kLessEqName>},
+      {kGreaterName, "greater", Ordered<IsGreater, kGreaterName>},
+      {kGreaterEqName, "greater_equals", Ordered<IsGreaterEq, kGreaterEqName>}};
   const std::pair<K, const char*> kinds[] = {
       {K::kBool, "bool"},         {K::kString, "string"},
       {K::kBytes, "bytes"},       {K::kTimestamp, "timestamp"},

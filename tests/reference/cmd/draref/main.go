@@ -4,6 +4,8 @@
 //
 //	draref allocate -f scenario.yaml           upstream result JSON
 //	draref cel eval --expr EXPR ...            evaluate a selector / expression
+//	draref cel gen --seed-start A --seed-end B CEL differential corpus (JSON lines)
+//	draref cel bench --input FILE              cel-go selector timings
 //	draref gen --seed N --count K --out DIR    write generated scenarios
 //	draref diff --seed-start A --seed-end B    differential / self test
 //	draref bench --json                        upstream allocator timings
@@ -21,6 +23,8 @@ const usage = `usage: draref <command> [flags]
 commands:
   allocate   run the upstream allocator on a scenario file and print the result JSON
   cel eval   evaluate a DRA selector against a device, or an expression in a plain environment
+  cel gen    write the CEL differential-test corpus (generated selectors x devices, cel-go outcomes)
+  cel bench  time cel-go selectors (DeviceMatches and prebuilt evaluation) on a bench input file
   gen        write generated scenarios (seeded)
   diff       generate scenarios and compare draref with draplane (or check determinism)
   bench      time the upstream allocator on the benchmark scenario classes
@@ -40,12 +44,7 @@ func main() {
 	case "allocate":
 		code = cmdAllocate(args)
 	case "cel":
-		if len(args) == 0 || args[0] != "eval" {
-			fmt.Fprintln(os.Stderr, "usage: draref cel eval [flags]")
-			code = 2
-			break
-		}
-		code = cmdCELEval(args[1:])
+		code = cmdCEL(args)
 	case "gen":
 		code = cmdGen(args)
 	case "diff":
