@@ -7,9 +7,12 @@
 
 #include "cel/internal/interpreter.h"
 #include "cel/internal/kubernetes_library.h"
+#include "cel/internal/lists_library.h"
 #include "cel/internal/parser.h"
+#include "cel/internal/regex_library.h"
 #include "cel/internal/standard_library.h"
 #include "cel/internal/strings_library.h"
+#include "cel/internal/url_library.h"
 
 namespace {
 
@@ -21,6 +24,11 @@ const draplane::cel::internal::FunctionRegistry& Registry() {
     (void)RegisterQuantityFunctions(r);
     (void)RegisterSemverFunctions(r);
     (void)RegisterStringsFunctions(r);
+    (void)RegisterKubernetesListsFunctions(r);
+    (void)RegisterExtListsFunctions(r);
+    (void)RegisterSetsFunctions(r);
+    (void)RegisterRegexFunctions(r);
+    (void)RegisterUrlFunctions(r);
     return r;
   }();
   return *registry;

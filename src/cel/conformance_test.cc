@@ -23,9 +23,12 @@
 #include "absl/strings/str_split.h"
 #include "cel/internal/interpreter.h"
 #include "cel/internal/kubernetes_library.h"
+#include "cel/internal/lists_library.h"
 #include "cel/internal/parser.h"
+#include "cel/internal/regex_library.h"
 #include "cel/internal/standard_library.h"
 #include "cel/internal/strings_library.h"
+#include "cel/internal/url_library.h"
 #include "cel/internal/value.h"
 #include "cel/testing/text_proto.h"
 #include "gtest/gtest.h"
@@ -205,6 +208,11 @@ class ConformanceEnvironment {
     check(RegisterQuantityFunctions(&registry_));
     check(RegisterSemverFunctions(&registry_));
     check(RegisterStringsFunctions(&registry_));
+    check(RegisterKubernetesListsFunctions(&registry_));
+    check(RegisterExtListsFunctions(&registry_));
+    check(RegisterSetsFunctions(&registry_));
+    check(RegisterRegexFunctions(&registry_));
+    check(RegisterUrlFunctions(&registry_));
   }
   const FunctionRegistry& registry() const { return registry_; }
 
