@@ -21,12 +21,9 @@
 #include <sstream>
 
 #include "absl/strings/str_split.h"
+#include "cel/internal/environment.h"
 #include "cel/internal/interpreter.h"
-#include "cel/internal/kubernetes_library.h"
-#include "cel/internal/network_library.h"
 #include "cel/internal/parser.h"
-#include "cel/internal/standard_library.h"
-#include "cel/internal/strings_library.h"
 #include "cel/internal/value.h"
 #include "cel/testing/text_proto.h"
 #include "gtest/gtest.h"
@@ -202,12 +199,7 @@ class ConformanceEnvironment {
     auto check = [](absl::Status s) {
       if (!s.ok()) std::cerr << "registry: " << s << "\n";
     };
-    check(RegisterStandardFunctions(&registry_));
-    check(RegisterQuantityFunctions(&registry_));
-    check(RegisterSemverFunctions(&registry_));
-    check(RegisterStringsFunctions(&registry_));
-    check(RegisterIPFunctions(&registry_));
-    check(RegisterCIDRFunctions(&registry_));
+    check(RegisterKubernetesLibraries(&registry_));
   }
   const FunctionRegistry& registry() const { return registry_; }
 

@@ -1,9 +1,12 @@
 #include "cel/internal/environment.h"
 
 #include "cel/internal/kubernetes_library.h"
+#include "cel/internal/lists_library.h"
 #include "cel/internal/network_library.h"
+#include "cel/internal/regex_library.h"
 #include "cel/internal/standard_library.h"
 #include "cel/internal/strings_library.h"
+#include "cel/internal/url_library.h"
 
 namespace draplane::cel::internal {
 
@@ -11,7 +14,10 @@ absl::Status RegisterKubernetesLibraries(FunctionRegistry* registry) {
   for (auto* register_library :
        {&RegisterStandardFunctions, &RegisterQuantityFunctions,
         &RegisterSemverFunctions, &RegisterStringsFunctions,
-        &RegisterIPFunctions, &RegisterCIDRFunctions}) {
+        &RegisterIPFunctions, &RegisterCIDRFunctions,
+        &RegisterKubernetesListsFunctions, &RegisterExtListsFunctions,
+        &RegisterSetsFunctions, &RegisterRegexFunctions,
+        &RegisterUrlFunctions}) {
     if (absl::Status s = register_library(registry); !s.ok()) return s;
   }
   return absl::OkStatus();

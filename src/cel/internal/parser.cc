@@ -47,6 +47,9 @@ constexpr char kUnusedIterVar[] = "#unused";
 // Function used by transformMap/transformMapEntry (cel-go
 // ext/comprehensions.go).
 constexpr char kMapInsert[] = "cel.@mapInsert";
+// Names used by the sortBy expansion (cel-go ext/lists.go).
+constexpr char kSortByInput[] = "@__sortBy_input__";
+constexpr char kSortByAssociatedKeys[] = "@sortByAssociatedKeys";
 
 // Reserved words (cel-go parser.go reservedIds minus the keywords, which
 // the lexer already turns into their own tokens).
@@ -938,6 +941,9 @@ class ParserImpl {
       if (function == "map") return ExpandMap(position, target, args);
       if (function == "filter") return ExpandFilter(position, target, args);
     }
+    if (n == 2 && function == "sortBy" && options_.enable_sort_by_macro) {
+      return ExpandSortBy(position, target, args);
+    }
     if (n == 2 && options_.enable_optional_syntax &&
         (function == "optMap" || function == "optFlatMap")) {
       return ExpandOptMap(position, function == "optMap", target, args);
@@ -1151,6 +1157,37 @@ class ParserImpl {
     return b.Fold(kUnusedIterVar, "", std::move(range), *var,
                   std::move(args[1]), std::move(condition), std::move(step),
                   std::move(args[2]));
+  }
+
+  // list.sortBy(v, key) (cel-go ext/lists.go sortByMacro):
+  //   cel.bind(@__sortBy_input__, list,
+  //            @__sortBy_input__.@sortByAssociatedKeys(
+  //                @__sortBy_input__.map(v, key)))
+  ExprPtr ExpandSortBy(int32_t position, ExprPtr& target,
+                       std::vector<ExprPtr>& args) {
+    MacroBuilder b(this, position);
+    ExprPtr input = b.Ident(kSortByInput);
+    if (target->As<ListExpr>() == nullptr &&
+        target->As<SelectExpr>() == nullptr &&
+        target->As<IdentExpr>() == nullptr &&
+        target->As<ComprehensionExpr>() == nullptr &&
+        target->As<CallExpr>() == nullptr) {
+      SemanticError(target->position,
+                    "sortBy can only be applied to a list, identifier, "
+                    "comprehension, call or select expression");
+      return ErrorNode(position);
+    }
+    ExprPtr map_target = b.Copy(*input);
+    // A malformed variable is reported by ExpandMap; the parse then fails.
+    ExprPtr keys = ExpandMap(position, map_target, args);
+    ExprPtr receiver = b.Copy(*input);
+    ExprPtr call = b.MemberCall(kSortByAssociatedKeys, std::move(receiver),
+                                Args(std::move(keys)));
+    ExprPtr range = b.List({});
+    ExprPtr condition = b.Literal(false);
+    return b.Fold(kUnusedIterVar, "", std::move(range), kSortByInput,
+                  std::move(target), std::move(condition), std::move(input),
+                  std::move(call));
   }
 
   // Checks the two iteration variables of a two-variable comprehension.

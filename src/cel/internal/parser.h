@@ -59,6 +59,11 @@ struct ParserOptions {
   // transformList/transformMap/transformMapEntry(k, v, [p,] t) (cel-go
   // ext.TwoVarComprehensions). Requires enable_macros.
   bool enable_two_var_comprehensions = true;
+  // list.sortBy(v, key) (cel-go ext.Lists version 2 and later), expanded as
+  // cel-go does to cel.bind(@__sortBy_input__, list,
+  // @__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(v, key))).
+  // Requires enable_macros.
+  bool enable_sort_by_macro = true;
 };
 
 // Parses `source` into a ParsedExpr. Never throws; any input (including
