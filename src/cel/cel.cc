@@ -279,12 +279,20 @@ Evaluation Program::Evaluate(const std::map<std::string, api::Json>& variables,
 // --- Compiler ---
 
 Compiler::Compiler(DeviceFeatures features) : features_(features) {
-  auto registry = std::make_shared<internal::FunctionRegistry>();
-  absl::Status s = internal::RegisterKubernetesLibraries(registry.get());
-  // The libraries are fixed at build time; a conflict is a programming
-  // error caught by the tests.
-  if (!s.ok()) std::abort();
-  functions_ = std::move(registry);
+  auto build = [](int lists_version) {
+    auto registry = std::make_shared<internal::FunctionRegistry>();
+    internal::LibraryOptions options;
+    options.kubernetes_lists_version = lists_version;
+    absl::Status s =
+        internal::RegisterKubernetesLibraries(registry.get(), options);
+    // The libraries are fixed at build time; a conflict is a programming
+    // error caught by the tests.
+    if (!s.ok()) std::abort();
+    return registry;
+  };
+  functions_ = build(1);
+  validation_functions_ =
+      features_.list_type_attributes ? functions_ : build(0);
 }
 
 Compiler::~Compiler() = default;
@@ -296,10 +304,9 @@ const Compiler& Compiler::Default() {
 
 absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileSelector(
     std::string_view expression, bool for_validation) const {
-  return Compile(expression,
-                 for_validation ? Mode::kSelectorValidation
-                                : Mode::kSelectorStored,
-                 {});
+  return Compile(
+      expression,
+      for_validation ? Mode::kSelectorValidation : Mode::kSelectorStored, {});
 }
 
 absl::StatusOr<std::shared_ptr<const Program>>
@@ -331,8 +338,10 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
     device_type.consumable_capacity = features_.consumable_capacity;
     device_type.list_type_attributes = features_.list_type_attributes;
   }
+  const std::shared_ptr<const internal::FunctionRegistry>& functions =
+      mode == Mode::kSelectorValidation ? validation_functions_ : functions_;
   internal::CheckerEnvironment env;
-  env.functions = functions_.get();
+  env.functions = functions.get();
   if (device_environment) {
     env.variables.emplace_back(internal::kDeviceVariable,
                                internal::DraDeviceType(device_type));
@@ -346,8 +355,8 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
     return absl::InvalidArgumentError(StrCat(
         "compilation failed: ", std::string(checked.status().message())));
   }
-  bool selector = mode == Mode::kSelectorStored ||
-                  mode == Mode::kSelectorValidation;
+  bool selector =
+      mode == Mode::kSelectorStored || mode == Mode::kSelectorValidation;
   if (selector) {
     // dynamic-resource-allocation/cel validateOutputType.
     internal::Type attribute = device_type.list_type_attributes
@@ -355,9 +364,8 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
                                    : internal::Type::Any();
     const internal::Type& out = checked->output_type;
     if (!out.IsExact(internal::Type::Bool()) && !out.IsExact(attribute)) {
-      return absl::InvalidArgumentError(
-          StrCat("must evaluate to bool or the unknown type, not ",
-                 out.ToString()));
+      return absl::InvalidArgumentError(StrCat(
+          "must evaluate to bool or the unknown type, not ", out.ToString()));
     }
   }
   uint64_t estimated_max_cost = 0;
@@ -388,7 +396,7 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
     return false;
   };
   absl::StatusOr<std::unique_ptr<internal::Program>> program =
-      internal::Plan(*parsed->root, *functions_, plan_options);
+      internal::Plan(*parsed->root, *functions, plan_options);
   if (!program.ok()) {
     if (program.status().code() == absl::StatusCode::kFailedPrecondition) {
       // "program instantiation failed: ..." as upstream's env.Program.
@@ -398,7 +406,7 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
         "compilation failed: ", std::string(program.status().message())));
   }
   return std::shared_ptr<const Program>(
-      new Program(std::string(expression), *std::move(program), functions_,
+      new Program(std::string(expression), *std::move(program), functions,
                   estimated_max_cost));
 }
 

@@ -179,7 +179,11 @@ class Compiler {
       const std::vector<std::string>& variables) const;
 
   DeviceFeatures features_;
+  // StoredExpressions: every library.
   std::shared_ptr<const internal::FunctionRegistry> functions_;
+  // NewExpressions (validation): Lists v0, plus `includes` with
+  // DRAListTypeAttributes.
+  std::shared_ptr<const internal::FunctionRegistry> validation_functions_;
 };
 
 // What a selector reads from `device` (for explanations; see

@@ -131,6 +131,47 @@ TEST_F(SelectorTest, OptimizedPlansCostWhatKubernetesCharges) {
             "'string' to 'int'");
 }
 
+// API validation compiles new selectors in upstream's NewExpressions
+// environment (compatibility version 1.36, feature gates honoured); the
+// scheduler in StoredExpressions (everything ever introduced).
+TEST(CompilerTest, ValidationAndSchedulingEnvironmentsDiffer) {
+  const Compiler& c = Compiler::Default();
+  EXPECT_TRUE(c.CompileSelector("[1].includes(1)").ok());
+  absl::StatusOr<std::shared_ptr<const Program>> p =
+      c.CompileSelector("[1].includes(1)", /*for_validation=*/true);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(std::string(p.status().message())
+                .find("undeclared reference to 'includes'"),
+            std::string::npos)
+      << p.status();
+  EXPECT_TRUE(Compiler(DeviceFeatures{.consumable_capacity = true,
+                                      .list_type_attributes = true})
+                  .CompileSelector("[1].includes(1)", true)
+                  .ok());
+  Compiler no_consumable(DeviceFeatures{.consumable_capacity = false});
+  p = no_consumable.CompileSelector("device.allowMultipleAllocations", true);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(std::string(p.status().message())
+                .find("undefined field 'allowMultipleAllocations'"),
+            std::string::npos)
+      << p.status();
+  EXPECT_TRUE(
+      no_consumable.CompileSelector("device.allowMultipleAllocations").ok());
+  // Cost estimation only for validation.
+  p = c.CompileSelector("device.driver == 'dra.example.com'", true);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)->estimated_max_cost(), 4u);  // compile_test.go
+  p = c.CompileSelector(
+      "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, "
+      "[1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, "
+      "[1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, "
+      "[1,2,3,4,5,6,7,8,9,10].all(g, a+b+c+d+e+f+g > 0)))))))",
+      true);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(p.status().message(), "too complex, exceeds cost limit");
+}
+
 TEST(DeviceTest, InvalidVersionAttributeIsRejectedLikeUpstream) {
   api::Device d;
   d.attributes["v"].version_value = "1.0";

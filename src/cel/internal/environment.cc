@@ -10,17 +10,18 @@
 
 namespace draplane::cel::internal {
 
-absl::Status RegisterKubernetesLibraries(FunctionRegistry* registry) {
+absl::Status RegisterKubernetesLibraries(FunctionRegistry* registry,
+                                         const LibraryOptions& options) {
   for (auto* register_library :
        {&RegisterStandardFunctions, &RegisterQuantityFunctions,
         &RegisterSemverFunctions, &RegisterStringsFunctions,
         &RegisterIPFunctions, &RegisterCIDRFunctions,
-        &RegisterKubernetesListsFunctions, &RegisterExtListsFunctions,
-        &RegisterSetsFunctions, &RegisterRegexFunctions,
-        &RegisterUrlFunctions}) {
+        &RegisterExtListsFunctions, &RegisterSetsFunctions,
+        &RegisterRegexFunctions, &RegisterUrlFunctions}) {
     if (absl::Status s = register_library(registry); !s.ok()) return s;
   }
-  return absl::OkStatus();
+  return RegisterKubernetesListsFunctions(registry,
+                                          options.kubernetes_lists_version);
 }
 
 ParserOptions KubernetesParserOptions() {

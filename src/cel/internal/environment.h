@@ -12,8 +12,17 @@
 
 namespace draplane::cel::internal {
 
+struct LibraryOptions {
+  // Kubernetes Lists library version: 1 in StoredExpressions (1.37), 0 in
+  // the NewExpressions environment of a 1.37 API server (compatibility
+  // version 1.36), where `includes` exists only through DRA's own
+  // IncludesOption with the DRAListTypeAttributes feature.
+  int kubernetes_lists_version = 1;
+};
+
 // Registers every library of the environment into `registry`.
-absl::Status RegisterKubernetesLibraries(FunctionRegistry* registry);
+absl::Status RegisterKubernetesLibraries(FunctionRegistry* registry,
+                                         const LibraryOptions& options = {});
 
 // Parser options of the environment: optional syntax, cel.bind and the
 // two-variable comprehensions on; back-quoted identifiers off.

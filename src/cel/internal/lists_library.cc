@@ -582,7 +582,8 @@ uint64_t KubernetesTraversalCost(const Value& value) {
   }
 }
 
-absl::Status RegisterKubernetesListsFunctions(FunctionRegistry* registry) {
+absl::Status RegisterKubernetesListsFunctions(FunctionRegistry* registry,
+                                              int version) {
   std::vector<FunctionOverload> o;
   const CallCostFn cost = CostTraversalOfReceiver;
   o.push_back(Overload("isSorted", "list_is_sorted_bool", true, {A(K::kList)},
@@ -601,8 +602,10 @@ absl::Status RegisterKubernetesListsFunctions(FunctionRegistry* registry) {
       "lastIndexOf", "list_a_last_index_of_int", true,
       {A(K::kList), ArgType::Any()}, [](Args a) { return IndexOf(a, true); },
       cost));
-  o.push_back(Overload("includes", "list_includes_dyn_dyn", true,
-                       {ArgType::Any(), ArgType::Any()}, Includes, cost));
+  if (version >= 1) {
+    o.push_back(Overload("includes", "list_includes_dyn_dyn", true,
+                         {ArgType::Any(), ArgType::Any()}, Includes, cost));
+  }
   return RegisterAll(registry, std::move(o));
 }
 

@@ -44,8 +44,11 @@ namespace draplane::cel::internal {
 // The largest n lists.range(n) accepts (cel-go's default maxRangeSize).
 inline constexpr int64_t kListsRangeMaxSize = 1000000;
 
-// Registers the Kubernetes Lists v1 functions.
-absl::Status RegisterKubernetesListsFunctions(FunctionRegistry* registry);
+// Registers the Kubernetes Lists functions at `version` (library/lists.go
+// ListsVersion): 0 has isSorted, sum, min, max, indexOf, lastIndexOf; 1
+// adds includes.
+absl::Status RegisterKubernetesListsFunctions(FunctionRegistry* registry,
+                                              int version = 1);
 
 // Registers the cel-go ext.Lists v3 functions (including
 // @sortByAssociatedKeys).
