@@ -323,13 +323,16 @@ absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileExpression(
 absl::StatusOr<std::shared_ptr<const Program>> Compiler::Compile(
     std::string_view expression, Mode mode,
     const std::vector<std::string>& variables) const {
+  bool device_environment = mode != Mode::kPlainExpression;
+  internal::ParserOptions parser_options = internal::KubernetesParserOptions();
+  // cel.bind (ext.Bindings) is DRA's addition to the base environment.
+  parser_options.enable_bind_macro = device_environment;
   absl::StatusOr<internal::ParsedExpr> parsed =
-      internal::Parse(expression, internal::KubernetesParserOptions());
+      internal::Parse(expression, parser_options);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
         StrCat("compilation failed: ", std::string(parsed.status().message())));
   }
-  bool device_environment = mode != Mode::kPlainExpression;
   // The StoredExpressions environment declares every variant of the
   // device type (feature gates are ignored there) and the last one wins:
   // allowMultipleAllocations present, attribute values dyn.

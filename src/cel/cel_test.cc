@@ -124,6 +124,11 @@ TEST_F(SelectorTest, OptimizedPlansCostWhatKubernetesCharges) {
   EXPECT_EQ(cost("{'a': 1}.a == 1"), 2u);
   EXPECT_EQ(cost("int('5') == 5"), 1u);
   EXPECT_EQ(*Match("dyn(1/0) in []"), false);
+  absl::StatusOr<bool> bad_regex = Match("device.driver.find('[') == ''");
+  ASSERT_FALSE(bad_regex.ok());
+  EXPECT_EQ(std::string(bad_regex.status().message()),
+            "program instantiation failed: error parsing regexp: missing "
+            "closing ]: `[`");
   absl::StatusOr<bool> r = Match("int('x') == 1");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(std::string(r.status().message()),

@@ -94,6 +94,11 @@ TEST(CelMatchCommandTest, ExplainsTheSeedMistakes) {
                        "profile\n"),
             std::string::npos)
       << r.out;
+  EXPECT_NE(r.out.find("hint: with profile instead: profile '3g.20gb' is not "
+                       "published by any 'NVIDIA A100 80GB PCIe' device; "
+                       "published values: 1g.10gb, 2g.20gb, 3g.40gb\n"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("hint: constraint matchAttribute "
                        "'gpu.nvidia.com/nvlinkInterconnect' is not published "
                        "by any device"),

@@ -175,6 +175,47 @@ std::vector<std::string> Explain(const std::vector<std::string>& expressions,
       }
     }
   }
+  // When `r` (compared with `== constant`) reads a value no candidate
+  // device publishes: "<name> '<v>' is not published by any <qualifier>;
+  // published values: ...". Candidates are the devices the selector's other
+  // satisfiable `==` constraints leave (`self` is the constraint being
+  // explained, excluded from that filter). nullopt when some candidate
+  // publishes the value.
+  auto value_hint =
+      [&](const cel::DeviceReference& r,
+          const cel::DeviceReference& self) -> std::optional<std::string> {
+    std::vector<const SliceDevice*> candidates;
+    std::string qualifier = "device";
+    for (const SliceDevice& d : devices) {
+      bool keep = true;
+      for (const cel::DeviceReference* o : satisfiable) {
+        if (o != &self && !satisfied_by(d, *o)) keep = false;
+      }
+      if (keep) candidates.push_back(&d);
+    }
+    for (const cel::DeviceReference* o : satisfiable) {
+      if (o != &self && o->name == "productName" && o->equals->is_string()) {
+        qualifier = StrCat("'", o->equals->get<std::string>(), "' device");
+      }
+    }
+    std::set<std::string> values;
+    for (const SliceDevice* d : candidates) {
+      std::optional<api::Json> v = Published(*d, r);
+      if (!v) continue;
+      if (*v == *r.equals) return std::nullopt;
+      values.insert(v->is_string() ? v->get<std::string>() : v->dump());
+    }
+    std::string label = r.kind == cel::DeviceReference::Kind::kCapacity
+                            ? StrCat("capacity ", r.name)
+                            : r.name;
+    if (values.empty()) {
+      return StrCat(label, " ", Show(*r.equals), " is not published by any ",
+                    qualifier, "; no such device publishes ", r.name);
+    }
+    return StrCat(label, " ", Show(*r.equals), " is not published by any ",
+                  qualifier,
+                  "; published values: ", Join({values.begin(), values.end()}));
+  };
   for (const cel::DeviceReference& r : refs) {
     if (r.kind == cel::DeviceReference::Kind::kDriver) {
       if (!r.equals) continue;
@@ -205,47 +246,20 @@ std::vector<std::string> Explain(const std::vector<std::string>& expressions,
                    close.size() <= 3 ? "closest published names: "
                                      : "published names: ",
                    Join(close)));
+        // `migProfile == '3g.20gb'`: also say whether the likely intended
+        // name would have the value.
+        if (r.equals && close.size() <= 3) {
+          cel::DeviceReference guess = r;
+          guess.name = close.front();
+          if (std::optional<std::string> h = value_hint(guess, r)) {
+            add(StrCat("with ", close.front(), " instead: ", *h));
+          }
+        }
       }
       continue;
     }
     if (!r.equals) continue;
-    // The devices the other satisfiable constraints leave, and what they
-    // publish under this name.
-    std::vector<const SliceDevice*> candidates;
-    std::string qualifier = "device";
-    for (const SliceDevice& d : devices) {
-      bool keep = true;
-      for (const cel::DeviceReference* o : satisfiable) {
-        if (o == &r) continue;
-        if (!satisfied_by(d, *o)) keep = false;
-      }
-      if (keep) candidates.push_back(&d);
-    }
-    for (const cel::DeviceReference* o : satisfiable) {
-      if (o != &r && o->name == "productName" && o->equals->is_string()) {
-        qualifier = StrCat("'", o->equals->get<std::string>(), "' device");
-      }
-    }
-    bool found = false;
-    std::set<std::string> values;
-    for (const SliceDevice* d : candidates) {
-      std::optional<api::Json> v = Published(*d, r);
-      if (!v) continue;
-      if (*v == *r.equals) found = true;
-      values.insert(v->is_string() ? v->get<std::string>() : v->dump());
-    }
-    if (found) continue;
-    std::string label = r.kind == cel::DeviceReference::Kind::kCapacity
-                            ? StrCat("capacity ", r.name)
-                            : r.name;
-    if (values.empty()) {
-      add(StrCat(label, " ", Show(*r.equals), " is not published by any ",
-                 qualifier, "; no such device publishes ", r.name));
-    } else {
-      add(StrCat(label, " ", Show(*r.equals), " is not published by any ",
-                 qualifier,
-                 "; published values: ", Join({values.begin(), values.end()})));
-    }
+    if (std::optional<std::string> h = value_hint(r, r)) add(*std::move(h));
   }
   return hints;
 }

@@ -68,7 +68,6 @@ SizeEstimate FixedSize(uint64_t s) { return {s, s}; }
 CostEstimate Factor(SizeEstimate a, double f) {
   return {MulFactor(a.min, f), MulFactor(a.max, f)};
 }
-CostEstimate AsCost(SizeEstimate a) { return {a.min, a.max}; }
 CostEstimate MultiplyByCost(SizeEstimate a, CostEstimate c) {
   return {MulSat(a.min, c.min), MulSat(a.max, c.max)};
 }
@@ -105,7 +104,7 @@ struct Node {
 
 struct CallEstimate {
   CostEstimate cost;
-  std::optional<SizeEstimate> result_size;
+  std::optional<SizeEstimate> result_size = std::nullopt;
 };
 
 bool IsAccumulatorVar(std::string_view name) {
@@ -1012,7 +1011,7 @@ class DraDeviceSizeEstimator final : public SizeEstimator {
     int64_t max = 0;
     const Decl* key = nullptr;
     const Decl* elem = nullptr;
-    std::map<std::string, const Decl*> fields;
+    std::map<std::string, const Decl*> fields = {};
   };
   const Decl* Add(Decl d) {
     decls_.push_back(std::make_unique<Decl>(std::move(d)));

@@ -228,7 +228,7 @@ constexpr CostCase kKubernetesEstimates[] = {
     {R"([device.driver][0] == "y")", 14},
     {R"([device.driver, "abc"][0].contains("y"))", 20},
     {R"({"a": [1, 2]}["a"].exists(x, x == 1))", 54},
-    {R"(optional.of([1, 2]).value().exists(x, x == 1))", 18446744073709551615},
+    {R"(optional.of([1, 2]).value().exists(x, x == 1))", 18446744073709551615u},
     {R"([[1, 2], [3]].exists(l, l.exists(x, x == 1)))", 67},
     {R"([[1, 2], [3]].map(l, l.size()).exists(x, x == 1))", 82},
     {R"(device.attributes["a"].b.exists(x, x == 1))", 389},

@@ -412,6 +412,18 @@ class Node {
   // Returns CancelledError() (and leaves f.cancelled set) once the cost
   // limit is exceeded.
   virtual Value Eval(Frame& f, bool charge_self = true) const = 0;
+  // Eval for a node whose result feeds `.orValue()`/`.or()`: when the
+  // result is an optional, sets *optional and returns its value (null for
+  // none) without boxing it; otherwise returns the plain result. Nodes that
+  // can produce a present optional cheaply (`m.?f`) override it so the
+  // common `.?f.orValue(x)` path does not allocate.
+  virtual Value EvalUnboxed(Frame& f, bool* optional, bool* has_value) const {
+    Value v = Eval(f);
+    *optional = v.kind() == ValueKind::kOptional;
+    if (!*optional) return v;
+    *has_value = v.optional_has_value();
+    return *has_value ? v.optional_value() : Value();
+  }
   virtual bool IsAttribute() const { return false; }
   virtual const Value* ConstantValue() const { return nullptr; }
 };
@@ -511,6 +523,32 @@ class SelectNode final : public Node {
       });
     }
     return SelectField(v, field_, hash_, optional_);
+  }
+  Value EvalUnboxed(Frame& f, bool* optional, bool* has_value) const override {
+    if (!optional_) return Node::EvalUnboxed(f, optional, has_value);
+    Value v = operand_->Eval(f);
+    if (f.cancelled) return CancelledError();
+    *optional = false;
+    if (v.is_error()) return v;
+    if (!f.Charge(1)) return CancelledError();
+    if (v.kind() == ValueKind::kMap) {
+      // `m.?f` on a map: the optional's value without the optional.
+      const Value* found = v.map().FindStringHashed(field_, hash_);
+      *optional = true;
+      *has_value = found != nullptr;
+      return found != nullptr ? *found : Value();
+    }
+    Value r =
+        v.kind() == ValueKind::kOptional
+            ? QualifyOptional(v,
+                              [&](const Value& x) {
+                                return SelectField(x, field_, hash_, true);
+                              })
+            : SelectField(v, field_, hash_, true);
+    *optional = r.kind() == ValueKind::kOptional;
+    if (!*optional) return r;
+    *has_value = r.optional_has_value();
+    return *has_value ? r.optional_value() : Value();
   }
   bool IsAttribute() const override { return true; }
 
@@ -687,10 +725,15 @@ class EqualityNode final : public Node {
     }
     if (l.is_error()) return l;
     if (r.is_error()) return r;
-    if (k8s_eq && !r.is_null() &&
+    // Kubernetes library types answer `==` with a value their Equal does
+    // not accept as "no such overload"; `!=` is then true (cel-go:
+    // NotEqual is "Equal is not true").
+    if (l.kind() == ValueKind::kOpaque && l.opaque().KubernetesEquality() &&
+        !r.is_null() &&
         (r.kind() != ValueKind::kOpaque ||
-         r.opaque().TypeName() != l.opaque().TypeName())) {
-      return Value::Error("no such overload");
+         r.opaque().TypeName() != l.opaque().TypeName() ||
+         !r.opaque().AcceptedAsEqualityOperand())) {
+      return negate_ ? Value::Bool(true) : Value::Error("no such overload");
     }
     return Value::Bool(ValuesEqual(l, r) != negate_);
   }
@@ -1013,10 +1056,17 @@ class OptionalOrNode final : public Node {
   OptionalOrNode(NodePtr target, NodePtr arg, bool or_value)
       : target_(std::move(target)), arg_(std::move(arg)), or_value_(or_value) {}
   Value Eval(Frame& f, bool) const override {
-    Value t = target_->Eval(f);
-    if (f.cancelled) return CancelledError();
-    if (t.kind() != ValueKind::kOptional) return t;
-    if (t.optional_has_value()) return or_value_ ? t.optional_value() : t;
+    if (or_value_) {
+      bool optional = false, has_value = false;
+      Value t = target_->EvalUnboxed(f, &optional, &has_value);
+      if (f.cancelled) return CancelledError();
+      if (!optional || has_value) return t;
+    } else {
+      Value t = target_->Eval(f);
+      if (f.cancelled) return CancelledError();
+      if (t.kind() != ValueKind::kOptional) return t;
+      if (t.optional_has_value()) return t;
+    }
     Value a = arg_->Eval(f);
     if (f.cancelled) return CancelledError();
     return a;
@@ -1517,6 +1567,15 @@ class Planner {
     std::vector<FunctionImpl> specialized(overloads.size());
     std::vector<const Value*> constants;
     for (const NodePtr& n : nodes) constants.push_back(n->ConstantValue());
+    if (options_.optimize) {
+      for (const FunctionOverload* o : overloads) {
+        if (!o->plan_time_error) continue;
+        if (std::optional<std::string> error = o->plan_time_error(constants)) {
+          return absl::FailedPreconditionError(
+              StrCat("program instantiation failed: ", *error));
+        }
+      }
+    }
     for (size_t i = 0; i < overloads.size(); ++i) {
       if (overloads[i]->specialize) {
         specialized[i] = overloads[i]->specialize(constants);

@@ -116,6 +116,14 @@ struct FunctionOverload {
   FunctionImpl impl;
   CallCostFn cost = nullptr;  // nullptr: cost 1
   Specializer specialize;     // optional
+  // Optional, with PlanOptions::optimize: given the call site's constant
+  // arguments (nullptr for the others), the error that makes the call fail
+  // whatever the other arguments are, e.g. an invalid constant regex
+  // (cel-go's regex optimisation fails env.Program with it); Plan then
+  // fails with "program instantiation failed: <error>".
+  std::function<std::optional<std::string>(
+      absl::Span<const Value* const> constant_args)>
+      plan_time_error;
 };
 
 // The set of functions a program may call. Build it before planning; it is

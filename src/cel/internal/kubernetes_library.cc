@@ -12,7 +12,14 @@ namespace {
 
 class QuantityObject final : public OpaqueValue {
  public:
-  explicit QuantityObject(Quantity q) : q_(std::move(q)) {}
+  // `arithmetic_result`: made by add/sub. Upstream returns those as a
+  // different Go type (*cel.Quantity) that Quantity.Equal's type assertion
+  // rejects, so they cannot be the right operand of `==`.
+  explicit QuantityObject(Quantity q, bool arithmetic_result = false)
+      : q_(std::move(q)), arithmetic_result_(arithmetic_result) {}
+  bool AcceptedAsEqualityOperand() const override {
+    return !arithmetic_result_;
+  }
   std::string_view TypeName() const override { return kQuantityTypeName; }
   bool Equals(const OpaqueValue& other) const override {
     return q_.Compare(static_cast<const QuantityObject&>(other).q_) == 0;
@@ -25,6 +32,7 @@ class QuantityObject final : public OpaqueValue {
 
  private:
   Quantity q_;
+  bool arithmetic_result_;
 };
 
 class SemverObject final : public OpaqueValue {
@@ -188,7 +196,8 @@ absl::Status RegisterQuantityFunctions(FunctionRegistry* registry) {
       Quantity out = a;
       absl::Status s = add ? out.Add(b) : out.Sub(b);
       if (!s.ok()) return Value::Error(std::string(s.message()));
-      return QuantityValue(std::move(out));
+      return Value::Opaque(new QuantityObject(std::move(out),
+                                              /*arithmetic_result=*/true));
     };
     overloads.push_back(Overload(
         name, StrCat("quantity_", name), true, {QuantityArg(), QuantityArg()},

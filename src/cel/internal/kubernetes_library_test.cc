@@ -64,6 +64,14 @@ TEST_F(KubernetesLibraryTest, SemverFunctions) {
   EXPECT_TRUE(
       Eval("semver('1.0.0-rc.1').isLessThan(semver('1.0.0'))").IsTrue());
   EXPECT_TRUE(Eval("semver('1.0.0+a') == semver('1.0.0+b')").IsTrue());
+  // add/sub results are *cel.Quantity upstream: not a right operand of ==
+  // (draref: "no such overload"), fine on the left.
+  EXPECT_TRUE(Eval("quantity('1') == quantity('1').add(0)").is_error());
+  EXPECT_TRUE(Eval("quantity('1').add(0) == quantity('1').add(0)").is_error());
+  EXPECT_TRUE(Eval("quantity('1').add(0) == quantity('1')").IsTrue());
+  EXPECT_TRUE(Eval("quantity('1') != quantity('1').add(0)").IsTrue());
+  EXPECT_EQ(Eval("quantity('1').compareTo(quantity('1').add(0))").int_value(),
+            0);
   EXPECT_EQ(Eval("semver('12.4.7').major()").int_value(), 12);
   EXPECT_EQ(Eval("semver('12.4.7').minor()").int_value(), 4);
   EXPECT_EQ(Eval("semver('12.4.7').patch()").int_value(), 7);
@@ -109,6 +117,14 @@ TEST_F(KubernetesLibraryTest, EqualityWithOtherTypesIsAnError) {
   EXPECT_TRUE(Eval("semver('1.0.0') == dyn('1.0.0')").is_error());
   EXPECT_TRUE(Eval("quantity('1') != dyn('1')").IsTrue());
   EXPECT_TRUE(Eval("semver('1.0.0+a') == semver('1.0.0+b')").IsTrue());
+  // add/sub results are *cel.Quantity upstream: not a right operand of ==
+  // (draref: "no such overload"), fine on the left.
+  EXPECT_TRUE(Eval("quantity('1') == quantity('1').add(0)").is_error());
+  EXPECT_TRUE(Eval("quantity('1').add(0) == quantity('1').add(0)").is_error());
+  EXPECT_TRUE(Eval("quantity('1').add(0) == quantity('1')").IsTrue());
+  EXPECT_TRUE(Eval("quantity('1') != quantity('1').add(0)").IsTrue());
+  EXPECT_EQ(Eval("quantity('1').compareTo(quantity('1').add(0))").int_value(),
+            0);
 }
 
 // Parsing costs a traversal of the string: ceil(0.1 * size).

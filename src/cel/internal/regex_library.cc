@@ -294,6 +294,12 @@ FunctionOverload Overload(std::string function, std::string id,
   o.impl = std::move(impl);
   o.cost = CostFind;
   o.specialize = std::move(specialize);
+  o.plan_time_error = [](absl::Span<const Value* const> constants)
+      -> std::optional<std::string> {
+    auto re = ConstantPattern(constants);
+    if (re == nullptr || re->re != nullptr) return std::nullopt;
+    return re->error;
+  };
   return o;
 }
 

@@ -99,6 +99,10 @@ class OpaqueValue : public HeapObject {
   // a cost of 1 whatever the sizes (their CostEstimator). false (the
   // default): plain CEL equality and cost.
   virtual bool KubernetesEquality() const { return false; }
+  // With KubernetesEquality on the left operand: whether this value may be
+  // the right operand of `==` ("no such overload" otherwise). See
+  // kubernetes_library.cc (Quantity results of add/sub).
+  virtual bool AcceptedAsEqualityOperand() const { return true; }
   // Human-readable form (for `cel eval` output and test failures).
   virtual std::string DebugString() const = 0;
 };
