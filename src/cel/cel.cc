@@ -13,6 +13,7 @@
 #include "cel/internal/device_references.h"
 #include "cel/internal/dra_device.h"
 #include "cel/internal/environment.h"
+#include "cel/internal/format_library.h"
 #include "cel/internal/interpreter.h"
 #include "cel/internal/kubernetes_library.h"
 #include "cel/internal/parser.h"
@@ -174,8 +175,10 @@ std::string NotBoolDetail(const Value& v) {
       return v.optional_has_value() ? NotBoolDetail(v.optional_value())
                                     : "optional.none() dereference";
     case ValueKind::kOpaque: {
-      // "kubernetes.Quantity" -> 'Quantity', "net.IP" -> 'IP'.
+      // "kubernetes.Quantity" -> 'Quantity', "net.IP" -> 'IP'; the Go
+      // type behind kubernetes.NamedFormat is cel.Format.
       std::string_view name = v.opaque().TypeName();
+      if (name == internal::kNamedFormatTypeName) name = "Format";
       size_t dot = name.rfind('.');
       if (dot != std::string_view::npos) name = name.substr(dot + 1);
       return StrCat("type conversion error from '", name, "' to 'bool'");

@@ -1,5 +1,6 @@
 #include "cel/internal/environment.h"
 
+#include "cel/internal/format_library.h"
 #include "cel/internal/kubernetes_library.h"
 #include "cel/internal/lists_library.h"
 #include "cel/internal/network_library.h"
@@ -17,7 +18,8 @@ absl::Status RegisterKubernetesLibraries(FunctionRegistry* registry,
         &RegisterSemverFunctions, &RegisterStringsFunctions,
         &RegisterIPFunctions, &RegisterCIDRFunctions,
         &RegisterExtListsFunctions, &RegisterSetsFunctions,
-        &RegisterRegexFunctions, &RegisterUrlFunctions}) {
+        &RegisterRegexFunctions, &RegisterUrlFunctions,
+        &RegisterFormatFunctions}) {
     if (absl::Status s = register_library(registry); !s.ok()) return s;
   }
   return RegisterKubernetesListsFunctions(registry,

@@ -947,6 +947,13 @@ Value UrlValue(std::string_view text) {
   return Value::Opaque(new UrlObject(std::move(url)));
 }
 
+std::optional<std::string> RequestUriError(std::string_view text) {
+  GoUrl u;
+  std::string error;
+  if (ParseRequestUri(text, &u, &error)) return std::nullopt;
+  return error;
+}
+
 std::string UrlString(const Value& value) {
   return static_cast<const UrlObject&>(value.opaque()).text();
 }

@@ -30,6 +30,7 @@
 #ifndef DRAPLANE_CEL_INTERNAL_URL_LIBRARY_H_
 #define DRAPLANE_CEL_INTERNAL_URL_LIBRARY_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -47,6 +48,11 @@ Value UrlValue(std::string_view text);
 
 // The Go url.URL.String() form of a URL value; REQUIRES: `value` is one.
 std::string UrlString(const Value& value);
+
+// Go's url.ParseRequestURI(text): std::nullopt when it accepts `text`,
+// else the text of its *url.Error (`parse "<text>": <reason>`), as the
+// Kubernetes format library's format.uri() reports it.
+std::optional<std::string> RequestUriError(std::string_view text);
 
 // Registers url, isURL and the accessors.
 absl::Status RegisterUrlFunctions(FunctionRegistry* registry);
