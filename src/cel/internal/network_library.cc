@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/field_errors.h"
+#include "cel/internal/go_strconv.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel::internal {
@@ -18,8 +18,8 @@ namespace {
 // failure has a position, ` (at "<rest>")`.
 absl::Status AddrError(std::string_view in, std::string_view msg,
                        std::string_view at = {}) {
-  std::string text = StrCat("ParseAddr(", GoQuote(in), "): ", msg);
-  if (!at.empty()) StrAppend(&text, " (at ", GoQuote(at), ")");
+  std::string text = StrCat("ParseAddr(", StrconvQuote(in), "): ", msg);
+  if (!at.empty()) StrAppend(&text, " (at ", StrconvQuote(at), ")");
   return absl::InvalidArgumentError(text);
 }
 
@@ -265,17 +265,17 @@ absl::StatusOr<IPAddress> ParseCelIP(std::string_view raw) {
   absl::StatusOr<IPAddress> ip = ParseIPAddress(raw);
   if (!ip.ok()) {
     return absl::InvalidArgumentError(
-        StrCat("IP Address ", GoQuote(raw),
+        StrCat("IP Address ", StrconvQuote(raw),
                " parse error during conversion from string: ",
                std::string(ip.status().message())));
   }
   if (!ip->zone.empty()) {
-    return absl::InvalidArgumentError(
-        StrCat("IP address ", GoQuote(raw), " with zone value is not allowed"));
+    return absl::InvalidArgumentError(StrCat(
+        "IP address ", StrconvQuote(raw), " with zone value is not allowed"));
   }
   if (ip->Is4In6()) {
-    return absl::InvalidArgumentError(
-        StrCat("IPv4-mapped IPv6 address ", GoQuote(raw), " is not allowed"));
+    return absl::InvalidArgumentError(StrCat(
+        "IPv4-mapped IPv6 address ", StrconvQuote(raw), " is not allowed"));
   }
   return ip;
 }
@@ -292,7 +292,8 @@ absl::StatusOr<IPPrefix> ParseCelCIDR(std::string_view raw) {
   }
   if (prefix->addr.Is4In6()) {
     return absl::InvalidArgumentError(StrCat(kWrap, "IPv4-mapped IPv6 address ",
-                                             GoQuote(raw), " is not allowed"));
+                                             StrconvQuote(raw),
+                                             " is not allowed"));
   }
   return prefix;
 }
@@ -501,7 +502,7 @@ bool IPPrefix::Overlaps(const IPPrefix& other) const {
 absl::StatusOr<IPPrefix> ParseIPPrefix(std::string_view text) {
   auto error = [text](std::string_view msg) {
     return absl::InvalidArgumentError(
-        StrCat("netip.ParsePrefix(", GoQuote(text), "): ", msg));
+        StrCat("netip.ParsePrefix(", StrconvQuote(text), "): ", msg));
   };
   const size_t slash = text.rfind('/');
   if (slash == std::string_view::npos) return error("no '/'");
@@ -525,7 +526,8 @@ absl::StatusOr<IPPrefix> ParseIPPrefix(std::string_view text) {
     }
     bits = bits * 10 + static_cast<uint64_t>(c - '0');
   }
-  if (!ok) return error(StrCat("bad bits after slash: ", GoQuote(bits_text)));
+  if (!ok)
+    return error(StrCat("bad bits after slash: ", StrconvQuote(bits_text)));
   if (bits > static_cast<uint64_t>(ip->BitLen())) {
     return error("prefix length out of range");
   }

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "cel/internal/go_strconv.h"
+#include "cel/internal/network_library.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel::internal {
@@ -17,7 +19,7 @@ namespace {
 using K = ValueKind;
 using Args = absl::Span<const Value>;
 
-// --- Go strconv.Quote ---
+// --- UTF-8 ---
 
 // Decodes one code point of `s` at `i`; returns its length, or 0 for a
 // byte that does not start a valid sequence.
@@ -44,39 +46,6 @@ size_t DecodeRune(std::string_view s, size_t i, char32_t* r) {
   }
   *r = cp;
   return n;
-}
-
-// unicode.IsPrint for non-ASCII code points: everything but separators,
-// controls, format characters, private use and non-characters
-// (unassigned code points are not known here and count as printable).
-bool IsPrintNonAscii(char32_t r) {
-  if (r <= 0x9F || r == 0xA0 || r == 0xAD) return false;
-  if (r == 0x1680 || (r >= 0x2000 && r <= 0x200F) ||
-      (r >= 0x2028 && r <= 0x202F) || (r >= 0x205F && r <= 0x2064) ||
-      (r >= 0x2066 && r <= 0x206F) || r == 0x3000 || r == 0xFEFF) {
-    return false;
-  }
-  if ((r >= 0x600 && r <= 0x605) || r == 0x61C || r == 0x6DD || r == 0x70F ||
-      r == 0x890 || r == 0x891 || r == 0x8E2 || r == 0x180E) {
-    return false;
-  }
-  if ((r >= 0xFFF9 && r <= 0xFFFB) || (r >= 0xFDD0 && r <= 0xFDEF) ||
-      (r & 0xFFFE) == 0xFFFE) {
-    return false;
-  }
-  if ((r >= 0xE000 && r <= 0xF8FF) || r >= 0xF0000) return false;  // Co
-  if (r == 0x110BD || r == 0x110CD || (r >= 0x13430 && r <= 0x1343F) ||
-      (r >= 0x1BCA0 && r <= 0x1BCA3) || (r >= 0x1D173 && r <= 0x1D17A) ||
-      r == 0xE0001 || (r >= 0xE0020 && r <= 0xE007F)) {
-    return false;
-  }
-  return true;
-}
-
-void AppendHex(std::string* out, uint32_t value, int digits) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (int d = digits - 1; d >= 0; --d)
-    out->push_back(kHex[(value >> (4 * d)) & 0xF]);
 }
 
 // Text that percent-decoding may have left as invalid UTF-8 (Go strings
@@ -209,19 +178,19 @@ bool Unescape(std::string_view s, Mode mode, std::string* out,
       case '%': {
         ++percents;
         if (i + 2 >= s.size() || !IsHex(s[i + 1]) || !IsHex(s[i + 2])) {
-          *error = StrCat("invalid URL escape ", GoQuote(s.substr(i, 3)));
+          *error = StrCat("invalid URL escape ", StrconvQuote(s.substr(i, 3)));
           return false;
         }
         std::string_view escape = s.substr(i, 3);
         if (mode == kHost && Unhex(s[i + 1]) < 8 && escape != "%25") {
-          *error = StrCat("invalid URL escape ", GoQuote(escape));
+          *error = StrCat("invalid URL escape ", StrconvQuote(escape));
           return false;
         }
         if (mode == kZone) {
           unsigned char v = static_cast<unsigned char>(Unhex(s[i + 1]) << 4 |
                                                        Unhex(s[i + 2]));
           if (escape != "%25" && v != ' ' && ShouldEscape(v, kHost)) {
-            *error = StrCat("invalid URL escape ", GoQuote(escape));
+            *error = StrCat("invalid URL escape ", StrconvQuote(escape));
             return false;
           }
         }
@@ -236,7 +205,7 @@ bool Unescape(std::string_view s, Mode mode, std::string* out,
         if ((mode == kHost || mode == kZone) &&
             static_cast<unsigned char>(s[i]) < 0x80 &&
             ShouldEscape(static_cast<unsigned char>(s[i]), mode)) {
-          *error = StrCat("invalid character ", GoQuote(s.substr(i, 1)),
+          *error = StrCat("invalid character ", StrconvQuote(s.substr(i, 1)),
                           " in host name");
           return false;
         }
@@ -319,142 +288,6 @@ bool ValidOptionalPort(std::string_view port) {
   return true;
 }
 
-// --- netip.ParseAddr (Go src/net/netip/netip.go), for bracketed hosts ---
-
-struct AddrResult {
-  bool ok = false;
-  bool is4 = false;
-  std::string error;
-};
-
-AddrResult AddrError(std::string_view in, std::string_view msg,
-                     std::string_view at = {}) {
-  AddrResult r;
-  r.error = StrCat("ParseAddr(", GoQuote(in), "): ", msg);
-  if (!at.empty()) r.error += StrCat(" (at ", GoQuote(at), ")");
-  return r;
-}
-
-// parseIPv4Fields over in[off, end); empty result means success.
-std::optional<AddrResult> ParseIPv4Fields(std::string_view in, size_t off,
-                                          size_t end) {
-  std::string_view s = in.substr(off, end - off);
-  int val = 0, pos = 0, digits = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] >= '0' && s[i] <= '9') {
-      if (digits == 1 && val == 0) {
-        return AddrError(in, "IPv4 field has octet with leading zero");
-      }
-      val = val * 10 + (s[i] - '0');
-      ++digits;
-      if (val > 255) return AddrError(in, "IPv4 field has value >255");
-    } else if (s[i] == '.') {
-      if (i == 0 || i == s.size() - 1 || s[i - 1] == '.') {
-        return AddrError(in, "IPv4 field must have at least one digit",
-                         s.substr(i));
-      }
-      if (pos == 3) return AddrError(in, "IPv4 address too long");
-      ++pos;
-      val = 0;
-      digits = 0;
-    } else {
-      return AddrError(in, "unexpected character", s.substr(i));
-    }
-  }
-  if (pos < 3) return AddrError(in, "IPv4 address too short");
-  return std::nullopt;
-}
-
-AddrResult ParseIPv6(std::string_view in) {
-  std::string_view s = in;
-  std::string_view zone;
-  if (size_t pct = s.find('%'); pct != std::string_view::npos) {
-    zone = s.substr(pct + 1);
-    s = s.substr(0, pct);
-    if (zone.empty()) return AddrError(in, "zone must be a non-empty string");
-  }
-  const bool has_zone = in.size() != s.size();
-  int ellipsis = -1;
-  if (s.size() >= 2 && s[0] == ':' && s[1] == ':') {
-    ellipsis = 0;
-    s.remove_prefix(2);
-    if (s.empty()) return AddrResult{true, false, ""};
-  }
-  int i = 0;
-  while (i < 16) {
-    size_t off = 0;
-    uint32_t acc = 0;
-    for (; off < s.size(); ++off) {
-      char c = s[off];
-      if (!IsHex(c)) break;
-      acc = (acc << 4) + Unhex(c);
-      if (off > 3) {
-        return AddrError(in, "each group must have 4 or less digits", s);
-      }
-      if (acc > 0xFFFF) return AddrError(in, "IPv6 field has value >=2^16", s);
-    }
-    if (off == 0) {
-      return AddrError(
-          in, "each colon-separated field must have at least one digit", s);
-    }
-    if (off < s.size() && s[off] == '.') {
-      if (ellipsis < 0 && i != 12) {
-        return AddrError(in,
-                         "embedded IPv4 address must replace the final 2 "
-                         "fields of the address",
-                         s);
-      }
-      if (i + 4 > 16) {
-        return AddrError(in,
-                         "too many hex fields to fit an embedded IPv4 at the "
-                         "end of the address",
-                         s);
-      }
-      size_t end = in.size();
-      if (has_zone) end -= zone.size() + 1;
-      if (auto err = ParseIPv4Fields(in, end - s.size(), end)) return *err;
-      s = {};
-      i += 4;
-      break;
-    }
-    i += 2;
-    s.remove_prefix(off);
-    if (s.empty()) break;
-    if (s[0] != ':') {
-      return AddrError(in, "unexpected character, want colon", s);
-    }
-    if (s.size() == 1) {
-      return AddrError(in, "colon must be followed by more characters", s);
-    }
-    s.remove_prefix(1);
-    if (s[0] == ':') {
-      if (ellipsis >= 0) return AddrError(in, "multiple :: in address", s);
-      ellipsis = i;
-      s.remove_prefix(1);
-      if (s.empty()) break;
-    }
-  }
-  if (!s.empty()) return AddrError(in, "trailing garbage after address", s);
-  if (i < 16) {
-    if (ellipsis < 0) return AddrError(in, "address string too short");
-  } else if (ellipsis >= 0) {
-    return AddrError(in, "the :: must expand to at least one field of zeros");
-  }
-  return AddrResult{true, false, ""};
-}
-
-AddrResult ParseAddr(std::string_view s) {
-  for (char c : s) {
-    if (c == '.') {
-      if (auto err = ParseIPv4Fields(s, 0, s.size())) return *err;
-      return AddrResult{true, true, ""};
-    }
-    if (c == ':') return ParseIPv6(s);
-    if (c == '%') return AddrError(s, "missing IPv6 address");
-  }
-  return AddrError(s, "unable to parse IP");
-}
-
 // --- net/url URL ---
 
 struct GoUrl {
@@ -514,7 +347,7 @@ bool ParseHost(std::string_view scheme, std::string_view host, std::string* out,
     }
     std::string_view colon_port = host.substr(close + 1);
     if (!ValidOptionalPort(colon_port)) {
-      *error = StrCat("invalid port ", GoQuote(colon_port), " after host");
+      *error = StrCat("invalid port ", StrconvQuote(colon_port), " after host");
       return false;
     }
     std::string port;
@@ -532,12 +365,12 @@ bool ParseHost(std::string_view scheme, std::string_view host, std::string* out,
     } else if (!Unescape(hostname, kHost, &unescaped, error)) {
       return false;
     }
-    AddrResult addr = ParseAddr(unescaped);
-    if (!addr.ok) {
-      *error = StrCat("invalid host: ", addr.error);
+    absl::StatusOr<IPAddress> addr = ParseIPAddress(unescaped);
+    if (!addr.ok()) {
+      *error = StrCat("invalid host: ", std::string(addr.status().message()));
       return false;
     }
-    if (addr.is4) {
+    if (addr->is4) {
       *error = "invalid IP-literal";
       return false;
     }
@@ -551,7 +384,7 @@ bool ParseHost(std::string_view scheme, std::string_view host, std::string* out,
     if (last != i && scheme != "http" && scheme != "https") i = last;
     std::string_view colon_port = host.substr(i);
     if (!ValidOptionalPort(colon_port)) {
-      *error = StrCat("invalid port ", GoQuote(colon_port), " after host");
+      *error = StrCat("invalid port ", StrconvQuote(colon_port), " after host");
       return false;
     }
   }
@@ -682,7 +515,7 @@ bool ParseUrl(std::string_view raw, bool via_request, GoUrl* u,
 }
 
 std::string ParseError(std::string_view url, std::string_view error) {
-  return StrCat("parse ", GoQuote(url), ": ", error);
+  return StrCat("parse ", StrconvQuote(url), ": ", error);
 }
 
 // url.ParseRequestURI: true, or false with the *url.Error text.
@@ -873,66 +706,6 @@ FunctionOverload Overload(std::string function, std::string id, bool member,
 }
 
 }  // namespace
-
-std::string GoQuote(std::string_view s) {
-  std::string out = "\"";
-  for (size_t i = 0; i < s.size();) {
-    char32_t r;
-    size_t n = DecodeRune(s, i, &r);
-    if (n == 0) {
-      out += "\\x";
-      AppendHex(&out, static_cast<unsigned char>(s[i]), 2);
-      ++i;
-      continue;
-    }
-    if (r == '"' || r == '\\') {
-      out += '\\';
-      out += static_cast<char>(r);
-    } else if (r < 0x80) {
-      switch (r) {
-        case '\a':
-          out += "\\a";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\v':
-          out += "\\v";
-          break;
-        default:
-          if (r >= 0x20 && r < 0x7F) {
-            out += static_cast<char>(r);
-          } else {
-            out += "\\x";
-            AppendHex(&out, r, 2);
-          }
-      }
-    } else if (IsPrintNonAscii(r)) {
-      out.append(s.substr(i, n));
-    } else if (r < 0x10000) {
-      out += "\\u";
-      AppendHex(&out, r, 4);
-    } else {
-      out += "\\U";
-      AppendHex(&out, r, 8);
-    }
-    i += n;
-  }
-  out += '"';
-  return out;
-}
 
 Value UrlValue(std::string_view text) {
   GoUrl check, url;

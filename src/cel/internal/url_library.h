@@ -57,9 +57,6 @@ std::optional<std::string> RequestUriError(std::string_view text);
 // Registers url, isURL and the accessors.
 absl::Status RegisterUrlFunctions(FunctionRegistry* registry);
 
-// Go's strconv.Quote (with the deviation noted above). Exposed for tests.
-std::string GoQuote(std::string_view s);
-
 }  // namespace draplane::cel::internal
 
 #endif  // DRAPLANE_CEL_INTERNAL_URL_LIBRARY_H_

@@ -338,15 +338,6 @@ TEST_F(UrlLibraryTest, QueryParameterLimit) {
   EXPECT_EQ(Run(enough + "').getQuery()['a'].size()").value.int_value(), 10000);
 }
 
-TEST(GoQuoteTest, EscapesLikeStrconvQuote) {
-  EXPECT_EQ(GoQuote("a\"b\\c"), R"("a\"b\\c")");
-  EXPECT_EQ(GoQuote("\x01\x7f\n\t"), R"("\x01\x7f\n\t")");
-  EXPECT_EQ(GoQuote("\xc3\xa9"), "\"\xc3\xa9\"");
-  EXPECT_EQ(GoQuote("\xe2\x80\x8b"), R"("\u200b")");
-  EXPECT_EQ(GoQuote("\xf3\xa0\x80\x81"), R"("\U000e0001")");
-  EXPECT_EQ(GoQuote("\xff"), R"("\xff")");
-}
-
 // Runtime costs the reference charges (measured with its cost limit).
 struct CostCase {
   const char* expr;
