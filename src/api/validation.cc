@@ -31,6 +31,7 @@
 
 #include "api/internal/name_validation.h"
 #include "api/internal/type_mappings.h"
+#include "common/go_strconv.h"
 #include "common/str_cat.h"
 
 namespace draplane::api {
@@ -89,7 +90,7 @@ std::string Join(const std::vector<std::string>& items, std::string_view sep) {
 std::string GoStrings(const std::vector<std::string>& v) {
   if (v.empty()) return "[]string(nil)";
   std::vector<std::string> quoted;
-  for (const auto& s : v) quoted.push_back(GoQuote(s));
+  for (const auto& s : v) quoted.push_back(StrconvQuote(s));
   return StrCat("[]string{", Join(quoted, ", "), "}");
 }
 
@@ -104,9 +105,9 @@ std::string GoNodeSelectorRequirements(
   if (reqs.empty()) return "[]core.NodeSelectorRequirement(nil)";
   std::vector<std::string> items;
   for (const auto& r : reqs) {
-    items.push_back(StrCat("core.NodeSelectorRequirement{Key:", GoQuote(r.key),
-                           ", Operator:", GoQuote(r.operator_),
-                           ", Values:", GoStrings(r.values), "}"));
+    items.push_back(StrCat(
+        "core.NodeSelectorRequirement{Key:", StrconvQuote(r.key), ", Operator:",
+        StrconvQuote(r.operator_), ", Values:", GoStrings(r.values), "}"));
   }
   return StrCat("[]core.NodeSelectorRequirement{", Join(items, ", "), "}");
 }
@@ -124,11 +125,12 @@ std::string GoNodeSelectorTerms(const std::vector<NodeSelectorTerm>& terms) {
 }
 
 std::string GoPodResourceClaim(const PodResourceClaim& c) {
-  return StrCat(
-      "core.PodResourceClaim{Name:", GoQuote(c.name), ", ResourceClaimName:",
-      GoPtr("string", c.resource_claim_name.has_value()),
-      ", ResourceClaimTemplateName:",
-      GoPtr("string", c.resource_claim_template_name.has_value()), "}");
+  return StrCat("core.PodResourceClaim{Name:", StrconvQuote(c.name),
+                ", ResourceClaimName:",
+                GoPtr("string", c.resource_claim_name.has_value()),
+                ", ResourceClaimTemplateName:",
+                GoPtr("string", c.resource_claim_template_name.has_value()),
+                "}");
 }
 
 std::string GoDeviceAttribute(const DeviceAttribute& a) {
@@ -422,9 +424,9 @@ std::string GroupOf(std::string_view api_version) {
 }
 
 std::string GoOwnerReference(const OwnerReference& r) {
-  return StrCat("v1.OwnerReference{APIVersion:", GoQuote(r.api_version),
-                ", Kind:", GoQuote(r.kind), ", Name:", GoQuote(r.name),
-                ", UID:", GoQuote(r.uid),
+  return StrCat("v1.OwnerReference{APIVersion:", StrconvQuote(r.api_version),
+                ", Kind:", StrconvQuote(r.kind),
+                ", Name:", StrconvQuote(r.name), ", UID:", StrconvQuote(r.uid),
                 ", Controller:", GoPtr("bool", r.controller.has_value()),
                 ", BlockOwnerDeletion:",
                 GoPtr("bool", r.block_owner_deletion.has_value()), "}");
@@ -622,7 +624,7 @@ Errs ValidateObjectMeta(const ObjectMeta& meta, bool namespaced, NameFn name_fn,
   } else if (!meta.generate_name.empty() && meta.name.empty()) {
     errs.push_back(InternalError(
         path.Child("name"),
-        StrCat("generateName was specified (", GoQuote(meta.generate_name),
+        StrCat("generateName was specified (", StrconvQuote(meta.generate_name),
                "), but no name was generated")));
   }
   if (meta.name.empty()) {

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/go_strconv.h"
 #include "common/str_cat.h"
 
 namespace draplane {
@@ -27,134 +28,12 @@ FieldPath FieldPath::Key(std::string_view key) const {
   return out;
 }
 
-namespace {
-
-// Decodes one UTF-8 code point at s[i]; returns its length, or 0 if the
-// bytes there are not valid UTF-8.
-size_t DecodeUtf8(std::string_view s, size_t i, uint32_t* rune) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  const unsigned char c = b(0);
-  size_t len = 0;
-  uint32_t r = 0;
-  if (c < 0x80) {
-    *rune = c;
-    return 1;
-  } else if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-    r = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    r = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    r = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) return 0;
-  for (size_t k = 1; k < len; ++k) {
-    if ((b(k) & 0xC0) != 0x80) return 0;
-    r = (r << 6) | (b(k) & 0x3F);
-  }
-  if ((len == 3 && (r < 0x800 || (r >= 0xD800 && r <= 0xDFFF))) ||
-      (len == 4 && (r < 0x10000 || r > 0x10FFFF))) {
-    return 0;
-  }
-  *rune = r;
-  return len;
-}
-
-// An approximation of Go's unicode.IsPrint for non-ASCII code points: the
-// C1 controls and the common non-printing space/format/private-use ranges
-// are treated as non-printable.
-bool IsPrintableNonAscii(uint32_t r) {
-  if (r < 0xA0) return false;                // C1 controls
-  if (r == 0xA0 || r == 0xAD) return false;  // NBSP, soft hyphen
-  if (r >= 0x2000 && r <= 0x200F) return false;
-  if (r >= 0x2028 && r <= 0x202F) return false;
-  if (r >= 0x205F && r <= 0x206F) return false;
-  if (r == 0x3000 || r == 0xFEFF) return false;
-  if (r >= 0xE000 && r <= 0xF8FF) return false;  // private use
-  if (r >= 0xFFF0 && r <= 0xFFFF) return false;
-  return true;
-}
-
-}  // namespace
-
-std::string GoQuote(std::string_view s) {
-  std::string out = "\"";
-  char buf[16];
-  for (size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '\a':
-          out += "\\a";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\v':
-          out += "\\v";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '"':
-          out += "\\\"";
-          break;
-        default:
-          if (c < 0x20 || c == 0x7F) {
-            std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-            out += buf;
-          } else {
-            out.push_back(static_cast<char>(c));
-          }
-      }
-      ++i;
-      continue;
-    }
-    uint32_t rune = 0;
-    const size_t len = DecodeUtf8(s, i, &rune);
-    if (len == 0) {
-      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-      out += buf;
-      ++i;
-      continue;
-    }
-    if (IsPrintableNonAscii(rune)) {
-      out.append(s.substr(i, len));
-    } else if (rune < 0x10000) {
-      std::snprintf(buf, sizeof(buf), "\\u%04x", rune);
-      out += buf;
-    } else {
-      std::snprintf(buf, sizeof(buf), "\\U%08x", rune);
-      out += buf;
-    }
-    i += len;
-  }
-  out += "\"";
-  return out;
-}
-
 std::string BadValue::Render() const {
   switch (kind_) {
     case Kind::kOmitted:
       return "";
     case Kind::kString:
-      return GoQuote(text_);
+      return StrconvQuote(text_);
     case Kind::kBare:
       return text_;
   }
@@ -259,7 +138,7 @@ FieldError NotSupported(const FieldPath& path, BadValue value,
     detail = "supported values: ";
     for (size_t i = 0; i < supported.size(); ++i) {
       if (i > 0) detail += ", ";
-      detail += GoQuote(supported[i]);
+      detail += StrconvQuote(supported[i]);
     }
   }
   return {FieldErrorType::kNotSupported, path.ToString(), std::move(value),

@@ -134,10 +134,6 @@ void Append(FieldErrorList& list, FieldErrorList more);
 // "[e1, e2, ...]".
 std::string AggregateMessage(const FieldErrorList& errors);
 
-// Go's strconv.Quote (what %q prints): escapes, \u for non-printable
-// runes, \x for bytes that are not UTF-8.
-std::string GoQuote(std::string_view s);
-
 }  // namespace draplane
 
 #endif  // DRAPLANE_COMMON_FIELD_ERRORS_H_

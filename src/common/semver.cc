@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "common/field_errors.h"
+#include "common/go_strconv.h"
 #include "common/str_cat.h"
 
 namespace draplane {
@@ -55,14 +56,14 @@ absl::Status Invalid(std::string_view message) {
 // error text.
 absl::Status ParseUint64(std::string_view s, uint64_t* out) {
   if (s.empty()) {
-    return Invalid(
-        StrCat("strconv.ParseUint: parsing ", GoQuote(s), ": invalid syntax"));
+    return Invalid(StrCat("strconv.ParseUint: parsing ", StrconvQuote(s),
+                          ": invalid syntax"));
   }
   uint64_t v = 0;
   for (char c : s) {
     const uint64_t digit = static_cast<uint64_t>(c - '0');
     if (v > (std::numeric_limits<uint64_t>::max() - digit) / 10) {
-      return Invalid(StrCat("strconv.ParseUint: parsing ", GoQuote(s),
+      return Invalid(StrCat("strconv.ParseUint: parsing ", StrconvQuote(s),
                             ": value out of range"));
     }
     v = v * 10 + digit;
@@ -93,12 +94,13 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
 absl::Status ParseVersionNumber(std::string_view s, std::string_view what,
                                 std::string_view capitalized, uint64_t* out) {
   if (!ContainsOnlyDigits(s)) {
-    return Invalid(
-        StrCat("Invalid character(s) found in ", what, " number ", GoQuote(s)));
+    return Invalid(StrCat("Invalid character(s) found in ", what, " number ",
+                          StrconvQuote(s)));
   }
   if (HasLeadingZeroes(s)) {
-    return Invalid(StrCat(
-        capitalized, " number must not contain leading zeroes ", GoQuote(s)));
+    return Invalid(StrCat(capitalized,
+                          " number must not contain leading zeroes ",
+                          StrconvQuote(s)));
   }
   return ParseUint64(s, out);
 }
@@ -179,15 +181,15 @@ absl::StatusOr<Semver> Semver::Parse(std::string_view s) {
         if (HasLeadingZeroes(id)) {
           return Invalid(StrCat(
               "Numeric PreRelease version must not contain leading zeroes ",
-              GoQuote(id)));
+              StrconvQuote(id)));
         }
         if (absl::Status st = ParseUint64(id, &pr.number); !st.ok()) return st;
         pr.is_numeric = true;
       } else if (ContainsOnlyAlphanum(id)) {
         pr.text = std::string(id);
       } else {
-        return Invalid(
-            StrCat("Invalid character(s) found in prerelease ", GoQuote(id)));
+        return Invalid(StrCat("Invalid character(s) found in prerelease ",
+                              StrconvQuote(id)));
       }
       v.prerelease_.push_back(std::move(pr));
     }
@@ -197,7 +199,7 @@ absl::StatusOr<Semver> Semver::Parse(std::string_view s) {
       if (id.empty()) return Invalid("Build meta data is empty");
       if (!ContainsOnlyAlphanum(id)) {
         return Invalid(StrCat("Invalid character(s) found in build meta data ",
-                              GoQuote(id)));
+                              StrconvQuote(id)));
       }
       v.build_.emplace_back(id);
     }

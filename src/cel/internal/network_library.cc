@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "cel/internal/go_strconv.h"
+#include "common/go_strconv.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel::internal {

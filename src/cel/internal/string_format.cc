@@ -11,7 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "cel/internal/go_strconv.h"
+#include "common/go_strconv.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel::internal {

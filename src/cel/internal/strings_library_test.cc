@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "cel/internal/go_strconv.h"
 #include "cel/internal/kubernetes_library.h"
 #include "cel/internal/parser.h"
 #include "cel/internal/standard_library.h"
+#include "common/go_strconv.h"
 #include "gtest/gtest.h"
 
 namespace draplane::cel::internal {

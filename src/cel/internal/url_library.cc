@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "cel/internal/go_strconv.h"
 #include "cel/internal/network_library.h"
+#include "common/go_strconv.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel::internal {
@@ -20,33 +20,6 @@ using K = ValueKind;
 using Args = absl::Span<const Value>;
 
 // --- UTF-8 ---
-
-// Decodes one code point of `s` at `i`; returns its length, or 0 for a
-// byte that does not start a valid sequence.
-size_t DecodeRune(std::string_view s, size_t i, char32_t* r) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) {
-    *r = c;
-    return 1;
-  }
-  size_t n = (c & 0xE0) == 0xC0   ? 2
-             : (c & 0xF0) == 0xE0 ? 3
-             : (c & 0xF8) == 0xF0 ? 4
-                                  : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  char32_t cp = c & (0xFF >> (n + 1));
-  for (size_t k = 1; k < n; ++k) {
-    unsigned char cc = static_cast<unsigned char>(s[i + k]);
-    if ((cc & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  static constexpr char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    return 0;
-  }
-  *r = cp;
-  return n;
-}
 
 // Text that percent-decoding may have left as invalid UTF-8 (Go strings
 // may hold any bytes, CEL strings may not), made valid: each byte that does

@@ -1,10 +1,10 @@
-#include "cel/internal/go_strconv.h"
+#include "common/go_strconv.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
 
-namespace draplane::cel::internal {
+namespace draplane {
 namespace {
 
 struct RuneRange {
@@ -207,9 +207,15 @@ constexpr RuneRange kPrintable[] = {
 };
 // clang-format on
 
-// Length of the valid UTF-8 sequence at s[i] and its rune in *rune, or 0
-// when s[i] does not start one (Go decodes such a byte as RuneError with
-// width 1).
+void AppendHex(std::string* out, uint32_t value, int digits) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) {
+    out->push_back(kHex[(value >> shift) & 0xF]);
+  }
+}
+
+}  // namespace
+
 size_t DecodeRune(std::string_view s, size_t i, char32_t* rune) {
   const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
   const unsigned char c = b(0);
@@ -242,15 +248,6 @@ size_t DecodeRune(std::string_view s, size_t i, char32_t* rune) {
   *rune = r;
   return len;
 }
-
-void AppendHex(std::string* out, uint32_t value, int digits) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) {
-    out->push_back(kHex[(value >> shift) & 0xF]);
-  }
-}
-
-}  // namespace
 
 bool StrconvIsPrint(char32_t rune) {
   const RuneRange* end = std::end(kPrintable);
@@ -322,4 +319,4 @@ std::string StrconvQuote(std::string_view s) {
   return out;
 }
 
-}  // namespace draplane::cel::internal
+}  // namespace draplane
