@@ -233,6 +233,10 @@ absl::StatusOr<DecodeResult> DecodeObject(const Json& json) {
   return absl::InternalError(StrCat("kind ", k, " has no decoder"));
 }
 
+Json EncodeAllocationResult(const AllocationResult& allocation) {
+  return internal::ToJson(allocation);
+}
+
 absl::StatusOr<Json> EncodeObject(const Object& object,
                                   std::string_view api_version) {
   std::string target(api_version.empty() ? object.type.api_version

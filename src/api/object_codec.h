@@ -44,6 +44,10 @@ absl::StatusOr<Json> EncodeObject(const Object& object,
 // for the API server's conversion of watch events). `json` is a whole
 // object of the given kind; the result has the same apiVersion text
 // rewritten.
+// The resource.k8s.io/v1 JSON of an allocation result (Go encoding/json
+// rules, as in a ResourceClaim's status.allocation).
+Json EncodeAllocationResult(const AllocationResult& allocation);
+
 Json ConvertV1beta1ToV1(std::string_view kind, const Json& json);
 Json ConvertV1ToV1beta1(std::string_view kind, const Json& json);
 

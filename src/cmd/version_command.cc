@@ -28,6 +28,7 @@ int RunMain(int argc, const char* const* argv, Streams streams) {
   RegisterValidate(app, streams, &exit_code);
   RegisterConvert(app, streams, &exit_code);
   RegisterCel(app, streams, &exit_code);
+  RegisterAllocate(app, streams, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

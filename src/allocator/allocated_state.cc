@@ -1,0 +1,51 @@
+#include "allocator/allocated_state.h"
+
+#include "common/str_cat.h"
+
+namespace draplane::allocator {
+
+std::string DeviceId::ToString() const {
+  return StrCat(driver, "/", pool, "/", device);
+}
+
+void AllocatedState::AddAllocation(const api::AllocationResult& allocation,
+                                   bool consumable_capacity,
+                                   std::string_view owner) {
+  for (const api::DeviceRequestAllocationResult& r :
+       allocation.devices.results) {
+    if (r.admin_access.value_or(false)) continue;
+    DeviceId id{r.driver, r.pool, r.device};
+    if (!owner.empty()) owners_[id].emplace_back(owner);
+    if (consumable_capacity && r.share_id.has_value()) {
+      shared_.insert(id);
+      if (!r.consumed_capacity.empty()) {
+        auto& sum = aggregated_[id];
+        for (const auto& [name, q] : r.consumed_capacity) {
+          auto it = sum.find(name);
+          if (it == sum.end()) {
+            sum.emplace(name, q);
+          } else {
+            // Upstream Quantity.Add; an unrepresentable sum keeps the old one.
+            (void)it->second.Add(q);
+          }
+        }
+      }
+      continue;
+    }
+    exclusive_.insert(std::move(id));
+  }
+}
+
+const std::map<std::string, Quantity>* AllocatedState::AggregatedCapacity(
+    const DeviceId& id) const {
+  auto it = aggregated_.find(id);
+  return it == aggregated_.end() ? nullptr : &it->second;
+}
+
+const std::vector<std::string>* AllocatedState::Owners(
+    const DeviceId& id) const {
+  auto it = owners_.find(id);
+  return it == owners_.end() ? nullptr : &it->second;
+}
+
+}  // namespace draplane::allocator

@@ -1,0 +1,74 @@
+#ifndef DRAPLANE_ALLOCATOR_ALLOCATED_STATE_H_
+#define DRAPLANE_ALLOCATOR_ALLOCATED_STATE_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "api/resource_types.h"
+#include "common/quantity.h"
+
+namespace draplane::allocator {
+
+// A device's identity: driver, pool and device name (upstream DeviceID).
+struct DeviceId {
+  std::string driver;
+  std::string pool;
+  std::string device;
+
+  // "driver/pool/device", as upstream prints a DeviceID.
+  std::string ToString() const;
+
+  friend bool operator==(const DeviceId&, const DeviceId&) = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const DeviceId& id) {
+    return H::combine(std::move(h), id.driver, id.pool, id.device);
+  }
+};
+
+// The devices in use by claims that are already allocated (upstream
+// schedulerapi.AllocatedState), gathered the way kube-scheduler does:
+// admin-access results never count; with ConsumableCapacity, results with a
+// shareID are shared allocations whose consumed capacity adds up per device;
+// every other result makes its device unavailable.
+class AllocatedState {
+ public:
+  // Records the devices of one claim's allocation. `owner` ("ns/name") is
+  // remembered for explanations only.
+  void AddAllocation(const api::AllocationResult& allocation,
+                     bool consumable_capacity, std::string_view owner = "");
+
+  // Upstream AllocatedDevices.Has: allocated exclusively.
+  bool IsExclusive(const DeviceId& id) const {
+    return exclusive_.contains(id);
+  }
+  // A shared (allowMultipleAllocations) allocation exists: upstream's
+  // AggregatedCapacity entry or AllocatedSharedDeviceIDs entry.
+  bool IsShared(const DeviceId& id) const { return shared_.contains(id); }
+  // Upstream internal.IsDeviceAllocated: exclusive or shared.
+  bool IsAllocated(const DeviceId& id) const {
+    return IsExclusive(id) || IsShared(id);
+  }
+  // Summed consumedCapacity of the device's shared allocations, or nullptr
+  // when it has none (upstream AggregatedCapacity lookup).
+  const std::map<std::string, Quantity>* AggregatedCapacity(
+      const DeviceId& id) const;
+  // Claims holding the device ("ns/name"), for explanations.
+  const std::vector<std::string>* Owners(const DeviceId& id) const;
+
+  size_t num_exclusive() const { return exclusive_.size(); }
+
+ private:
+  absl::flat_hash_set<DeviceId> exclusive_;
+  absl::flat_hash_set<DeviceId> shared_;
+  absl::flat_hash_map<DeviceId, std::map<std::string, Quantity>> aggregated_;
+  absl::flat_hash_map<DeviceId, std::vector<std::string>> owners_;
+};
+
+}  // namespace draplane::allocator
+
+#endif  // DRAPLANE_ALLOCATOR_ALLOCATED_STATE_H_

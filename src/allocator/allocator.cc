@@ -1,0 +1,51 @@
+#include "allocator/allocator.h"
+
+#include <utility>
+
+#include "allocator/internal/catalog.h"
+#include "allocator/internal/search.h"
+#include "common/str_cat.h"
+
+namespace draplane::allocator {
+
+const char* OutcomeErrorClass(OutcomeKind kind) {
+  switch (kind) {
+    case OutcomeKind::kFatal:
+      return "fatal";
+    case OutcomeKind::kInvalidPools:
+      return "invalid-pools";
+    case OutcomeKind::kTimeout:
+      return "timeout";
+    default:
+      return "";
+  }
+}
+
+Allocator::Allocator(Features features, std::vector<api::ResourceSlice> slices,
+                     std::vector<api::DeviceClass> classes)
+    : features_(features),
+      catalog_(std::make_unique<internal::Catalog>(
+          std::move(slices), std::move(classes),
+          cel::DeviceFeatures{features.consumable_capacity,
+                              features.list_type_attributes})) {}
+
+Allocator::~Allocator() = default;
+
+Outcome Allocator::Allocate(const api::Node& node,
+                            const std::vector<const api::ResourceClaim*>& claims,
+                            const AllocatedState& state,
+                            const AllocateOptions& options) {
+  if (!features_.OnlyIncubating()) {
+    Outcome out;
+    out.kind = OutcomeKind::kFatal;
+    out.message =
+        "draplane implements upstream's incubating allocator; the alpha "
+        "features ListTypeAttributes, OptionalNodeOperations, "
+        "DerivedAttributes and CompatibilityGroups are not supported yet";
+    return out;
+  }
+  return internal::RunAllocation(*catalog_, features_, node, claims, state,
+                                 options);
+}
+
+}  // namespace draplane::allocator

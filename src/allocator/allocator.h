@@ -1,0 +1,96 @@
+#ifndef DRAPLANE_ALLOCATOR_ALLOCATOR_H_
+#define DRAPLANE_ALLOCATOR_ALLOCATOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "allocator/allocated_state.h"
+#include "allocator/explain.h"
+#include "allocator/features.h"
+#include "api/core_types.h"
+#include "api/resource_types.h"
+
+namespace draplane::allocator {
+
+namespace internal {
+class Catalog;
+}
+
+// How one Allocate call ended (docs/scenario-format.md, "Error classes").
+enum class OutcomeKind {
+  kAllocated,      // every claim got devices
+  kUnallocatable,  // upstream's (nil, nil): not on this node
+  kFatal,          // upstream returned an error (bad CEL, unknown class...)
+  kInvalidPools,   // ErrFailedAllocationOnNode: nothing fits, a pool invalid
+  kTimeout,        // the deadline passed (the scheduler's Filter timeout)
+};
+
+// "fatal", "invalid-pools", "timeout" (result document error classes);
+// "" for the two non-error kinds.
+const char* OutcomeErrorClass(OutcomeKind kind);
+
+struct Outcome {
+  OutcomeKind kind = OutcomeKind::kUnallocatable;
+  // kFatal / kInvalidPools / kTimeout: upstream's error text.
+  std::string message;
+  // kAllocated: one result per claim, in input order.
+  std::vector<api::AllocationResult> results;
+  // kUnallocatable with AllocateOptions::explain: one entry per claim.
+  std::vector<ClaimExplanation> explanations;
+  // Search steps (upstream's allocateOne invocations, fewer with pruning).
+  int64_t steps = 0;
+};
+
+struct AllocateOptions {
+  // Build explanations when the claims cannot be allocated.
+  bool explain = false;
+  // Give up (kTimeout) after this point in time.
+  absl::Time deadline = absl::InfiniteFuture();
+};
+
+// The structured-parameters allocator: finds devices for a set of claims on
+// one node exactly as Kubernetes 1.37's allocator
+// (k8s.io/dynamic-resource-allocation/structured, the "incubating" variant
+// the 1.37 defaults select) would, answering with the same devices in the
+// same order, the same errors and the same result objects (docs/allocator.md).
+//
+// Unlike upstream it prunes the search without changing the answer:
+// requests that fewer devices could ever satisfy than they need fail at
+// once, and a device interchangeable with one whose subtree already failed
+// is not tried again.
+//
+// An Allocator holds the cluster's slices and classes, converted and
+// indexed once; selector results are cached per device and reused by every
+// Allocate call (any node, any allocated state). Build a new Allocator when
+// slices or classes change. Not thread-safe: one Allocate at a time.
+class Allocator {
+ public:
+  // `slices`: every ResourceSlice of the cluster (DeviceTaintRule taints
+  // already applied), also those of other nodes: they decide whether a
+  // pool is complete.
+  Allocator(Features features, std::vector<api::ResourceSlice> slices,
+            std::vector<api::DeviceClass> classes);
+  ~Allocator();
+  Allocator(const Allocator&) = delete;
+  Allocator& operator=(const Allocator&) = delete;
+
+  const Features& features() const { return features_; }
+
+  // Allocates all `claims` (none of them allocated yet) together on `node`,
+  // given the devices `state` says are in use.
+  Outcome Allocate(const api::Node& node,
+                   const std::vector<const api::ResourceClaim*>& claims,
+                   const AllocatedState& state,
+                   const AllocateOptions& options = {});
+
+ private:
+  Features features_;
+  std::unique_ptr<internal::Catalog> catalog_;
+};
+
+}  // namespace draplane::allocator
+
+#endif  // DRAPLANE_ALLOCATOR_ALLOCATOR_H_

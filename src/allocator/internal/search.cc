@@ -1,0 +1,662 @@
+#include "allocator/internal/search.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/random/random.h"
+#include "absl/strings/str_format.h"
+#include "allocator/internal/capacity.h"
+#include "allocator/internal/explainer.h"
+#include "allocator/internal/node_selection.h"
+#include "allocator/internal/pools.h"
+#include "allocator/internal/search_state.h"
+#include "common/str_cat.h"
+
+namespace draplane::allocator::internal {
+namespace {
+
+constexpr int kMaxResults = 32;  // resourceapi.AllocationResultsMaxSize
+
+// allocateOne's outcomes.
+enum Step : int8_t {
+  kFail = 0,
+  kDone = 1,
+  kMaxSizeExceeded = 2,  // upstream errAllocationResultMaxSizeExceeded
+  kError = 3,            // fatal; text in Search::error_
+};
+
+std::string RandomShareId() {
+  static absl::BitGen* gen = new absl::BitGen;
+  uint64_t hi = absl::Uniform<uint64_t>(*gen);
+  uint64_t lo = absl::Uniform<uint64_t>(*gen);
+  hi = (hi & ~uint64_t{0xF000}) | uint64_t{0x4000};             // version 4
+  lo = (lo & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);  // RFC 4122
+  return absl::StrFormat("%08x-%04x-%04x-%04x-%012x", hi >> 32,
+                         (hi >> 16) & 0xFFFF, hi & 0xFFFF, lo >> 48,
+                         lo & 0xFFFFFFFFFFFFULL);
+}
+
+class Search {
+ public:
+  Search(Catalog& catalog, const Features& features, const api::Node& node,
+         const std::vector<const api::ResourceClaim*>& claims,
+         const AllocatedState& state, const AllocateOptions& options)
+      : s_{catalog, features, node, claims, state, options} {}
+
+  Outcome Run();
+
+ private:
+  Step AllocateOne(int claim, int request, int sub, int device_index,
+                   bool allocate_sub_request, int start);
+  // upstream allocateDevice; on success pushes an undo record.
+  Step AllocateDevice(int claim, RequestData& rd, int dev, bool must,
+                      bool* allocated);
+  void Rollback(const Undo& undo);
+  bool CheckAvailableCounters(int dev);
+  void DeallocateCounters(int dev);
+  Step Fatal(std::string message) {
+    error_ = std::move(message);
+    return kError;
+  }
+  // Pruning (never changes the answer).
+  bool ProvablyInfeasible(RequestData& rd);
+  int Signature(int dev);
+
+  Outcome BuildResults();
+
+  SearchState s_;
+  std::string error_;
+  bool timed_out_ = false;
+  int64_t steps_ = 0;
+  std::vector<Undo> undo_stack_;
+  absl::flat_hash_map<std::string, int> signature_ids_;
+  std::vector<int> signatures_;  // per local device, -1 = not computed
+};
+
+Outcome Search::Run() {
+  Outcome out;
+  auto pools = GatherPools(s_.catalog, s_.node, s_.features);
+  if (!pools.ok()) {
+    out.kind = OutcomeKind::kFatal;
+    out.message = StrCat("gather pool information: ",
+                         std::string(pools.status().message()));
+    return out;
+  }
+  s_.pools = *std::move(pools);
+  s_.IndexDevices();
+
+  if (auto err = s_.Prepare(); !err.empty()) {
+    out.kind = OutcomeKind::kFatal;
+    out.message = std::move(err);
+    return out;
+  }
+
+  signatures_.assign(s_.devices.size(), -1);
+  s_.allocating.assign(s_.devices.size(), {});
+  s_.allocating_capacity.assign(s_.devices.size(), std::nullopt);
+  s_.consumed_counters.assign(s_.pools.size(), {});
+  s_.available_counters.assign(s_.pools.size(), std::nullopt);
+  s_.results.assign(s_.claims.size(), {});
+
+  const Step done = AllocateOne(0, 0, 0, 0, false, 0);
+  out.steps = steps_;
+  if (done == kError) {
+    out.kind = timed_out_ ? OutcomeKind::kTimeout : OutcomeKind::kFatal;
+    out.message = error_;
+    return out;
+  }
+  if (done != kDone) {
+    for (const Pool& p : s_.pools) {
+      if (p.invalid) {
+        out.kind = OutcomeKind::kInvalidPools;
+        out.message = "invalid resource pools were encountered";
+        return out;
+      }
+    }
+    out.kind = OutcomeKind::kUnallocatable;
+    if (s_.options.explain) out.explanations = Explain(s_);
+    return out;
+  }
+  Outcome built = BuildResults();
+  built.steps = steps_;
+  return built;
+}
+
+Step Search::AllocateOne(int claim, int request, int sub, int device_index,
+                         bool allocate_sub_request, int start) {
+  ++steps_;
+  if ((steps_ & 1023) == 0 && s_.options.deadline != absl::InfiniteFuture() &&
+      absl::Now() > s_.options.deadline) {
+    timed_out_ = true;
+    return Fatal("filter operation aborted: context deadline exceeded");
+  }
+  if (timed_out_) return kError;
+
+  if (claim >= static_cast<int>(s_.claims.size())) return kDone;
+  const api::ResourceClaim& c = *s_.claims[claim];
+  if (request >= static_cast<int>(c.spec.devices.requests.size())) {
+    Step st = AllocateOne(claim + 1, 0, 0, 0, false, 0);
+    if (st == kMaxSizeExceeded) return kFail;
+    return st;
+  }
+
+  std::vector<RequestData>& alternatives = s_.requests[claim][request];
+  if (!allocate_sub_request && alternatives[0].is_sub) {
+    bool all_exceeded = true;
+    for (int i = 0; i < static_cast<int>(alternatives.size()); ++i) {
+      Step st = AllocateOne(claim, request, i, device_index, true, 0);
+      if (st == kMaxSizeExceeded) continue;
+      all_exceeded = false;
+      if (st == kError) return st;
+      if (st == kDone) {
+        alternatives[0].selected_sub = i;
+        return kDone;
+      }
+    }
+    return all_exceeded ? kMaxSizeExceeded : kFail;
+  }
+
+  RequestData& rd = alternatives[sub];
+  const bool all_mode = rd.mode == api::kDeviceAllocationModeAll;
+  if (all_mode && rd.all_devices.empty()) return kFail;
+
+  if (device_index >= rd.num_devices) {
+    return AllocateOne(claim, request + 1, 0, 0, false, 0);
+  }
+
+  const int remaining = rd.num_devices - device_index;
+  const int available =
+      kMaxResults - static_cast<int>(s_.results[claim].size());
+  if (remaining > available) return kMaxSizeExceeded;
+
+  if (all_mode) {
+    const int dev = rd.all_devices[device_index];
+    bool allocated = false;
+    Step st = AllocateDevice(claim, rd, dev, true, &allocated);
+    if (st == kError) return st;
+    if (!allocated) return kFail;
+    const size_t mark = undo_stack_.size() - 1;
+    Step next = AllocateOne(claim, request, sub, device_index + 1,
+                            allocate_sub_request, 0);
+    if (next != kDone) {
+      Rollback(undo_stack_[mark]);
+      undo_stack_.resize(mark);
+      return next == kError ? kError
+             : next == kMaxSizeExceeded ? kMaxSizeExceeded
+                                        : kFail;
+    }
+    return kDone;
+  }
+
+  if (device_index == 0 && ProvablyInfeasible(rd)) return kFail;
+
+  // Signatures of candidates whose subtree failed in this loop.
+  std::vector<int> failed;
+  const int n = static_cast<int>(s_.devices.size());
+  for (int dev = start; dev < n; ++dev) {
+    if (rd.admin) {
+      if (s_.AllocatingForClaim(dev, claim)) continue;
+    } else if (s_.InUse(dev)) {
+      continue;
+    }
+    if (!failed.empty() &&
+        std::find(failed.begin(), failed.end(), Signature(dev)) != failed.end()) {
+      continue;
+    }
+    const std::string* err = nullptr;
+    const int selectable = s_.Selectable(rd, dev, &err);
+    if (selectable < 0) return Fatal(*err);
+    if (selectable == 0) continue;
+    if (s_.features.consumable_capacity) {
+      auto fits = s_.CapacityFits(rd, dev);
+      if (!fits.ok()) {
+        return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ", rd.name,
+                            ": checking capacity for device ",
+                            s_.devices[dev].id->ToString(), ": ",
+                            std::string(fits.status().message())));
+      }
+      if (!*fits) continue;
+    }
+    bool allocated = false;
+    Step st = AllocateDevice(claim, rd, dev, false, &allocated);
+    if (st == kError) return st;
+    if (!allocated) continue;
+    const size_t mark = undo_stack_.size() - 1;
+    Step next = AllocateOne(claim, request, sub, device_index + 1,
+                            allocate_sub_request, dev + 1);
+    if (next == kDone) return kDone;
+    Rollback(undo_stack_[mark]);
+    undo_stack_.resize(mark);
+    if (next != kFail) return next;
+    failed.push_back(Signature(dev));
+  }
+  return kFail;
+}
+
+Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
+                            bool* allocated) {
+  *allocated = false;
+  const LocalDevice& d = s_.devices[dev];
+  const api::Device& device = *d.device;
+  const bool allow_multiple = s_.features.consumable_capacity &&
+                              device.allow_multiple_allocations.value_or(false);
+  if (!allow_multiple && rd.admin && s_.AllocatingForClaim(dev, claim)) {
+    return kFail;
+  }
+  if (!rd.admin && s_.InUse(dev)) return kFail;
+  if (!s_.features.partitionable_devices && !device.consumes_counters.empty()) {
+    return kFail;
+  }
+  const bool skip_counters = allow_multiple && s_.CapacityInUse(dev);
+  Undo undo;
+  undo.claim = claim;
+  undo.dev = dev;
+  undo.rd = &rd;
+  undo.previous_results = s_.results[claim].size();
+  if (!skip_counters && !device.consumes_counters.empty()) {
+    if (!CheckAvailableCounters(dev)) return kFail;
+    undo.counters_reserved = true;
+  }
+
+  if (s_.features.device_taints && !s_.Tolerated(rd, dev)) {
+    Rollback(undo);
+    return kFail;
+  }
+
+  for (Constraint& constraint : s_.constraints[claim]) {
+    if (!constraint.Add(rd.base_name, rd.sub_name, device, *d.id)) {
+      Rollback(undo);
+      if (must) {
+        return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ", rd.name,
+                            ": cannot add device ", d.id->ToString(),
+                            " because a claim constraint would not be "
+                            "satisfied"));
+      }
+      return kFail;
+    }
+    ++undo.constraints_added;
+  }
+
+  if (!allow_multiple) {
+    s_.allocating[dev].push_back(claim);
+    undo.device_marked = true;
+  }
+
+  CapacityMap consumed;
+  std::optional<std::string> share_id;
+  if (s_.features.consumable_capacity) {
+    auto fits = s_.CapacityFits(rd, dev);
+    if (!fits.ok()) {
+      Rollback(undo);
+      return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ", rd.name,
+                          ": rechecking capacity for device ", d.id->ToString(),
+                          ": ", std::string(fits.status().message())));
+    }
+    if (!*fits) {
+      Rollback(undo);
+      return kFail;
+    }
+    if (allow_multiple) {
+      auto c = ConsumedCapacity(rd.capacity, device.capacity,
+                                s_.features.fractional_capacity_range);
+      if (!c.ok()) {
+        Rollback(undo);
+        return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ",
+                            rd.name, ": computing consumed capacity for device ",
+                            d.id->ToString(), ": ",
+                            std::string(c.status().message())));
+      }
+      consumed = *std::move(c);
+      share_id = RandomShareId();
+      undo.capacity_entry_existed = s_.allocating_capacity[dev].has_value();
+      s_.InsertAllocatingCapacity(dev, consumed);
+      undo.capacity_inserted = true;
+      undo.consumed = consumed;
+    }
+  }
+
+  DeviceResult result;
+  result.dev = dev;
+  result.rd = &rd;
+  result.share_id = std::move(share_id);
+  result.admin = rd.admin;
+  result.consumed = std::move(consumed);
+  s_.results[claim].push_back(std::move(result));
+  undo.result_added = true;
+  undo_stack_.push_back(std::move(undo));
+  *allocated = true;
+  return kFail;  // "no error"; *allocated tells success
+}
+
+void Search::Rollback(const Undo& undo) {
+  if (undo.result_added) s_.results[undo.claim].resize(undo.previous_results);
+  if (undo.capacity_inserted) {
+    s_.RemoveAllocatingCapacity(undo.dev, undo.consumed);
+    if (undo.capacity_entry_existed && !s_.allocating_capacity[undo.dev]) {
+      s_.allocating_capacity[undo.dev].emplace();
+    }
+  }
+  if (undo.device_marked) {
+    auto& claims = s_.allocating[undo.dev];
+    claims.erase(std::find(claims.begin(), claims.end(), undo.claim));
+  }
+  const LocalDevice& d = s_.devices[undo.dev];
+  for (int i = undo.constraints_added - 1; i >= 0; --i) {
+    s_.constraints[undo.claim][i].Remove(undo.rd->base_name, undo.rd->sub_name);
+  }
+  if (undo.counters_reserved) DeallocateCounters(undo.dev);
+  (void)d;
+}
+
+bool Search::CheckAvailableCounters(int dev) {
+  const LocalDevice& d = s_.devices[dev];
+  const CounterSets& available = s_.AvailableCounters(d.pool);
+  CounterSets& consumed = s_.consumed_counters[d.pool];
+  for (const api::DeviceCounterConsumption& c : d.device->consumes_counters) {
+    auto& set = consumed[c.counter_set];
+    for (const auto& [name, counter] : c.counters) {
+      auto it = set.find(name);
+      if (it == set.end()) {
+        set.emplace(name, counter.value);
+      } else {
+        (void)it->second.Add(counter.value);
+      }
+    }
+  }
+  for (const auto& [set_name, counters] : available) {
+    auto cs = consumed.find(set_name);
+    for (const auto& [name, value] : counters) {
+      const Quantity* used = nullptr;
+      if (cs != consumed.end()) {
+        auto it = cs->second.find(name);
+        if (it != cs->second.end()) used = &it->second;
+      }
+      const int cmp = used ? value.Compare(*used) : value.Sign();
+      if (cmp < 0) {
+        DeallocateCounters(dev);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void Search::DeallocateCounters(int dev) {
+  const LocalDevice& d = s_.devices[dev];
+  CounterSets& consumed = s_.consumed_counters[d.pool];
+  for (const api::DeviceCounterConsumption& c : d.device->consumes_counters) {
+    auto& set = consumed[c.counter_set];
+    for (const auto& [name, counter] : c.counters) {
+      auto it = set.find(name);
+      if (it == set.end()) {
+        Quantity q;
+        (void)q.Sub(counter.value);
+        set.emplace(name, std::move(q));
+      } else {
+        (void)it->second.Sub(counter.value);
+      }
+    }
+  }
+}
+
+// A request with fewer devices that could ever satisfy it than it needs
+// fails in upstream's search too, after trying every combination. Only
+// decided when no candidate has a selector or capacity error (upstream
+// would report the first one it meets).
+bool Search::ProvablyInfeasible(RequestData& rd) {
+  if (rd.feasibility >= 0) return rd.feasibility == 0;
+  rd.feasibility = 1;
+  int eligible = 0;
+  for (int dev = 0; dev < static_cast<int>(s_.devices.size()); ++dev) {
+    const LocalDevice& d = s_.devices[dev];
+    if (!rd.admin && d.exclusive) continue;
+    const std::string* err = nullptr;
+    const int sel = s_.Selectable(rd, dev, &err);
+    if (sel < 0) return false;
+    if (sel == 0) continue;
+    const bool allow_multiple =
+        s_.features.consumable_capacity &&
+        d.device->allow_multiple_allocations.value_or(false);
+    if (s_.features.consumable_capacity) {
+      auto fits = RequestFits(d.aggregated, rd.capacity, d.device->capacity,
+                              nullptr, s_.features.fractional_capacity_range);
+      if (!fits.ok()) return false;
+      if (!*fits) continue;
+      if (allow_multiple) {
+        auto c = ConsumedCapacity(rd.capacity, d.device->capacity,
+                                  s_.features.fractional_capacity_range);
+        if (!c.ok()) return false;
+      }
+    }
+    if (!d.device->consumes_counters.empty()) {
+      if (!s_.features.partitionable_devices) continue;
+      if (!allow_multiple && !s_.CountersCouldFit(dev)) continue;
+    }
+    if (s_.features.device_taints && !s_.Tolerated(rd, dev)) continue;
+    if (++eligible >= rd.num_devices) return false;
+  }
+  rd.feasibility = 0;
+  return true;
+}
+
+// Devices with equal signatures are interchangeable for every request of
+// this Allocate call: same selection outcome, capacity fit, taint
+// tolerance, counter consumption (same pool), allocation status and
+// constraint attribute values. Shared (allowMultipleAllocations) devices
+// are never interchangeable.
+int Search::Signature(int dev) {
+  int& sig = signatures_[dev];
+  if (sig >= 0) return sig;
+  const LocalDevice& d = s_.devices[dev];
+  std::string key;
+  const bool allow_multiple =
+      s_.features.consumable_capacity &&
+      d.device->allow_multiple_allocations.value_or(false);
+  if (allow_multiple || d.shared || d.aggregated != nullptr) {
+    key = StrCat("#", dev);
+  } else {
+    key.push_back(d.exclusive ? 'X' : 'F');
+    if (!d.device->consumes_counters.empty()) {
+      StrAppend(&key, "p", d.pool, ":");
+      for (const auto& c : d.device->consumes_counters) {
+        StrAppend(&key, c.counter_set, "{");
+        for (const auto& [name, counter] : c.counters) {
+          StrAppend(&key, name, "=", counter.value.CanonicalString(), ",");
+        }
+        key.push_back('}');
+      }
+    }
+    key.push_back('|');
+    for (auto& claim_requests : s_.requests) {
+      for (auto& alternatives : claim_requests) {
+        for (RequestData& rd : alternatives) {
+          const std::string* err = nullptr;
+          const int sel = s_.Selectable(rd, dev, &err);
+          key.push_back(static_cast<char>('1' + sel));
+          if (sel != 1) continue;
+          if (s_.features.consumable_capacity) {
+            auto fits = RequestFits(nullptr, rd.capacity, d.device->capacity,
+                                    nullptr,
+                                    s_.features.fractional_capacity_range);
+            key.push_back(!fits.ok() ? 'e' : *fits ? 'y' : 'n');
+          }
+          if (s_.features.device_taints) {
+            key.push_back(s_.Tolerated(rd, dev) ? 't' : 'u');
+          }
+          if (rd.mode == api::kDeviceAllocationModeAll) {
+            const bool member = std::find(rd.all_devices.begin(),
+                                          rd.all_devices.end(),
+                                          dev) != rd.all_devices.end();
+            key.push_back(member ? 'a' : 'b');
+          }
+        }
+      }
+    }
+    key.push_back('|');
+    for (const auto& claim_constraints : s_.constraints) {
+      for (const Constraint& c : claim_constraints) {
+        const api::DeviceAttribute* a =
+            LookupAttribute(*d.device, *d.id, c.attribute);
+        StrAppend(&key, AttributeKey(a), ";");
+      }
+    }
+  }
+  auto [it, inserted] =
+      signature_ids_.emplace(std::move(key), static_cast<int>(signature_ids_.size()));
+  sig = it->second;
+  return sig;
+}
+
+Outcome Search::BuildResults() {
+  Outcome out;
+  out.kind = OutcomeKind::kAllocated;
+  for (size_t ci = 0; ci < s_.claims.size(); ++ci) {
+    const api::ResourceClaim& claim = *s_.claims[ci];
+    api::AllocationResult result;
+    for (const DeviceResult& r : s_.results[ci]) {
+      const LocalDevice& d = s_.devices[r.dev];
+      api::DeviceRequestAllocationResult dr;
+      dr.request = r.rd->full_name;
+      dr.driver = d.id->driver;
+      dr.pool = d.id->pool;
+      dr.device = d.id->device;
+      if (r.admin) dr.admin_access = true;
+      if (r.rd->tolerations != nullptr) dr.tolerations = *r.rd->tolerations;
+      dr.share_id = r.share_id;
+      dr.consumed_capacity = r.consumed;
+      if (s_.features.device_binding_and_status) {
+        dr.binding_conditions = d.device->binding_conditions;
+        dr.binding_failure_conditions = d.device->binding_failure_conditions;
+      }
+      result.devices.results.push_back(std::move(dr));
+    }
+
+    // Class configs once per class, naming the requests that use it.
+    std::map<std::string, std::pair<size_t, size_t>> class_configs;
+    auto& configs = result.devices.config;
+    for (auto& alternatives : s_.requests[ci]) {
+      const RequestData& rd = alternatives[alternatives[0].is_sub ? alternatives[0].selected_sub : 0];
+      if (rd.cls == nullptr) continue;
+      auto it = class_configs.find(rd.cls->metadata.name);
+      if (it != class_configs.end()) {
+        for (size_t i = it->second.first; i < it->second.second; ++i) {
+          configs[i].requests.push_back(rd.full_name);
+        }
+        continue;
+      }
+      const size_t begin = configs.size();
+      for (const api::DeviceClassConfiguration& cfg : rd.cls->spec.config) {
+        api::DeviceAllocationConfiguration out_cfg;
+        out_cfg.source = "FromClass";
+        out_cfg.requests = {rd.full_name};
+        out_cfg.opaque = cfg.opaque;
+        configs.push_back(std::move(out_cfg));
+      }
+      class_configs.emplace(rd.cls->metadata.name,
+                            std::make_pair(begin, configs.size()));
+    }
+    auto selected_name = [&](size_t request_index) -> const std::string* {
+      const auto& alternatives = s_.requests[ci][request_index];
+      if (!alternatives[0].is_sub) return nullptr;
+      return &alternatives[alternatives[0].selected_sub].full_name;
+    };
+    auto contains = [](const std::vector<std::string>& v, const std::string& s) {
+      return std::find(v.begin(), v.end(), s) != v.end();
+    };
+    const auto& requests = claim.spec.devices.requests;
+    for (const api::DeviceClaimConfiguration& cfg : claim.spec.devices.config) {
+      bool add = cfg.requests.empty();
+      for (size_t i = 0; !add && i < requests.size(); ++i) {
+        if (contains(cfg.requests, requests[i].name)) add = true;
+        const std::string* sub = selected_name(i);
+        if (sub != nullptr && contains(cfg.requests, *sub)) add = true;
+      }
+      if (!add) continue;
+      api::DeviceAllocationConfiguration out_cfg;
+      out_cfg.source = "FromClaim";
+      out_cfg.requests = cfg.requests;
+      out_cfg.opaque = cfg.opaque;
+      configs.push_back(std::move(out_cfg));
+    }
+    for (api::DeviceAllocationConfiguration& cfg : configs) {
+      if (cfg.requests.empty()) continue;
+      bool all = true;
+      for (size_t i = 0; all && i < requests.size(); ++i) {
+        if (contains(cfg.requests, requests[i].name)) continue;
+        const std::string* sub = selected_name(i);
+        if (sub != nullptr && contains(cfg.requests, *sub)) continue;
+        all = false;
+      }
+      if (all) cfg.requests.clear();
+    }
+
+    // Node selector.
+    api::NodeSelectorTerm term;
+    bool node_local = false;
+    for (const DeviceResult& r : s_.results[ci]) {
+      const LocalDevice& d = s_.devices[r.dev];
+      const api::ResourceSliceSpec& spec = d.slice->spec;
+      const std::optional<std::string>* node_name;
+      const std::optional<api::NodeSelector>* selector;
+      if (spec.per_device_node_selection.value_or(false)) {
+        node_name = &d.device->node_name;
+        selector = &d.device->node_selector;
+      } else {
+        node_name = &spec.node_name;
+        selector = &spec.node_selector;
+      }
+      if (node_name->has_value() || d.device->binds_to_node.value_or(false)) {
+        node_local = true;
+        break;
+      }
+      if (selector->has_value()) {
+        const auto& terms = (*selector)->node_selector_terms;
+        if (terms.size() == 1) {
+          AddNewRequirements(terms[0].match_fields, term.match_fields);
+          AddNewRequirements(terms[0].match_expressions, term.match_expressions);
+        } else if (terms.size() > 1) {
+          out.kind = OutcomeKind::kFatal;
+          out.message = StrCat("create NodeSelector for claim ",
+                               claim.metadata.name,
+                               ": unsupported ResourceSlice.NodeSelector with ",
+                               terms.size(), " terms");
+          out.results.clear();
+          return out;
+        }
+      }
+    }
+    if (node_local) {
+      api::NodeSelector ns;
+      ns.node_selector_terms.push_back(api::NodeSelectorTerm{
+          {}, {api::NodeSelectorRequirement{"metadata.name", "In",
+                                            {s_.node.metadata.name}}}});
+      result.node_selector = std::move(ns);
+    } else if (!term.match_fields.empty() || !term.match_expressions.empty()) {
+      api::NodeSelector ns;
+      ns.node_selector_terms.push_back(std::move(term));
+      result.node_selector = std::move(ns);
+    }
+    out.results.push_back(std::move(result));
+  }
+  return out;
+}
+
+}  // namespace
+
+Outcome RunAllocation(Catalog& catalog, const Features& features,
+                      const api::Node& node,
+                      const std::vector<const api::ResourceClaim*>& claims,
+                      const AllocatedState& state,
+                      const AllocateOptions& options) {
+  Search search(catalog, features, node, claims, state, options);
+  return search.Run();
+}
+
+}  // namespace draplane::allocator::internal

@@ -1,0 +1,525 @@
+#include "allocator/internal/search_state.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "allocator/internal/node_selection.h"
+#include "common/str_cat.h"
+
+namespace draplane::allocator::internal {
+namespace {
+
+constexpr int kMaxResults = 32;
+
+bool Contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+}  // namespace
+
+bool Constraint::Applies(const std::string& base, const std::string& sub) const {
+  if (requests.empty()) return true;
+  if (sub.empty()) return Contains(requests, base);
+  return Contains(requests, base) || Contains(requests, StrCat(base, "/", sub));
+}
+
+bool Constraint::Add(const std::string& base, const std::string& sub,
+                     const api::Device& device, const DeviceId& id) {
+  if (!Applies(base, sub)) return true;
+  const api::DeviceAttribute* a = LookupAttribute(device, id, attribute);
+  if (a == nullptr) return false;
+  if (match) {
+    if (num == 0) {
+      reference = a;
+      num = 1;
+      return true;
+    }
+    const api::DeviceAttribute& r = *reference;
+    if (a->string_value) {
+      if (!r.string_value || *a->string_value != *r.string_value) return false;
+    } else if (a->int_value) {
+      if (!r.int_value || *a->int_value != *r.int_value) return false;
+    } else if (a->bool_value) {
+      if (!r.bool_value || *a->bool_value != *r.bool_value) return false;
+    } else if (a->version_value) {
+      if (!r.version_value || *a->version_value != *r.version_value) return false;
+    } else {
+      return false;
+    }
+    ++num;
+    return true;
+  }
+  for (const api::DeviceAttribute* s : seen) {
+    if (a->string_value) {
+      if (s->string_value && *a->string_value == *s->string_value) return false;
+    } else if (a->int_value) {
+      if (s->int_value && *a->int_value == *s->int_value) return false;
+    } else if (a->bool_value) {
+      if (s->bool_value && *a->bool_value == *s->bool_value) return false;
+    } else if (a->version_value) {
+      if (s->version_value && *a->version_value == *s->version_value) return false;
+    } else {
+      return false;
+    }
+  }
+  seen.push_back(a);
+  return true;
+}
+
+void Constraint::Remove(const std::string& base, const std::string& sub) {
+  if (!Applies(base, sub)) return;
+  if (match) {
+    --num;
+  } else {
+    seen.pop_back();
+  }
+}
+
+const api::DeviceAttribute* LookupAttribute(const api::Device& device,
+                                            const DeviceId& id,
+                                            const std::string& name) {
+  auto it = device.attributes.find(name);
+  if (it != device.attributes.end()) return &it->second;
+  const size_t slash = name.find('/');
+  if (slash == std::string::npos) return nullptr;
+  if (name.compare(0, slash, id.driver) != 0 || slash != id.driver.size()) {
+    return nullptr;
+  }
+  it = device.attributes.find(name.substr(slash + 1));
+  return it == device.attributes.end() ? nullptr : &it->second;
+}
+
+std::string AttributeKey(const api::DeviceAttribute* a) {
+  if (a == nullptr) return "-";
+  if (a->string_value) return StrCat("s:", *a->string_value);
+  if (a->int_value) return StrCat("i:", *a->int_value);
+  if (a->bool_value) return *a->bool_value ? "b:true" : "b:false";
+  if (a->version_value) return StrCat("v:", *a->version_value);
+  std::string out = "l:";
+  for (int64_t v : a->ints) StrAppend(&out, v, ",");
+  for (bool v : a->bools) StrAppend(&out, v ? "true" : "false", ",");
+  for (const std::string& v : a->strings) StrAppend(&out, v, ",");
+  for (const std::string& v : a->versions) StrAppend(&out, v, ",");
+  return out;
+}
+
+void SearchState::IndexDevices() {
+  for (int p = 0; p < static_cast<int>(pools.size()); ++p) {
+    const Pool& pool = pools[p];
+    if (pool.incomplete || pool.invalid) continue;
+    for (uint32_t s : pool.device_slices) {
+      const Catalog::Slice& slice = catalog.slice(s);
+      for (size_t i = 0; i < slice.slice.spec.devices.size(); ++i) {
+        LocalDevice d;
+        d.global = slice.first_device + static_cast<uint32_t>(i);
+        d.pool = p;
+        d.device = &slice.slice.spec.devices[i];
+        d.slice = &slice.slice;
+        d.id = &catalog.device_id(d.global);
+        d.exclusive = state.IsExclusive(*d.id);
+        d.shared = state.IsShared(*d.id);
+        d.aggregated = state.AggregatedCapacity(*d.id);
+        devices.push_back(d);
+      }
+    }
+  }
+}
+
+std::string SearchState::ClaimName(int claim) const {
+  const api::ObjectMeta& m = claims[claim]->metadata;
+  return m.namespace_.empty() ? m.name : StrCat(m.namespace_, "/", m.name);
+}
+
+bool SearchState::AllocatingForClaim(int dev, int claim) const {
+  const auto& v = allocating[dev];
+  return std::find(v.begin(), v.end(), claim) != v.end();
+}
+
+std::string SearchState::Prepare() {
+  requests.resize(claims.size());
+  constraints.resize(claims.size());
+  int slots = 0;
+  for (int ci = 0; ci < static_cast<int>(claims.size()); ++ci) {
+    const api::ResourceClaim& claim = *claims[ci];
+    const std::string claim_name = ClaimName(ci);
+    int min_per_claim = 0;
+    auto& claim_requests = requests[ci];
+    claim_requests.resize(claim.spec.devices.requests.size());
+    for (size_t ri = 0; ri < claim.spec.devices.requests.size(); ++ri) {
+      const api::DeviceRequest& request = claim.spec.devices.requests[ri];
+      const bool has_subs = !request.first_available.empty();
+      if (!features.prioritized_list && has_subs) {
+        return StrCat("claim ", claim_name, ", request ", request.name,
+                      ": has subrequests, but the DRAPrioritizedList feature "
+                      "is disabled");
+      }
+      if (!features.consumable_capacity) {
+        if (request.exactly && request.exactly->capacity) {
+          return StrCat("claim ", claim_name, ", request ", request.name,
+                        ": has capacity requests, but the "
+                        "DRAConsumableCapacity feature is disabled");
+        }
+        for (const api::DeviceSubRequest& sub : request.first_available) {
+          if (sub.capacity) {
+            return StrCat("claim ", claim_name, ", subrequest ", sub.name,
+                          ": has capacity requests, but the "
+                          "DRAConsumableCapacity feature is disabled");
+          }
+        }
+      }
+      auto& alternatives = claim_requests[ri];
+      int min_per_request;
+      if (has_subs) {
+        min_per_request = std::numeric_limits<int>::max();
+        for (const api::DeviceSubRequest& sub : request.first_available) {
+          RequestData rd;
+          rd.is_sub = true;
+          rd.name = sub.name;
+          rd.full_name = StrCat(request.name, "/", sub.name);
+          rd.base_name = request.name;
+          rd.sub_name = sub.name;
+          rd.class_name = sub.device_class_name;
+          rd.selectors = &sub.selectors;
+          rd.tolerations = &sub.tolerations;
+          rd.capacity = sub.capacity ? &*sub.capacity : nullptr;
+          rd.mode = sub.allocation_mode;
+          rd.count = sub.count;
+          rd.slot = slots++;
+          rd.claim = ci;
+          if (auto err = ValidateRequest(ci, rd); !err.empty()) return err;
+          min_per_request = std::min(min_per_request, rd.num_devices);
+          alternatives.push_back(std::move(rd));
+        }
+      } else {
+        RequestData rd;
+        rd.name = request.name;
+        rd.full_name = request.name;
+        rd.base_name = request.name;
+        if (!request.exactly) {
+          return StrCat("claim ", claim_name, ", request ", request.name,
+                        ": missing device class name (unsupported request "
+                        "type?)");
+        }
+        const api::ExactDeviceRequest& e = *request.exactly;
+        rd.class_name = e.device_class_name;
+        rd.selectors = &e.selectors;
+        rd.tolerations = &e.tolerations;
+        rd.capacity = e.capacity ? &*e.capacity : nullptr;
+        rd.mode = e.allocation_mode;
+        rd.count = e.count;
+        rd.admin = e.admin_access.value_or(false);
+        rd.has_admin_field = e.admin_access.has_value();
+        rd.slot = slots++;
+        rd.claim = ci;
+        if (auto err = ValidateRequest(ci, rd); !err.empty()) return err;
+        min_per_request = rd.num_devices;
+        alternatives.push_back(std::move(rd));
+      }
+      if (min_per_request > kMaxResults - min_per_claim) {
+        return StrCat("claim ", claim_name, ", request ", request.name,
+                      ": adding ", min_per_request,
+                      " devices exceeds the claim limit of ", kMaxResults,
+                      ", with ", min_per_claim, " already accounted for");
+      }
+      min_per_claim += min_per_request;
+    }
+    auto& claim_constraints = constraints[ci];
+    for (size_t i = 0; i < claim.spec.devices.constraints.size(); ++i) {
+      const api::DeviceConstraint& c = claim.spec.devices.constraints[i];
+      Constraint constraint;
+      constraint.requests = c.requests;
+      if (c.match_attribute) {
+        constraint.match = true;
+        constraint.attribute = *c.match_attribute;
+      } else if (c.distinct_attribute) {
+        constraint.match = false;
+        constraint.attribute = *c.distinct_attribute;
+      } else {
+        return StrCat("claim ", claim_name, ", constraint #", i,
+                      ": empty constraint (unsupported constraint type?)");
+      }
+      claim_constraints.push_back(std::move(constraint));
+    }
+  }
+  selection.resize(static_cast<size_t>(slots) * devices.size(), 2);
+  return "";
+}
+
+// Upstream validateDeviceRequest.
+std::string SearchState::ValidateRequest(int claim, RequestData& rd) {
+  const std::string claim_name = ClaimName(claim);
+  for (size_t i = 0; i < rd.selectors->size(); ++i) {
+    if (!(*rd.selectors)[i].cel) {
+      return StrCat("claim ", claim_name, ", request ", rd.name, ", selector #",
+                    i, ": CEL expression empty (unsupported selector type?)");
+    }
+  }
+  if (!features.admin_access && rd.has_admin_field) {
+    return StrCat("claim ", claim_name, ", request ", rd.name,
+                  ": admin access is requested, but the feature is disabled");
+  }
+  if (rd.class_name.empty()) {
+    return StrCat("claim ", claim_name, ", request ", rd.name,
+                  ": missing device class name (unsupported request type?)");
+  }
+  rd.cls = catalog.FindClass(rd.class_name);
+  if (rd.cls == nullptr) {
+    return StrCat("claim ", claim_name, ", request ", rd.name,
+                  ": could not retrieve device class ", rd.class_name,
+                  ": deviceclass.resource.k8s.io \"", rd.class_name,
+                  "\" not found");
+  }
+  for (const api::DeviceSelector& s : rd.cls->spec.selectors) {
+    rd.class_selectors.push_back(
+        s.cel ? catalog.SelectorId(s.cel->expression) : -1);
+  }
+  for (const api::DeviceSelector& s : *rd.selectors) {
+    rd.request_selectors.push_back(catalog.SelectorId(s.cel->expression));
+  }
+
+  if (rd.mode == api::kDeviceAllocationModeExactCount) {
+    rd.num_devices = static_cast<int>(
+        std::clamp<int64_t>(rd.count, std::numeric_limits<int>::min(),
+                            std::numeric_limits<int>::max()));
+    return "";
+  }
+  if (rd.mode != api::kDeviceAllocationModeAll) {
+    return StrCat("claim ", claim_name, ", request ", rd.name,
+                  ": unsupported count mode ", rd.mode);
+  }
+  // The memo is not sized yet: evaluate through a temporary slot table.
+  if (selection.size() < static_cast<size_t>(rd.slot + 1) * devices.size()) {
+    selection.resize(static_cast<size_t>(rd.slot + 1) * devices.size(), 2);
+  }
+  int dev = 0;
+  for (const Pool& pool : pools) {
+    if (pool.incomplete) {
+      return StrCat("claim ", claim_name, ", request ", rd.name,
+                    ": asks for all devices, but resource pool ",
+                    pool.IdString(), " is currently being updated");
+    }
+    if (pool.invalid) {
+      return StrCat("claim ", claim_name, ", request ", rd.name,
+                    ": asks for all devices, but resource pool ",
+                    pool.IdString(), " is currently invalid");
+    }
+    for (uint32_t s : pool.device_slices) {
+      const size_t n = catalog.slice(s).slice.spec.devices.size();
+      for (size_t i = 0; i < n; ++i, ++dev) {
+        const std::string* err = nullptr;
+        const int sel = Selectable(rd, dev, &err);
+        if (sel < 0) return *err;
+        if (sel == 0) continue;
+        if (features.consumable_capacity) {
+          const api::Device& d = *devices[dev].device;
+          auto fits = RequestFits(nullptr, rd.capacity, d.capacity, nullptr,
+                                  features.fractional_capacity_range);
+          if (!fits.ok()) {
+            return StrCat("claim ", claim_name, ", request ", rd.name,
+                          ": checking capacity for device ", d.name, ": ",
+                          std::string(fits.status().message()));
+          }
+          if (!*fits) continue;
+        }
+        rd.all_devices.push_back(dev);
+      }
+    }
+  }
+  rd.num_devices = static_cast<int>(rd.all_devices.size());
+  return "";
+}
+
+int SearchState::Selectable(const RequestData& rd, int dev,
+                            const std::string** error) {
+  const LocalDevice& d = devices[dev];
+  if (!features.device_binding_and_status &&
+      !d.device->binding_conditions.empty()) {
+    return 0;
+  }
+  const int64_t key = static_cast<int64_t>(rd.slot) *
+                          static_cast<int64_t>(devices.size()) + dev;
+  if (static_cast<size_t>(key) >= selection.size()) {
+    selection.resize(static_cast<size_t>(key) + 1, 2);
+  }
+  int8_t& memo = selection[key];
+  if (memo != 2) {
+    if (memo < 0) *error = &selection_errors.at(key);
+    return memo;
+  }
+  auto fail = [&](std::string message) {
+    memo = -1;
+    auto [it, inserted] = selection_errors.insert_or_assign(key, std::move(message));
+    *error = &it->second;
+    return -1;
+  };
+  for (size_t i = 0; i < rd.class_selectors.size(); ++i) {
+    const int sel = rd.class_selectors[i];
+    if (sel < 0) {
+      return fail(StrCat("class ", rd.cls->metadata.name, ", selector #", i,
+                         ": CEL expression empty (unsupported selector type?)"));
+    }
+    if (const std::string* ce = catalog.CompileError(sel)) {
+      return fail(StrCat("class ", rd.cls->metadata.name, ": selector #", i,
+                         ": CEL compile error: ", *ce));
+    }
+    const std::string* re = nullptr;
+    const int r = catalog.Evaluate(sel, d.global, &re);
+    if (r < 0) {
+      return fail(StrCat("class ", rd.cls->metadata.name, ": selector #", i,
+                         " on device ", d.id->ToString(),
+                         ": CEL runtime error: ", *re));
+    }
+    if (r == 0) return memo = 0;
+  }
+  for (size_t i = 0; i < rd.request_selectors.size(); ++i) {
+    const int sel = rd.request_selectors[i];
+    // The claim is found by the request's slot owner; the message names it.
+    if (const std::string* ce = catalog.CompileError(sel)) {
+      return fail(StrCat("claim ", ClaimName(rd.claim), ": selector #", i,
+                         ": CEL compile error: ", *ce));
+    }
+    const std::string* re = nullptr;
+    const int r = catalog.Evaluate(sel, d.global, &re);
+    if (r < 0) {
+      return fail(StrCat("claim ", ClaimName(rd.claim), ": selector #", i,
+                         " on device ", d.id->ToString(),
+                         ": CEL runtime error: ", *re));
+    }
+    if (r == 0) return memo = 0;
+  }
+  if (d.slice->spec.per_device_node_selection.value_or(false)) {
+    auto m = NodeMatches(node, d.device->node_name.value_or(""),
+                         d.device->all_nodes.value_or(false),
+                         d.device->node_selector ? &*d.device->node_selector
+                                                 : nullptr);
+    if (!m.ok()) {
+      return fail(StrCat("failed to parse node selector: ",
+                         std::string(m.status().message())));
+    }
+    if (!*m) return memo = 0;
+  }
+  return memo = 1;
+}
+
+absl::StatusOr<bool> SearchState::CapacityFits(const RequestData& rd,
+                                               int dev) const {
+  const LocalDevice& d = devices[dev];
+  const auto& allocating = allocating_capacity[dev];
+  return RequestFits(d.aggregated, rd.capacity, d.device->capacity,
+                     allocating ? &*allocating : nullptr,
+                     features.fractional_capacity_range);
+}
+
+bool SearchState::Tolerated(const RequestData& rd, int dev) const {
+  for (const api::DeviceTaint& taint : devices[dev].device->taints) {
+    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+    bool tolerated = false;
+    if (rd.tolerations != nullptr) {
+      for (const api::DeviceToleration& t : *rd.tolerations) {
+        if (!t.effect.empty() && t.effect != taint.effect) continue;
+        if (!t.key.empty() && t.key != taint.key) continue;
+        if (t.operator_.empty() || t.operator_ == "Equal") {
+          if (t.value != taint.value) continue;
+        } else if (t.operator_ != "Exists") {
+          continue;
+        }
+        tolerated = true;
+        break;
+      }
+    }
+    if (!tolerated) return false;
+  }
+  return true;
+}
+
+const CounterSets& SearchState::AvailableCounters(int p) {
+  auto& cached = available_counters[p];
+  if (cached) return *cached;
+  CounterSets available;
+  const Pool& pool = pools[p];
+  for (const auto& [name, set] : pool.counter_sets) {
+    auto& counters = available[name];
+    for (const auto& [counter, value] : set->counters) {
+      counters.emplace(counter, value.value);
+    }
+  }
+  for (const auto* group : {&pool.device_slices, &pool.other_slices}) {
+    for (uint32_t s : *group) {
+      const Catalog::Slice& slice = catalog.slice(s);
+      for (size_t i = 0; i < slice.slice.spec.devices.size(); ++i) {
+        const api::Device& d = slice.slice.spec.devices[i];
+        if (d.consumes_counters.empty()) continue;
+        if (!state.IsAllocated(catalog.device_id(slice.first_device + i))) {
+          continue;
+        }
+        for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+          auto set = available.find(c.counter_set);
+          if (set == available.end()) continue;
+          for (const auto& [counter, value] : c.counters) {
+            auto it = set->second.find(counter);
+            if (it == set->second.end()) continue;
+            (void)it->second.Sub(value.value);
+          }
+        }
+      }
+    }
+  }
+  cached = std::move(available);
+  return *cached;
+}
+
+bool SearchState::CountersCouldFit(int dev) {
+  const LocalDevice& d = devices[dev];
+  const CounterSets& available = AvailableCounters(d.pool);
+  for (const auto& [set_name, counters] : available) {
+    const api::DeviceCounterConsumption* consumption = nullptr;
+    for (const auto& c : d.device->consumes_counters) {
+      if (c.counter_set == set_name) consumption = &c;
+    }
+    for (const auto& [name, value] : counters) {
+      Quantity used;
+      if (consumption != nullptr) {
+        // Every consumption of this set counts (a device may list a set
+        // twice in invalid input; upstream adds them all).
+        for (const auto& c : d.device->consumes_counters) {
+          if (c.counter_set != set_name) continue;
+          auto it = c.counters.find(name);
+          if (it != c.counters.end()) (void)used.Add(it->second.value);
+        }
+      }
+      if (value.Compare(used) < 0) return false;
+    }
+  }
+  return true;
+}
+
+void SearchState::InsertAllocatingCapacity(int dev, const CapacityMap& consumed) {
+  auto& entry = allocating_capacity[dev];
+  if (!entry) {
+    entry = consumed;
+    return;
+  }
+  for (const auto& [name, q] : consumed) {
+    auto it = entry->find(name);
+    if (it == entry->end()) {
+      entry->emplace(name, q);
+    } else {
+      (void)it->second.Add(q);
+    }
+  }
+}
+
+void SearchState::RemoveAllocatingCapacity(int dev, const CapacityMap& consumed) {
+  auto& entry = allocating_capacity[dev];
+  if (!entry) return;
+  for (const auto& [name, q] : consumed) {
+    auto it = entry->find(name);
+    if (it != entry->end()) (void)it->second.Sub(q);
+  }
+  for (const auto& [name, q] : *entry) {
+    if (!q.IsZero()) return;
+  }
+  entry.reset();
+}
+
+}  // namespace draplane::allocator::internal

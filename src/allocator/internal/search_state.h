@@ -1,0 +1,179 @@
+#ifndef DRAPLANE_ALLOCATOR_INTERNAL_SEARCH_STATE_H_
+#define DRAPLANE_ALLOCATOR_INTERNAL_SEARCH_STATE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "allocator/allocator.h"
+#include "allocator/internal/capacity.h"
+#include "allocator/internal/catalog.h"
+#include "allocator/internal/pools.h"
+
+namespace draplane::allocator::internal {
+
+// Counter set name -> counter name -> value.
+using CounterSets = std::map<std::string, std::map<std::string, Quantity>>;
+
+// A candidate device of one Allocate call: a device of a complete, valid
+// pool relevant to the node. Local indices follow upstream's search order
+// (pool, slice, device), so "the devices after this one" is index + 1.
+struct LocalDevice {
+  uint32_t global = 0;
+  int pool = 0;
+  const api::Device* device = nullptr;
+  const api::ResourceSlice* slice = nullptr;
+  const DeviceId* id = nullptr;
+  bool exclusive = false;  // allocated to another claim (static)
+  bool shared = false;     // has shared allocations (static)
+  const CapacityMap* aggregated = nullptr;
+};
+
+// One request or subrequest of a claim (upstream requestData).
+struct RequestData {
+  int claim = 0;
+  bool is_sub = false;
+  std::string name;       // the request's or subrequest's own name
+  std::string full_name;  // "req" or "req/sub"
+  std::string base_name;  // the top-level request name
+  std::string sub_name;   // the subrequest name, "" for a request
+  std::string class_name;
+  const api::DeviceClass* cls = nullptr;
+  const std::vector<api::DeviceSelector>* selectors = nullptr;
+  const std::vector<api::DeviceToleration>* tolerations = nullptr;
+  const api::CapacityRequirements* capacity = nullptr;
+  std::string mode;
+  int64_t count = 0;
+  bool admin = false;
+  bool has_admin_field = false;  // adminAccess set (true or false)
+  std::vector<int> class_selectors;    // catalog selector ids
+  std::vector<int> request_selectors;  // catalog selector ids
+  int num_devices = 0;
+  std::vector<int> all_devices;  // "All": the local devices, fixed up front
+  int selected_sub = 0;          // on alternative 0: the chosen subrequest
+  int slot = 0;                  // row in the selection memo
+  int8_t feasibility = -1;       // pruning: -1 unknown, 0 infeasible, 1 maybe
+};
+
+// matchAttribute / distinctAttribute of one claim (upstream constraint.go
+// with the 1.37 fixes: distinct keeps a stack of values).
+struct Constraint {
+  bool match = true;
+  std::vector<std::string> requests;  // empty: every request
+  std::string attribute;              // fully qualified
+  const api::DeviceAttribute* reference = nullptr;
+  int num = 0;
+  std::vector<const api::DeviceAttribute*> seen;
+
+  bool Applies(const std::string& base, const std::string& sub) const;
+  bool Add(const std::string& base, const std::string& sub,
+           const api::Device& device, const DeviceId& id);
+  void Remove(const std::string& base, const std::string& sub);
+};
+
+// Upstream lookupAttribute: the fully qualified name, else the short name
+// when the domain is the device's driver.
+const api::DeviceAttribute* LookupAttribute(const api::Device& device,
+                                            const DeviceId& id,
+                                            const std::string& name);
+// The attribute's type and value as text ("-" when null), for comparisons
+// and explanations.
+std::string AttributeKey(const api::DeviceAttribute* attribute);
+
+struct DeviceResult {
+  int dev = 0;
+  const RequestData* rd = nullptr;
+  std::optional<std::string> share_id;
+  bool admin = false;
+  CapacityMap consumed;
+};
+
+// What allocateDevice changed, for backtracking.
+struct Undo {
+  int claim = 0;
+  int dev = 0;
+  const RequestData* rd = nullptr;
+  bool counters_reserved = false;
+  int constraints_added = 0;
+  bool device_marked = false;
+  bool capacity_inserted = false;
+  bool capacity_entry_existed = false;
+  bool result_added = false;
+  size_t previous_results = 0;
+  CapacityMap consumed;
+};
+
+// The data of one Allocate call shared by the search and the explainer.
+struct SearchState {
+  SearchState(Catalog& catalog, const Features& features,
+              const api::Node& node,
+              const std::vector<const api::ResourceClaim*>& claims,
+              const AllocatedState& state, const AllocateOptions& options)
+      : catalog(catalog),
+        features(features),
+        node(node),
+        claims(claims),
+        state(state),
+        options(options) {}
+
+  Catalog& catalog;
+  const Features& features;
+  const api::Node& node;
+  const std::vector<const api::ResourceClaim*>& claims;
+  const AllocatedState& state;
+  const AllocateOptions& options;
+
+  std::vector<Pool> pools;
+  std::vector<LocalDevice> devices;
+  // requests[claim][request] = the request, or its subrequests in order.
+  std::vector<std::vector<std::vector<RequestData>>> requests;
+  std::vector<std::vector<Constraint>> constraints;  // per claim
+
+  // Search state.
+  std::vector<std::vector<int>> allocating;  // per device: claim indices
+  std::vector<std::optional<CapacityMap>> allocating_capacity;
+  std::vector<CounterSets> consumed_counters;  // per pool
+  std::vector<std::optional<CounterSets>> available_counters;  // per pool
+  std::vector<std::vector<DeviceResult>> results;  // per claim
+
+  // Selection memo: [slot * devices + dev]: 2 unknown, 1, 0, -1 error.
+  std::vector<int8_t> selection;
+  absl::flat_hash_map<int64_t, std::string> selection_errors;
+
+  // Fills `devices` from `pools`.
+  void IndexDevices();
+  // Upstream's per-claim preprocessing (request validation, "All"
+  // enumeration, the 32-device limit, constraints). Returns the fatal
+  // error text, or "".
+  std::string Prepare();
+
+  std::string ClaimName(int claim) const;
+  bool InUse(int dev) const {
+    return devices[dev].exclusive || !allocating[dev].empty();
+  }
+  bool AllocatingForClaim(int dev, int claim) const;
+  bool CapacityInUse(int dev) const {
+    return devices[dev].aggregated != nullptr || devices[dev].shared ||
+           allocating_capacity[dev].has_value();
+  }
+  // Upstream isSelectable: 1 / 0, or -1 with the fatal error text.
+  int Selectable(const RequestData& rd, int dev, const std::string** error);
+  absl::StatusOr<bool> CapacityFits(const RequestData& rd, int dev) const;
+  bool Tolerated(const RequestData& rd, int dev) const;
+  const CounterSets& AvailableCounters(int pool);
+  // False when the device alone exceeds what its pool has left.
+  bool CountersCouldFit(int dev);
+  void InsertAllocatingCapacity(int dev, const CapacityMap& consumed);
+  void RemoveAllocatingCapacity(int dev, const CapacityMap& consumed);
+
+ private:
+  std::string ValidateRequest(int claim, RequestData& rd);
+};
+
+}  // namespace draplane::allocator::internal
+
+#endif  // DRAPLANE_ALLOCATOR_INTERNAL_SEARCH_STATE_H_

@@ -1,0 +1,74 @@
+#ifndef DRAPLANE_ALLOCATOR_SCENARIO_H_
+#define DRAPLANE_ALLOCATOR_SCENARIO_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "allocator/allocator.h"
+#include "allocator/features.h"
+#include "api/core_types.h"
+#include "api/resource_types.h"
+
+namespace draplane::allocator {
+
+// An allocation problem in the scenario format (docs/scenario-format.md):
+// a cluster state plus the claims to allocate together on one node.
+struct Scenario {
+  std::string name;
+  std::string node;
+  std::vector<std::string> feature_names;  // sorted
+  Features features;
+
+  std::vector<api::ResourceSlice> slices;
+  std::vector<api::DeviceClass> classes;
+  std::vector<api::DeviceTaintRule> taint_rules;
+  std::vector<api::ResourceClaim> claims;  // defaulted, stream order
+  std::vector<api::Node> nodes;
+  std::vector<api::Namespace> namespaces;
+};
+
+// Parses a YAML or JSON stream. Errors (InvalidArgument) name the source
+// and the object: "FILE: object #3 (resource.k8s.io/v1 ResourceClaim): ...".
+absl::StatusOr<Scenario> ParseScenario(std::string_view text,
+                                       std::string_view source);
+
+// The allocator's inputs, prepared as kube-scheduler's PreFilter does.
+struct ScenarioInputs {
+  std::vector<api::ResourceSlice> slices;  // DeviceTaintRule taints applied
+  AllocatedState state;
+  api::Node node;
+  std::vector<const api::ResourceClaim*> claims;  // without status.allocation
+};
+ScenarioInputs BuildInputs(const Scenario& scenario);
+
+// Returns the slices with the taints of matching DeviceTaintRules appended
+// to their devices, in rule order (resourceslice/tracker's selection).
+std::vector<api::ResourceSlice> ApplyTaintRules(
+    std::vector<api::ResourceSlice> slices,
+    const std::vector<api::DeviceTaintRule>& rules);
+
+struct RunOptions {
+  bool explain = false;
+  absl::Duration timeout = absl::Seconds(10);  // kube-scheduler's default
+};
+
+// Allocates the scenario and returns the outcome.
+Outcome RunScenario(const Scenario& scenario, const RunOptions& options);
+
+// The result document (identical to draref's; shareIDs replaced by
+// "<share-id>"), plus "reasons" per claim when explanations were built.
+api::Json ResultDocument(const Scenario& scenario, const Outcome& outcome);
+
+// The document for a file that is not a valid scenario.
+api::Json InvalidScenarioDocument(std::string_view message);
+
+// The result as a table: one row per allocated device, or per claim with
+// its reasons.
+std::string ResultTable(const Scenario& scenario, const Outcome& outcome);
+
+}  // namespace draplane::allocator
+
+#endif  // DRAPLANE_ALLOCATOR_SCENARIO_H_
