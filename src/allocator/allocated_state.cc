@@ -1,8 +1,35 @@
 #include "allocator/allocated_state.h"
 
+#include <atomic>
+
 #include "common/str_cat.h"
 
 namespace draplane::allocator {
+
+namespace {
+std::atomic<uint64_t> next_uid{1};
+}  // namespace
+
+AllocatedState::AllocatedState() : uid_(next_uid.fetch_add(1)) {}
+
+AllocatedState::AllocatedState(const AllocatedState& other)
+    : uid_(next_uid.fetch_add(1)),
+      exclusive_(other.exclusive_),
+      shared_(other.shared_),
+      aggregated_(other.aggregated_),
+      owners_(other.owners_) {}
+
+AllocatedState& AllocatedState::operator=(const AllocatedState& other) {
+  if (this != &other) {
+    uid_ = next_uid.fetch_add(1);
+    generation_ = 0;
+    exclusive_ = other.exclusive_;
+    shared_ = other.shared_;
+    aggregated_ = other.aggregated_;
+    owners_ = other.owners_;
+  }
+  return *this;
+}
 
 std::string DeviceId::ToString() const {
   return StrCat(driver, "/", pool, "/", device);
@@ -11,6 +38,7 @@ std::string DeviceId::ToString() const {
 void AllocatedState::AddAllocation(const api::AllocationResult& allocation,
                                    bool consumable_capacity,
                                    std::string_view owner) {
+  ++generation_;
   for (const api::DeviceRequestAllocationResult& r :
        allocation.devices.results) {
     if (r.admin_access.value_or(false)) continue;

@@ -37,6 +37,12 @@ struct DeviceId {
 // every other result makes its device unavailable.
 class AllocatedState {
  public:
+  AllocatedState();
+  AllocatedState(const AllocatedState& other);
+  AllocatedState& operator=(const AllocatedState& other);
+  AllocatedState(AllocatedState&&) = default;
+  AllocatedState& operator=(AllocatedState&&) = default;
+
   // Records the devices of one claim's allocation. `owner` ("ns/name") is
   // remembered for explanations only.
   void AddAllocation(const api::AllocationResult& allocation,
@@ -62,7 +68,14 @@ class AllocatedState {
 
   size_t num_exclusive() const { return exclusive_.size(); }
 
+  // Identifies this content: a process-unique id (new for every copy)
+  // and a count of AddAllocation calls. Caches keyed on it stay valid
+  // while the state is unchanged.
+  std::pair<uint64_t, uint64_t> Version() const { return {uid_, generation_}; }
+
  private:
+  uint64_t uid_;
+  uint64_t generation_ = 0;
   absl::flat_hash_set<DeviceId> exclusive_;
   absl::flat_hash_set<DeviceId> shared_;
   absl::flat_hash_map<DeviceId, std::map<std::string, Quantity>> aggregated_;

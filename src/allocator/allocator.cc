@@ -4,6 +4,7 @@
 
 #include "allocator/internal/catalog.h"
 #include "allocator/internal/search.h"
+#include "allocator/internal/search_state.h"
 #include "common/str_cat.h"
 
 namespace draplane::allocator {
@@ -27,7 +28,8 @@ Allocator::Allocator(Features features, std::vector<api::ResourceSlice> slices,
       catalog_(std::make_unique<internal::Catalog>(
           std::move(slices), std::move(classes),
           cel::DeviceFeatures{features.consumable_capacity,
-                              features.list_type_attributes})) {}
+                              features.list_type_attributes})),
+      cache_(std::make_unique<internal::AllocatorCache>()) {}
 
 Allocator::~Allocator() = default;
 
@@ -44,8 +46,8 @@ Outcome Allocator::Allocate(const api::Node& node,
         "DerivedAttributes and CompatibilityGroups are not supported yet";
     return out;
   }
-  return internal::RunAllocation(*catalog_, features_, node, claims, state,
-                                 options);
+  return internal::RunAllocation(*catalog_, *cache_, features_, node, claims,
+                                 state, options);
 }
 
 }  // namespace draplane::allocator

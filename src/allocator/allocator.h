@@ -16,8 +16,9 @@
 namespace draplane::allocator {
 
 namespace internal {
+class AllocatorCache;
 class Catalog;
-}
+}  // namespace internal
 
 // How one Allocate call ended (docs/scenario-format.md, "Error classes").
 enum class OutcomeKind {
@@ -44,9 +45,23 @@ struct Outcome {
   int64_t steps = 0;
 };
 
+// Upstream 1.37 behaviour that upstream's own issues call a bug, not fixed
+// there yet. Off (the default) = exactly upstream; docs/allocator.md.
+struct UpstreamFixes {
+  // kubernetes#140729: an adminAccess request reserves the shared counters
+  // of the device it gets (e.g. a MIG partition's memory slices) for the
+  // rest of the search, although admin access is not an allocation, so a
+  // claim with an admin request and a normal one can fail for lack of
+  // counters. On: admin-access results reserve no counters.
+  bool admin_access_skips_counters = false;
+};
+
 struct AllocateOptions {
   // Build explanations when the claims cannot be allocated.
   bool explain = false;
+  // Prune the search (never changes the answer; off only to prove that).
+  bool prune = true;
+  UpstreamFixes fixes;
   // Give up (kTimeout) after this point in time.
   absl::Time deadline = absl::InfiniteFuture();
 };
@@ -89,6 +104,7 @@ class Allocator {
  private:
   Features features_;
   std::unique_ptr<internal::Catalog> catalog_;
+  std::unique_ptr<internal::AllocatorCache> cache_;
 };
 
 }  // namespace draplane::allocator

@@ -39,7 +39,19 @@ absl::Status ParseHeader(const api::Json& j, Scenario& s,
             return absl::InvalidArgumentError("metadata.name: must be a string");
           }
           s.name = mv.get<std::string>();
-        } else if (mk != "annotations" && mk != "labels") {
+        } else if (mk == "annotations") {
+          if (!mv.is_object()) {
+            return absl::InvalidArgumentError(
+                "metadata.annotations: must be a map of strings");
+          }
+          for (const auto& [ak, av] : mv.items()) {
+            if (!av.is_string()) {
+              return absl::InvalidArgumentError(StrCat(
+                  "metadata.annotations.", ak, ": must be a string"));
+            }
+            s.annotations[ak] = av.get<std::string>();
+          }
+        } else if (mk != "labels") {
           return absl::InvalidArgumentError(
               StrCat("strict decoding error: unknown field \"metadata.", mk, "\""));
         }

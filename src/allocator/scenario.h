@@ -1,6 +1,7 @@
 #ifndef DRAPLANE_ALLOCATOR_SCENARIO_H_
 #define DRAPLANE_ALLOCATOR_SCENARIO_H_
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,7 @@ namespace draplane::allocator {
 // a cluster state plus the claims to allocate together on one node.
 struct Scenario {
   std::string name;
+  std::map<std::string, std::string> annotations;  // of the header
   std::string node;
   std::vector<std::string> feature_names;  // sorted
   Features features;

@@ -81,7 +81,7 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
   std::vector<int> available;
   for (int dev : kept) {
     const LocalDevice& d = s.devices[dev];
-    if (!rd.admin && d.exclusive) {
+    if (!rd.admin && s.StateOf(dev).exclusive) {
       ++e.in_use;
       if (const auto* owners = s.state.Owners(*d.id)) {
         holders.insert(owners->begin(), owners->end());
@@ -99,7 +99,8 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
       continue;
     }
     if (s.features.consumable_capacity) {
-      auto fits = RequestFits(d.aggregated, rd.capacity, d.device->capacity,
+      auto fits = RequestFits(s.StateOf(dev).aggregated, rd.capacity,
+                              d.device->capacity,
                               nullptr, s.features.fractional_capacity_range);
       if (!fits.ok() || !*fits) {
         ++e.capacity_short;

@@ -19,42 +19,54 @@ std::optional<int64_t> ParseInt64(const std::string& s) {
   return v;
 }
 
-// Validates one label requirement like labels.NewRequirement; returns the
-// error text (with field path) or "".
-std::string CheckLabelRequirement(const api::NodeSelectorRequirement& r,
-                                  const std::string& path) {
+// A []string as apimachinery's field errors print it (JSON; nil = null).
+std::string JsonList(const std::vector<std::string>& values) {
+  if (values.empty()) return "null";
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    StrAppend(&out, i ? "," : "", StrconvQuote(values[i]));
+  }
+  return out + "]";
+}
+
+// Validates one label requirement like labels.NewRequirement (key and
+// value syntax are not checked); appends upstream's error texts.
+void CheckLabelRequirement(const api::NodeSelectorRequirement& r,
+                           const std::string& path,
+                           std::vector<std::string>& errors) {
   const std::string& op = r.operator_;
+  const std::string values = StrCat(path, ".values");
   if (op == "In" || op == "NotIn") {
     if (r.values.empty()) {
-      return StrCat(path,
-                    ".values: Required value: for 'in', 'notin' operators, "
-                    "values set can't be empty");
+      errors.push_back(StrCat(values, ": Invalid value: null: for 'in', "
+                              "'notin' operators, values set can't be empty"));
     }
   } else if (op == "Exists" || op == "DoesNotExist") {
     if (!r.values.empty()) {
-      return StrCat(path,
-                    ".values: Forbidden: values set must be empty for exists "
-                    "and does not exist");
+      errors.push_back(StrCat(values, ": Invalid value: ", JsonList(r.values),
+                              ": values set must be empty for exists and "
+                              "does not exist"));
     }
   } else if (op == "Gt" || op == "Lt") {
     if (r.values.size() != 1) {
-      return StrCat(path,
-                    ".values: Required value: for 'Gt', 'Lt' operators, "
-                    "exactly one value is required");
+      errors.push_back(StrCat(values, ": Invalid value: ", JsonList(r.values),
+                              ": for 'Gt', 'Lt' operators, exactly one value "
+                              "is required"));
     }
-    if (!ParseInt64(r.values[0])) {
-      return StrCat(path, ".values[0]: Invalid value: ",
-                    StrconvQuote(r.values[0]),
-                    ": for 'Gt', 'Lt' operators, the value must be an "
-                    "integer");
+    for (size_t i = 0; i < r.values.size(); ++i) {
+      if (!ParseInt64(r.values[i])) {
+        errors.push_back(StrCat(values, "[", i, "]: Invalid value: ",
+                                StrconvQuote(r.values[i]),
+                                ": for 'Gt', 'Lt' operators, the value must "
+                                "be an integer"));
+      }
     }
   } else {
-    return StrCat(path, ".operator: Unsupported value: ",
-                  StrconvQuote(op),
-                  ": supported values: \"In\", \"NotIn\", \"Exists\", "
-                  "\"DoesNotExist\", \"Gt\", \"Lt\"");
+    errors.push_back(StrCat(path, ".operator: Unsupported value: ",
+                            StrconvQuote(op),
+                            ": supported values: \"In\", \"NotIn\", "
+                            "\"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\""));
   }
-  return "";
 }
 
 bool LabelRequirementMatches(const api::NodeSelectorRequirement& r,
@@ -96,23 +108,18 @@ absl::StatusOr<bool> NodeMatches(const api::Node& node,
   for (size_t t = 0; t < selector->node_selector_terms.size(); ++t) {
     const api::NodeSelectorTerm& term = selector->node_selector_terms[t];
     const std::string path = StrCat("nodeSelectorTerms[", t, "]");
+    if (term.match_expressions.empty() && term.match_fields.empty()) continue;
     for (size_t i = 0; i < term.match_expressions.size(); ++i) {
-      std::string e = CheckLabelRequirement(
-          term.match_expressions[i],
-          StrCat(path, ".matchExpressions[", i, "]"));
-      if (!e.empty()) errors.push_back(std::move(e));
+      CheckLabelRequirement(term.match_expressions[i],
+                            StrCat(path, ".matchExpressions[", i, "]"), errors);
     }
     for (size_t i = 0; i < term.match_fields.size(); ++i) {
       const api::NodeSelectorRequirement& r = term.match_fields[i];
       const std::string p = StrCat(path, ".matchFields[", i, "]");
       if (r.operator_ == "In" || r.operator_ == "NotIn") {
         if (r.values.size() != 1) {
-          std::string values;
-          for (const std::string& v : r.values) {
-            StrAppend(&values, values.empty() ? "" : " ", v);
-          }
-          errors.push_back(StrCat(p, ".values: Invalid value: [", values,
-                                  "]: must have one element"));
+          errors.push_back(StrCat(p, ".values: Invalid value: ",
+                                  JsonList(r.values), ": must have one element"));
         }
       } else {
         errors.push_back(StrCat(p, ".operator: Unsupported value: ",
@@ -174,6 +181,36 @@ void AddNewRequirements(const std::vector<api::NodeSelectorRequirement>& from,
     }
     if (!present) to.push_back(r);
   }
+}
+
+
+namespace {
+
+std::string GoList(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) StrAppend(&out, i ? " " : "", values[i]);
+  return out + "]";
+}
+
+std::string RequirementsString(const std::vector<api::NodeSelectorRequirement>& rs) {
+  std::string out = "[]NodeSelectorRequirement{";
+  for (const auto& r : rs) {
+    StrAppend(&out, "NodeSelectorRequirement{Key:", r.key, ",Operator:", r.operator_,
+              ",Values:", GoList(r.values), ",},");
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+std::string NodeSelectorGoString(const api::NodeSelector& selector) {
+  std::string out = "&NodeSelector{NodeSelectorTerms:[]NodeSelectorTerm{";
+  for (const auto& t : selector.node_selector_terms) {
+    StrAppend(&out, "NodeSelectorTerm{MatchExpressions:",
+              RequirementsString(t.match_expressions),
+              ",MatchFields:", RequirementsString(t.match_fields), ",},");
+  }
+  return out + "},}";
 }
 
 }  // namespace draplane::allocator::internal

@@ -21,6 +21,10 @@ absl::StatusOr<bool> NodeMatches(const api::Node& node,
                                  const std::string& node_name, bool all_nodes,
                                  const api::NodeSelector* selector);
 
+// The selector as Go's generated String() prints it (upstream puts it in
+// node selector parse errors): &NodeSelector{NodeSelectorTerms:[...]}.
+std::string NodeSelectorGoString(const api::NodeSelector& selector);
+
 // Appends each requirement of `from` to `to` unless `to` already has one
 // with the same key, operator and set of values (upstream
 // addNewNodeSelectorRequirements).

@@ -135,7 +135,8 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const Catalog& catalog,
         return absl::InvalidArgumentError(StrCat(
             "failed to perform node selection for slice ",
             catalog.slice(s).slice.metadata.name,
-            ": failed to parse node selector: ",
+            ": failed to parse node selector ",
+            NodeSelectorGoString(*spec.node_selector), ": ",
             std::string(match.status().message())));
       }
       relevant = *match;
@@ -148,7 +149,8 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const Catalog& catalog,
           return absl::InvalidArgumentError(StrCat(
               "failed to perform node selection for device ", d.name,
               " in slice ", catalog.slice(s).slice.metadata.name,
-              ": failed to parse node selector: ",
+              ": failed to parse node selector ",
+              NodeSelectorGoString(*d.node_selector), ": ",
               std::string(match.status().message())));
         }
         if (*match) {

@@ -45,10 +45,11 @@ std::string RandomShareId() {
 
 class Search {
  public:
-  Search(Catalog& catalog, const Features& features, const api::Node& node,
+  Search(Catalog& catalog, AllocatorCache& cache, NodeView& view,
+         const Features& features, const api::Node& node,
          const std::vector<const api::ResourceClaim*>& claims,
          const AllocatedState& state, const AllocateOptions& options)
-      : s_{catalog, features, node, claims, state, options} {}
+      : s_(catalog, cache, view, features, node, claims, state, options) {}
 
   Outcome Run();
 
@@ -82,15 +83,11 @@ class Search {
 
 Outcome Search::Run() {
   Outcome out;
-  auto pools = GatherPools(s_.catalog, s_.node, s_.features);
-  if (!pools.ok()) {
+  if (!s_.view.error.empty()) {
     out.kind = OutcomeKind::kFatal;
-    out.message = StrCat("gather pool information: ",
-                         std::string(pools.status().message()));
+    out.message = s_.view.error;
     return out;
   }
-  s_.pools = *std::move(pools);
-  s_.IndexDevices();
 
   if (auto err = s_.Prepare(); !err.empty()) {
     out.kind = OutcomeKind::kFatal;
@@ -102,7 +99,6 @@ Outcome Search::Run() {
   s_.allocating.assign(s_.devices.size(), {});
   s_.allocating_capacity.assign(s_.devices.size(), std::nullopt);
   s_.consumed_counters.assign(s_.pools.size(), {});
-  s_.available_counters.assign(s_.pools.size(), std::nullopt);
   s_.results.assign(s_.claims.size(), {});
 
   const Step done = AllocateOne(0, 0, 0, 0, false, 0);
@@ -195,7 +191,8 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
     return kDone;
   }
 
-  if (device_index == 0 && ProvablyInfeasible(rd)) return kFail;
+  const bool prune = s_.options.prune;
+  if (prune && device_index == 0 && ProvablyInfeasible(rd)) return kFail;
 
   // Signatures of candidates whose subtree failed in this loop.
   std::vector<int> failed;
@@ -206,7 +203,7 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
     } else if (s_.InUse(dev)) {
       continue;
     }
-    if (!failed.empty() &&
+    if (prune && !failed.empty() &&
         std::find(failed.begin(), failed.end(), Signature(dev)) != failed.end()) {
       continue;
     }
@@ -235,7 +232,7 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
     Rollback(undo_stack_[mark]);
     undo_stack_.resize(mark);
     if (next != kFail) return next;
-    failed.push_back(Signature(dev));
+    if (prune) failed.push_back(Signature(dev));
   }
   return kFail;
 }
@@ -260,7 +257,9 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
   undo.dev = dev;
   undo.rd = &rd;
   undo.previous_results = s_.results[claim].size();
-  if (!skip_counters && !device.consumes_counters.empty()) {
+  const bool admin_exempt =
+      rd.admin && s_.options.fixes.admin_access_skips_counters;
+  if (!skip_counters && !admin_exempt && !device.consumes_counters.empty()) {
     if (!CheckAvailableCounters(dev)) return kFail;
     undo.counters_reserved = true;
   }
@@ -416,7 +415,7 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
   int eligible = 0;
   for (int dev = 0; dev < static_cast<int>(s_.devices.size()); ++dev) {
     const LocalDevice& d = s_.devices[dev];
-    if (!rd.admin && d.exclusive) continue;
+    if (!rd.admin && s_.StateOf(dev).exclusive) continue;
     const std::string* err = nullptr;
     const int sel = s_.Selectable(rd, dev, &err);
     if (sel < 0) return false;
@@ -425,8 +424,9 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
         s_.features.consumable_capacity &&
         d.device->allow_multiple_allocations.value_or(false);
     if (s_.features.consumable_capacity) {
-      auto fits = RequestFits(d.aggregated, rd.capacity, d.device->capacity,
-                              nullptr, s_.features.fractional_capacity_range);
+      auto fits = RequestFits(s_.StateOf(dev).aggregated, rd.capacity,
+                              d.device->capacity, nullptr,
+                              s_.features.fractional_capacity_range);
       if (!fits.ok()) return false;
       if (!*fits) continue;
       if (allow_multiple) {
@@ -437,7 +437,11 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
     }
     if (!d.device->consumes_counters.empty()) {
       if (!s_.features.partitionable_devices) continue;
-      if (!allow_multiple && !s_.CountersCouldFit(dev)) continue;
+      const bool admin_exempt =
+          rd.admin && s_.options.fixes.admin_access_skips_counters;
+      if (!allow_multiple && !admin_exempt && !s_.CountersCouldFit(dev)) {
+        continue;
+      }
     }
     if (s_.features.device_taints && !s_.Tolerated(rd, dev)) continue;
     if (++eligible >= rd.num_devices) return false;
@@ -450,7 +454,7 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
 // this Allocate call: same selection outcome, capacity fit, taint
 // tolerance, counter consumption (same pool), allocation status and
 // constraint attribute values. Shared (allowMultipleAllocations) devices
-// are never interchangeable.
+// and devices an "All" request takes are never interchangeable.
 int Search::Signature(int dev) {
   int& sig = signatures_[dev];
   if (sig >= 0) return sig;
@@ -459,10 +463,25 @@ int Search::Signature(int dev) {
   const bool allow_multiple =
       s_.features.consumable_capacity &&
       d.device->allow_multiple_allocations.value_or(false);
-  if (allow_multiple || d.shared || d.aggregated != nullptr) {
+  // An "All" request takes its devices in a fixed order and reports the
+  // first constraint violation as an error, so swapping two of its devices
+  // can change the error: never interchangeable.
+  bool in_all_list = false;
+  for (const auto& claim_requests : s_.requests) {
+    for (const auto& alternatives : claim_requests) {
+      for (const RequestData& rd : alternatives) {
+        if (std::find(rd.all_devices.begin(), rd.all_devices.end(), dev) !=
+            rd.all_devices.end()) {
+          in_all_list = true;
+        }
+      }
+    }
+  }
+  const DeviceState& st = s_.StateOf(dev);
+  if (allow_multiple || st.shared || st.aggregated != nullptr || in_all_list) {
     key = StrCat("#", dev);
   } else {
-    key.push_back(d.exclusive ? 'X' : 'F');
+    key.push_back(st.exclusive ? 'X' : 'F');
     if (!d.device->consumes_counters.empty()) {
       StrAppend(&key, "p", d.pool, ":");
       for (const auto& c : d.device->consumes_counters) {
@@ -489,12 +508,6 @@ int Search::Signature(int dev) {
           }
           if (s_.features.device_taints) {
             key.push_back(s_.Tolerated(rd, dev) ? 't' : 'u');
-          }
-          if (rd.mode == api::kDeviceAllocationModeAll) {
-            const bool member = std::find(rd.all_devices.begin(),
-                                          rd.all_devices.end(),
-                                          dev) != rd.all_devices.end();
-            key.push_back(member ? 'a' : 'b');
           }
         }
       }
@@ -650,12 +663,13 @@ Outcome Search::BuildResults() {
 
 }  // namespace
 
-Outcome RunAllocation(Catalog& catalog, const Features& features,
-                      const api::Node& node,
+Outcome RunAllocation(Catalog& catalog, AllocatorCache& cache,
+                      const Features& features, const api::Node& node,
                       const std::vector<const api::ResourceClaim*>& claims,
                       const AllocatedState& state,
                       const AllocateOptions& options) {
-  Search search(catalog, features, node, claims, state, options);
+  NodeView& view = cache.ViewFor(catalog, node, features);
+  Search search(catalog, cache, view, features, node, claims, state, options);
   return search.Run();
 }
 

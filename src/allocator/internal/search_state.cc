@@ -103,9 +103,25 @@ std::string AttributeKey(const api::DeviceAttribute* a) {
   return out;
 }
 
-void SearchState::IndexDevices() {
-  for (int p = 0; p < static_cast<int>(pools.size()); ++p) {
-    const Pool& pool = pools[p];
+NodeView& AllocatorCache::ViewFor(Catalog& catalog, const api::Node& node,
+                                  const Features& features) {
+  std::string key = node.metadata.name;
+  for (const auto& [k, v] : node.metadata.labels) {
+    StrAppend(&key, "\n", k, "=", v);
+  }
+  auto [it, inserted] = views_.try_emplace(key);
+  if (!inserted) return *it->second;
+  it->second = std::make_unique<NodeView>();
+  NodeView& view = *it->second;
+  auto pools = GatherPools(catalog, node, features);
+  if (!pools.ok()) {
+    view.error = StrCat("gather pool information: ",
+                        std::string(pools.status().message()));
+    return view;
+  }
+  view.pools = *std::move(pools);
+  for (int p = 0; p < static_cast<int>(view.pools.size()); ++p) {
+    const Pool& pool = view.pools[p];
     if (pool.incomplete || pool.invalid) continue;
     for (uint32_t s : pool.device_slices) {
       const Catalog::Slice& slice = catalog.slice(s);
@@ -116,13 +132,32 @@ void SearchState::IndexDevices() {
         d.device = &slice.slice.spec.devices[i];
         d.slice = &slice.slice;
         d.id = &catalog.device_id(d.global);
-        d.exclusive = state.IsExclusive(*d.id);
-        d.shared = state.IsShared(*d.id);
-        d.aggregated = state.AggregatedCapacity(*d.id);
-        devices.push_back(d);
+        view.devices.push_back(d);
       }
     }
   }
+  view.available_counters.resize(view.pools.size());
+  return view;
+}
+
+const DeviceState& AllocatorCache::StateOf(const Catalog& catalog,
+                                           const AllocatedState& state,
+                                           uint32_t global) {
+  if (state.Version() != state_version_ ||
+      state_known_.size() != catalog.num_devices()) {
+    state_version_ = state.Version();
+    state_known_.assign(catalog.num_devices(), 0);
+    device_states_.resize(catalog.num_devices());
+  }
+  DeviceState& st = device_states_[global];
+  if (!state_known_[global]) {
+    state_known_[global] = 1;
+    const DeviceId& id = catalog.device_id(global);
+    st.exclusive = state.IsExclusive(id);
+    st.shared = state.IsShared(id);
+    st.aggregated = state.AggregatedCapacity(id);
+  }
+  return st;
 }
 
 std::string SearchState::ClaimName(int claim) const {
@@ -393,7 +428,8 @@ int SearchState::Selectable(const RequestData& rd, int dev,
                          d.device->node_selector ? &*d.device->node_selector
                                                  : nullptr);
     if (!m.ok()) {
-      return fail(StrCat("failed to parse node selector: ",
+      return fail(StrCat("failed to parse node selector ",
+                         NodeSelectorGoString(*d.device->node_selector), ": ",
                          std::string(m.status().message())));
     }
     if (!*m) return memo = 0;
@@ -405,7 +441,7 @@ absl::StatusOr<bool> SearchState::CapacityFits(const RequestData& rd,
                                                int dev) const {
   const LocalDevice& d = devices[dev];
   const auto& allocating = allocating_capacity[dev];
-  return RequestFits(d.aggregated, rd.capacity, d.device->capacity,
+  return RequestFits(StateOf(dev).aggregated, rd.capacity, d.device->capacity,
                      allocating ? &*allocating : nullptr,
                      features.fractional_capacity_range);
 }
@@ -433,7 +469,11 @@ bool SearchState::Tolerated(const RequestData& rd, int dev) const {
 }
 
 const CounterSets& SearchState::AvailableCounters(int p) {
-  auto& cached = available_counters[p];
+  if (view.counters_state != state.Version()) {
+    view.counters_state = state.Version();
+    for (auto& c : view.available_counters) c.reset();
+  }
+  auto& cached = view.available_counters[p];
   if (cached) return *cached;
   CounterSets available;
   const Pool& pool = pools[p];

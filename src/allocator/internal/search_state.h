@@ -3,8 +3,10 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -28,9 +30,44 @@ struct LocalDevice {
   const api::Device* device = nullptr;
   const api::ResourceSlice* slice = nullptr;
   const DeviceId* id = nullptr;
-  bool exclusive = false;  // allocated to another claim (static)
-  bool shared = false;     // has shared allocations (static)
-  const CapacityMap* aggregated = nullptr;
+};
+
+// What the allocated state says about one device.
+struct DeviceState {
+  bool exclusive = false;  // allocated to another claim
+  bool shared = false;     // has shared (allowMultipleAllocations) allocations
+  const CapacityMap* aggregated = nullptr;  // their summed consumption
+};
+
+// A node's pools and candidate devices: depend only on the catalog, the
+// features and the node (name and labels), so they are computed once per
+// node and reused by later Allocate calls.
+struct NodeView {
+  std::string error;  // GatherPools failed: the fatal error text
+  std::vector<Pool> pools;
+  std::vector<LocalDevice> devices;
+  // Per pool: counters left after the devices the allocated state holds,
+  // valid for `counters_state`.
+  std::vector<std::optional<CounterSets>> available_counters;
+  std::pair<uint64_t, uint64_t> counters_state{0, 0};
+};
+
+// Caches an Allocator keeps across Allocate calls.
+class AllocatorCache {
+ public:
+  // The view of `node`, computed on first use.
+  NodeView& ViewFor(Catalog& catalog, const api::Node& node,
+                    const Features& features);
+  // The state of catalog device `global` under `state`, looked up once per
+  // state version.
+  const DeviceState& StateOf(const Catalog& catalog, const AllocatedState& state,
+                             uint32_t global);
+
+ private:
+  absl::flat_hash_map<std::string, std::unique_ptr<NodeView>> views_;
+  std::pair<uint64_t, uint64_t> state_version_{0, 0};
+  std::vector<int8_t> state_known_;
+  std::vector<DeviceState> device_states_;
 };
 
 // One request or subrequest of a claim (upstream requestData).
@@ -109,26 +146,32 @@ struct Undo {
 
 // The data of one Allocate call shared by the search and the explainer.
 struct SearchState {
-  SearchState(Catalog& catalog, const Features& features,
-              const api::Node& node,
+  SearchState(Catalog& catalog, AllocatorCache& cache, NodeView& view,
+              const Features& features, const api::Node& node,
               const std::vector<const api::ResourceClaim*>& claims,
               const AllocatedState& state, const AllocateOptions& options)
       : catalog(catalog),
+        cache(cache),
+        view(view),
         features(features),
         node(node),
         claims(claims),
         state(state),
-        options(options) {}
+        options(options),
+        pools(view.pools),
+        devices(view.devices) {}
 
   Catalog& catalog;
+  AllocatorCache& cache;
+  NodeView& view;
   const Features& features;
   const api::Node& node;
   const std::vector<const api::ResourceClaim*>& claims;
   const AllocatedState& state;
   const AllocateOptions& options;
 
-  std::vector<Pool> pools;
-  std::vector<LocalDevice> devices;
+  const std::vector<Pool>& pools;
+  const std::vector<LocalDevice>& devices;
   // requests[claim][request] = the request, or its subrequests in order.
   std::vector<std::vector<std::vector<RequestData>>> requests;
   std::vector<std::vector<Constraint>> constraints;  // per claim
@@ -137,15 +180,15 @@ struct SearchState {
   std::vector<std::vector<int>> allocating;  // per device: claim indices
   std::vector<std::optional<CapacityMap>> allocating_capacity;
   std::vector<CounterSets> consumed_counters;  // per pool
-  std::vector<std::optional<CounterSets>> available_counters;  // per pool
   std::vector<std::vector<DeviceResult>> results;  // per claim
 
   // Selection memo: [slot * devices + dev]: 2 unknown, 1, 0, -1 error.
   std::vector<int8_t> selection;
   absl::flat_hash_map<int64_t, std::string> selection_errors;
 
-  // Fills `devices` from `pools`.
-  void IndexDevices();
+  const DeviceState& StateOf(int dev) const {
+    return cache.StateOf(catalog, state, devices[dev].global);
+  }
   // Upstream's per-claim preprocessing (request validation, "All"
   // enumeration, the 32-device limit, constraints). Returns the fatal
   // error text, or "".
@@ -153,11 +196,12 @@ struct SearchState {
 
   std::string ClaimName(int claim) const;
   bool InUse(int dev) const {
-    return devices[dev].exclusive || !allocating[dev].empty();
+    return !allocating[dev].empty() || StateOf(dev).exclusive;
   }
   bool AllocatingForClaim(int dev, int claim) const;
   bool CapacityInUse(int dev) const {
-    return devices[dev].aggregated != nullptr || devices[dev].shared ||
+    const DeviceState& st = StateOf(dev);
+    return st.aggregated != nullptr || st.shared ||
            allocating_capacity[dev].has_value();
   }
   // Upstream isSelectable: 1 / 0, or -1 with the fatal error text.
