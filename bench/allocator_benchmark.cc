@@ -133,6 +133,17 @@ void RunClass(const BenchClass& bc, const Scenario& sc, bool warm,
   }
   AllocatedState state = in.state;
   const draplane::api::ResourceClaim& tmpl = *in.claims.at(0);
+  // Nodes and claim copies are made up front (draref copies them outside
+  // its timed section too).
+  std::vector<draplane::api::Node> nodes(bc.per_node, in.node);
+  for (int n = 0; n < bc.per_node; ++n) {
+    nodes[n].metadata.name = StrCat("node-", n);
+    for (const auto& candidate : sc.nodes) {
+      if (candidate.metadata.name == nodes[n].metadata.name) nodes[n] = candidate;
+    }
+  }
+  std::vector<draplane::api::ResourceClaim> claims(
+      static_cast<size_t>(bc.rounds) * bc.per_node, tmpl);
   int used = 0;
   for (int round = 0; round < bc.rounds; ++round) {
     for (int n = 0; n < bc.per_node; ++n) {
@@ -141,14 +152,9 @@ void RunClass(const BenchClass& bc, const Scenario& sc, bool warm,
         run.scenarios = std::max(run.scenarios, used);
         return;
       }
-      draplane::api::Node node = in.node;
-      node.metadata.name = StrCat("node-", n);
-      for (const auto& candidate : sc.nodes) {
-        if (candidate.metadata.name == node.metadata.name) node = candidate;
-      }
-      draplane::api::ResourceClaim claim = tmpl;
+      draplane::api::ResourceClaim& claim = claims[round * bc.per_node + n];
       claim.metadata.name = StrCat("claim-", round, "-", n);
-      Outcome o = once(node, {&claim}, state);
+      Outcome o = once(nodes[n], {&claim}, state);
       if (samples.ns.size() == 1 && warm) run.outcome = OutcomeName(o);
       used = std::max(used, n + 1);
       if (o.kind == OutcomeKind::kAllocated) {

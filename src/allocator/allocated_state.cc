@@ -13,20 +13,23 @@ std::atomic<uint64_t> next_uid{1};
 AllocatedState::AllocatedState() : uid_(next_uid.fetch_add(1)) {}
 
 AllocatedState::AllocatedState(const AllocatedState& other)
-    : uid_(next_uid.fetch_add(1)),
-      exclusive_(other.exclusive_),
-      shared_(other.shared_),
-      aggregated_(other.aggregated_),
-      owners_(other.owners_) {}
+    : uid_(next_uid.fetch_add(1)), capacity_(other.capacity_) {
+  CopyEntries(other);
+}
+
+void AllocatedState::CopyEntries(const AllocatedState& other) {
+  entries_ = other.entries_;
+  for (auto& [id, entry] : entries_) {
+    if (entry.aggregated != nullptr) entry.aggregated = &capacity_.at(id);
+  }
+}
 
 AllocatedState& AllocatedState::operator=(const AllocatedState& other) {
   if (this != &other) {
     uid_ = next_uid.fetch_add(1);
     generation_ = 0;
-    exclusive_ = other.exclusive_;
-    shared_ = other.shared_;
-    aggregated_ = other.aggregated_;
-    owners_ = other.owners_;
+    capacity_ = other.capacity_;
+    CopyEntries(other);
   }
   return *this;
 }
@@ -43,11 +46,12 @@ void AllocatedState::AddAllocation(const api::AllocationResult& allocation,
        allocation.devices.results) {
     if (r.admin_access.value_or(false)) continue;
     DeviceId id{r.driver, r.pool, r.device};
-    if (!owner.empty()) owners_[id].emplace_back(owner);
+    Entry& entry = entries_[id];
+    if (!owner.empty()) entry.owners.emplace_back(owner);
     if (consumable_capacity && r.share_id.has_value()) {
-      shared_.insert(id);
+      entry.shared = true;
       if (!r.consumed_capacity.empty()) {
-        auto& sum = aggregated_[id];
+        auto& sum = capacity_[id];
         for (const auto& [name, q] : r.consumed_capacity) {
           auto it = sum.find(name);
           if (it == sum.end()) {
@@ -57,23 +61,17 @@ void AllocatedState::AddAllocation(const api::AllocationResult& allocation,
             (void)it->second.Add(q);
           }
         }
+        entry.aggregated = &sum;
       }
       continue;
     }
-    exclusive_.insert(std::move(id));
+    entry.exclusive = true;
   }
 }
 
-const std::map<std::string, Quantity>* AllocatedState::AggregatedCapacity(
-    const DeviceId& id) const {
-  auto it = aggregated_.find(id);
-  return it == aggregated_.end() ? nullptr : &it->second;
-}
-
-const std::vector<std::string>* AllocatedState::Owners(
-    const DeviceId& id) const {
-  auto it = owners_.find(id);
-  return it == owners_.end() ? nullptr : &it->second;
+const AllocatedState::Entry* AllocatedState::Find(const DeviceId& id) const {
+  auto it = entries_.find(id);
+  return it == entries_.end() ? nullptr : &it->second;
 }
 
 }  // namespace draplane::allocator

@@ -7,8 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "api/resource_types.h"
 #include "common/quantity.h"
 
@@ -48,25 +47,45 @@ class AllocatedState {
   void AddAllocation(const api::AllocationResult& allocation,
                      bool consumable_capacity, std::string_view owner = "");
 
+  // What the state records for one device.
+  struct Entry {
+    bool exclusive = false;  // upstream AllocatedDevices
+    bool shared = false;     // AllocatedSharedDeviceIDs / AggregatedCapacity
+    // Summed consumedCapacity of the shared allocations (upstream
+    // AggregatedCapacity), or nullptr when none recorded one.
+    const std::map<std::string, Quantity>* aggregated = nullptr;
+    std::vector<std::string> owners;  // "ns/name", for explanations
+  };
+  // The device's entry, or nullptr when no allocation uses it.
+  const Entry* Find(const DeviceId& id) const;
+
   // Upstream AllocatedDevices.Has: allocated exclusively.
   bool IsExclusive(const DeviceId& id) const {
-    return exclusive_.contains(id);
+    const Entry* e = Find(id);
+    return e != nullptr && e->exclusive;
   }
   // A shared (allowMultipleAllocations) allocation exists: upstream's
   // AggregatedCapacity entry or AllocatedSharedDeviceIDs entry.
-  bool IsShared(const DeviceId& id) const { return shared_.contains(id); }
+  bool IsShared(const DeviceId& id) const {
+    const Entry* e = Find(id);
+    return e != nullptr && e->shared;
+  }
   // Upstream internal.IsDeviceAllocated: exclusive or shared.
   bool IsAllocated(const DeviceId& id) const {
-    return IsExclusive(id) || IsShared(id);
+    const Entry* e = Find(id);
+    return e != nullptr && (e->exclusive || e->shared);
   }
-  // Summed consumedCapacity of the device's shared allocations, or nullptr
-  // when it has none (upstream AggregatedCapacity lookup).
   const std::map<std::string, Quantity>* AggregatedCapacity(
-      const DeviceId& id) const;
+      const DeviceId& id) const {
+    const Entry* e = Find(id);
+    return e == nullptr ? nullptr : e->aggregated;
+  }
   // Claims holding the device ("ns/name"), for explanations.
-  const std::vector<std::string>* Owners(const DeviceId& id) const;
+  const std::vector<std::string>* Owners(const DeviceId& id) const {
+    const Entry* e = Find(id);
+    return e == nullptr ? nullptr : &e->owners;
+  }
 
-  size_t num_exclusive() const { return exclusive_.size(); }
 
   // Identifies this content: a process-unique id (new for every copy)
   // and a count of AddAllocation calls. Caches keyed on it stay valid
@@ -74,12 +93,14 @@ class AllocatedState {
   std::pair<uint64_t, uint64_t> Version() const { return {uid_, generation_}; }
 
  private:
+  void CopyEntries(const AllocatedState& other);
+
   uint64_t uid_;
   uint64_t generation_ = 0;
-  absl::flat_hash_set<DeviceId> exclusive_;
-  absl::flat_hash_set<DeviceId> shared_;
-  absl::flat_hash_map<DeviceId, std::map<std::string, Quantity>> aggregated_;
-  absl::flat_hash_map<DeviceId, std::vector<std::string>> owners_;
+  // node_hash_map: entries (and `aggregated`, which points into
+  // `capacity_`) keep their addresses while the state grows.
+  absl::node_hash_map<DeviceId, Entry> entries_;
+  absl::node_hash_map<DeviceId, std::map<std::string, Quantity>> capacity_;
 };
 
 }  // namespace draplane::allocator

@@ -166,39 +166,62 @@ absl::StatusOr<CapacityMap> ConsumedCapacity(
   return out;
 }
 
-absl::StatusOr<bool> RequestFits(
-    const CapacityMap* allocated, const api::CapacityRequirements* request,
+CapacityPlan PlanCapacity(
+    const api::CapacityRequirements* request,
     const std::map<std::string, api::DeviceCapacity>& capacity,
-    const CapacityMap* allocating, bool fractional_range) {
+    bool fractional_range) {
+  CapacityPlan plan;
   if (request != nullptr) {
     for (const auto& [name, q] : request->requests) {
-      if (!capacity.contains(name)) return false;
+      if (!capacity.contains(name)) {
+        plan.names_missing = true;
+        return plan;
+      }
     }
   }
   auto consumed = ConsumedCapacity(request, capacity, fractional_range);
-  if (!consumed.ok()) return consumed.status();
+  if (!consumed.ok()) {
+    plan.error = consumed.status();
+    return plan;
+  }
   for (const auto& [name, q] : *consumed) {
     if (q.Sign() < 0) {
-      return absl::InvalidArgumentError(
+      plan.error = absl::InvalidArgumentError(
           StrCat("capacity \"", name, "\": capacity value is negative"));
+      return plan;
     }
   }
+  plan.consumed = *std::move(consumed);
+  plan.fits_alone = true;
   for (const auto& [name, cap] : capacity) {
-    const Quantity& c = consumed->at(name);
-    if (ViolatesPolicy(c, cap.request_policy, fractional_range)) return false;
-    Quantity sum;
-    bool have = false;
+    const Quantity& c = plan.consumed.at(name);
+    if (ViolatesPolicy(c, cap.request_policy, fractional_range)) {
+      plan.policy_violated = true;
+      plan.fits_alone = false;
+      return plan;
+    }
+    if (c.Compare(cap.value) > 0) plan.fits_alone = false;
+  }
+  return plan;
+}
+
+absl::StatusOr<bool> PlanFits(
+    const CapacityPlan& plan, const CapacityMap* allocated,
+    const std::map<std::string, api::DeviceCapacity>& capacity,
+    const CapacityMap* allocating) {
+  if (plan.names_missing) return false;
+  if (!plan.error.ok()) return plan.error;
+  if (plan.policy_violated) return false;
+  if (allocated == nullptr && allocating == nullptr) return plan.fits_alone;
+  for (const auto& [name, cap] : capacity) {
+    const Quantity& c = plan.consumed.at(name);
+    Quantity sum = c;
     if (allocated != nullptr) {
       auto it = allocated->find(name);
       if (it != allocated->end()) {
         sum = it->second;
-        have = true;
+        (void)sum.Add(c);
       }
-    }
-    if (have) {
-      (void)sum.Add(c);
-    } else {
-      sum = c;
     }
     if (allocating != nullptr) {
       auto it = allocating->find(name);
@@ -207,6 +230,14 @@ absl::StatusOr<bool> RequestFits(
     if (sum.Compare(cap.value) > 0) return false;
   }
   return true;
+}
+
+absl::StatusOr<bool> RequestFits(
+    const CapacityMap* allocated, const api::CapacityRequirements* request,
+    const std::map<std::string, api::DeviceCapacity>& capacity,
+    const CapacityMap* allocating, bool fractional_range) {
+  return PlanFits(PlanCapacity(request, capacity, fractional_range), allocated,
+                  capacity, allocating);
 }
 
 }  // namespace draplane::allocator::internal

@@ -24,10 +24,31 @@ absl::StatusOr<CapacityMap> ConsumedCapacity(
     const std::map<std::string, api::DeviceCapacity>& capacity,
     bool fractional_range);
 
-// Upstream CmpRequestOverCapacity: true when the request fits: it names
-// no capacity the device lacks, no consumption violates a request policy
-// or is negative, and allocated + consumed + allocating <= value for every
-// capacity. `allocated` and `allocating` may be null (nothing).
+// What a request consumes of a device on its own: the static part of
+// upstream's CmpRequestOverCapacity, computed once per (request, device).
+struct CapacityPlan {
+  // Computing the consumption failed (a range step that cannot be
+  // represented, a negative value): upstream aborts the allocation.
+  absl::Status error;
+  bool names_missing = false;    // the request names a capacity the device lacks
+  bool policy_violated = false;  // a consumption breaks its request policy
+  CapacityMap consumed;          // every capacity of the device
+  bool fits_alone = false;       // usable and consumed <= value everywhere
+};
+CapacityPlan PlanCapacity(
+    const api::CapacityRequirements* request,
+    const std::map<std::string, api::DeviceCapacity>& capacity,
+    bool fractional_range);
+
+// Upstream CmpRequestOverCapacity for a plan: true when the request fits
+// next to `allocated` (earlier shares) and `allocating` (shares of this
+// attempt); both may be null (nothing).
+absl::StatusOr<bool> PlanFits(
+    const CapacityPlan& plan, const CapacityMap* allocated,
+    const std::map<std::string, api::DeviceCapacity>& capacity,
+    const CapacityMap* allocating);
+
+// PlanFits(PlanCapacity(...)).
 absl::StatusOr<bool> RequestFits(
     const CapacityMap* allocated, const api::CapacityRequirements* request,
     const std::map<std::string, api::DeviceCapacity>& capacity,

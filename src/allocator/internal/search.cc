@@ -68,7 +68,8 @@ class Search {
   }
   // Pruning (never changes the answer).
   bool ProvablyInfeasible(RequestData& rd);
-  int Signature(int dev);
+  static constexpr int64_t kNoSignature = INT64_MIN;
+  int64_t Signature(int dev);
 
   Outcome BuildResults();
 
@@ -77,8 +78,7 @@ class Search {
   bool timed_out_ = false;
   int64_t steps_ = 0;
   std::vector<Undo> undo_stack_;
-  absl::flat_hash_map<std::string, int> signature_ids_;
-  std::vector<int> signatures_;  // per local device, -1 = not computed
+  std::vector<int64_t> signatures_;  // per local device, lazily
 };
 
 Outcome Search::Run() {
@@ -95,7 +95,7 @@ Outcome Search::Run() {
     return out;
   }
 
-  signatures_.assign(s_.devices.size(), -1);
+  signatures_.assign(s_.devices.size(), kNoSignature);
   s_.allocating.assign(s_.devices.size(), {});
   s_.allocating_capacity.assign(s_.devices.size(), std::nullopt);
   s_.consumed_counters.assign(s_.pools.size(), {});
@@ -195,7 +195,7 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
   if (prune && device_index == 0 && ProvablyInfeasible(rd)) return kFail;
 
   // Signatures of candidates whose subtree failed in this loop.
-  std::vector<int> failed;
+  std::vector<int64_t> failed;
   const int n = static_cast<int>(s_.devices.size());
   for (int dev = start; dev < n; ++dev) {
     if (rd.admin) {
@@ -270,7 +270,10 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
   }
 
   for (Constraint& constraint : s_.constraints[claim]) {
-    if (!constraint.Add(rd.base_name, rd.sub_name, device, *d.id)) {
+    const api::DeviceAttribute* attribute =
+        constraint.applies[rd.slot] ? s_.ConstraintAttribute(constraint, dev)
+                                    : nullptr;
+    if (!constraint.Add(rd.slot, attribute)) {
       Rollback(undo);
       if (must) {
         return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ", rd.name,
@@ -303,16 +306,9 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
       return kFail;
     }
     if (allow_multiple) {
-      auto c = ConsumedCapacity(rd.capacity, device.capacity,
-                                s_.features.fractional_capacity_range);
-      if (!c.ok()) {
-        Rollback(undo);
-        return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ",
-                            rd.name, ": computing consumed capacity for device ",
-                            d.id->ToString(), ": ",
-                            std::string(c.status().message())));
-      }
-      consumed = *std::move(c);
+      // PlanFits succeeded, so the plan has no error: its consumption is
+      // upstream's GetConsumedCapacityFromRequest.
+      consumed = s_.Plan(rd, dev).consumed;
       share_id = RandomShareId();
       undo.capacity_entry_existed = s_.allocating_capacity[dev].has_value();
       s_.InsertAllocatingCapacity(dev, consumed);
@@ -348,7 +344,7 @@ void Search::Rollback(const Undo& undo) {
   }
   const LocalDevice& d = s_.devices[undo.dev];
   for (int i = undo.constraints_added - 1; i >= 0; --i) {
-    s_.constraints[undo.claim][i].Remove(undo.rd->base_name, undo.rd->sub_name);
+    s_.constraints[undo.claim][i].Remove(undo.rd->slot);
   }
   if (undo.counters_reserved) DeallocateCounters(undo.dev);
   (void)d;
@@ -424,16 +420,10 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
         s_.features.consumable_capacity &&
         d.device->allow_multiple_allocations.value_or(false);
     if (s_.features.consumable_capacity) {
-      auto fits = RequestFits(s_.StateOf(dev).aggregated, rd.capacity,
-                              d.device->capacity, nullptr,
-                              s_.features.fractional_capacity_range);
+      auto fits = PlanFits(s_.Plan(rd, dev), s_.StateOf(dev).aggregated,
+                           d.device->capacity, nullptr);
       if (!fits.ok()) return false;
       if (!*fits) continue;
-      if (allow_multiple) {
-        auto c = ConsumedCapacity(rd.capacity, d.device->capacity,
-                                  s_.features.fractional_capacity_range);
-        if (!c.ok()) return false;
-      }
     }
     if (!d.device->consumes_counters.empty()) {
       if (!s_.features.partitionable_devices) continue;
@@ -451,79 +441,30 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
 }
 
 // Devices with equal signatures are interchangeable for every request of
-// this Allocate call: same selection outcome, capacity fit, taint
-// tolerance, counter consumption (same pool), allocation status and
-// constraint attribute values. Shared (allowMultipleAllocations) devices
-// and devices an "All" request takes are never interchangeable.
-int Search::Signature(int dev) {
-  int& sig = signatures_[dev];
-  if (sig >= 0) return sig;
+// this Allocate call: equal content (driver, attributes, capacity, taints,
+// counter consumption, node selection: the same static class, so the same
+// selector outcomes, capacity fit, taint tolerance and constraint values),
+// the same pool when they consume counters, and the same allocation status.
+// Shared (allowMultipleAllocations) devices and devices an "All" request
+// takes are never interchangeable: the first depend on their own capacity
+// state, and an "All" request takes its devices in a fixed order and reports
+// the first constraint violation as an error, so a swap can change it.
+int64_t Search::Signature(int dev) {
+  int64_t& sig = signatures_[dev];
+  if (sig != kNoSignature) return sig;
   const LocalDevice& d = s_.devices[dev];
-  std::string key;
   const bool allow_multiple =
       s_.features.consumable_capacity &&
       d.device->allow_multiple_allocations.value_or(false);
-  // An "All" request takes its devices in a fixed order and reports the
-  // first constraint violation as an error, so swapping two of its devices
-  // can change the error: never interchangeable.
-  bool in_all_list = false;
-  for (const auto& claim_requests : s_.requests) {
-    for (const auto& alternatives : claim_requests) {
-      for (const RequestData& rd : alternatives) {
-        if (std::find(rd.all_devices.begin(), rd.all_devices.end(), dev) !=
-            rd.all_devices.end()) {
-          in_all_list = true;
-        }
-      }
-    }
-  }
   const DeviceState& st = s_.StateOf(dev);
-  if (allow_multiple || st.shared || st.aggregated != nullptr || in_all_list) {
-    key = StrCat("#", dev);
-  } else {
-    key.push_back(st.exclusive ? 'X' : 'F');
-    if (!d.device->consumes_counters.empty()) {
-      StrAppend(&key, "p", d.pool, ":");
-      for (const auto& c : d.device->consumes_counters) {
-        StrAppend(&key, c.counter_set, "{");
-        for (const auto& [name, counter] : c.counters) {
-          StrAppend(&key, name, "=", counter.value.CanonicalString(), ",");
-        }
-        key.push_back('}');
-      }
-    }
-    key.push_back('|');
-    for (auto& claim_requests : s_.requests) {
-      for (auto& alternatives : claim_requests) {
-        for (RequestData& rd : alternatives) {
-          const std::string* err = nullptr;
-          const int sel = s_.Selectable(rd, dev, &err);
-          key.push_back(static_cast<char>('1' + sel));
-          if (sel != 1) continue;
-          if (s_.features.consumable_capacity) {
-            auto fits = RequestFits(nullptr, rd.capacity, d.device->capacity,
-                                    nullptr,
-                                    s_.features.fractional_capacity_range);
-            key.push_back(!fits.ok() ? 'e' : *fits ? 'y' : 'n');
-          }
-          if (s_.features.device_taints) {
-            key.push_back(s_.Tolerated(rd, dev) ? 't' : 'u');
-          }
-        }
-      }
-    }
-    key.push_back('|');
-    for (const auto& claim_constraints : s_.constraints) {
-      for (const Constraint& c : claim_constraints) {
-        const api::DeviceAttribute* a =
-            LookupAttribute(*d.device, *d.id, c.attribute);
-        StrAppend(&key, AttributeKey(a), ";");
-      }
-    }
+  if (allow_multiple || st.shared || st.aggregated != nullptr ||
+      s_.in_all_list[dev]) {
+    sig = -1 - static_cast<int64_t>(dev);
+    return sig;
   }
-  auto [it, inserted] =
-      signature_ids_.emplace(std::move(key), static_cast<int>(signature_ids_.size()));
-  sig = it->second;
+  const int64_t cls = s_.cache.StaticClass(s_.catalog, d.global);
+  const int64_t pool = d.device->consumes_counters.empty() ? 0 : d.pool + 1;
+  sig = (cls << 32) | (pool << 1) | (st.exclusive ? 1 : 0);
   return sig;
 }
 

@@ -23,10 +23,8 @@ bool Constraint::Applies(const std::string& base, const std::string& sub) const 
   return Contains(requests, base) || Contains(requests, StrCat(base, "/", sub));
 }
 
-bool Constraint::Add(const std::string& base, const std::string& sub,
-                     const api::Device& device, const DeviceId& id) {
-  if (!Applies(base, sub)) return true;
-  const api::DeviceAttribute* a = LookupAttribute(device, id, attribute);
+bool Constraint::Add(int slot, const api::DeviceAttribute* a) {
+  if (!applies[slot]) return true;
   if (a == nullptr) return false;
   if (match) {
     if (num == 0) {
@@ -66,8 +64,8 @@ bool Constraint::Add(const std::string& base, const std::string& sub,
   return true;
 }
 
-void Constraint::Remove(const std::string& base, const std::string& sub) {
-  if (!Applies(base, sub)) return;
+void Constraint::Remove(int slot) {
+  if (!applies[slot]) return;
   if (match) {
     --num;
   } else {
@@ -105,14 +103,14 @@ std::string AttributeKey(const api::DeviceAttribute* a) {
 
 NodeView& AllocatorCache::ViewFor(Catalog& catalog, const api::Node& node,
                                   const Features& features) {
-  std::string key = node.metadata.name;
-  for (const auto& [k, v] : node.metadata.labels) {
-    StrAppend(&key, "\n", k, "=", v);
+  // Pools depend on the node's name and labels only.
+  CachedView& cached = views_[node.metadata.name];
+  if (cached.view != nullptr && cached.labels == node.metadata.labels) {
+    return *cached.view;
   }
-  auto [it, inserted] = views_.try_emplace(key);
-  if (!inserted) return *it->second;
-  it->second = std::make_unique<NodeView>();
-  NodeView& view = *it->second;
+  cached.labels = node.metadata.labels;
+  cached.view = std::make_unique<NodeView>();
+  NodeView& view = *cached.view;
   auto pools = GatherPools(catalog, node, features);
   if (!pools.ok()) {
     view.error = StrCat("gather pool information: ",
@@ -144,18 +142,20 @@ const DeviceState& AllocatorCache::StateOf(const Catalog& catalog,
                                            const AllocatedState& state,
                                            uint32_t global) {
   if (state.Version() != state_version_ ||
-      state_known_.size() != catalog.num_devices()) {
+      state_stamp_.size() != catalog.num_devices()) {
     state_version_ = state.Version();
-    state_known_.assign(catalog.num_devices(), 0);
-    device_states_.resize(catalog.num_devices());
+    if (++current_stamp_ == 0 || state_stamp_.size() != catalog.num_devices()) {
+      state_stamp_.assign(catalog.num_devices(), 0);
+      device_states_.resize(catalog.num_devices());
+      current_stamp_ = 1;
+    }
   }
   DeviceState& st = device_states_[global];
-  if (!state_known_[global]) {
-    state_known_[global] = 1;
-    const DeviceId& id = catalog.device_id(global);
-    st.exclusive = state.IsExclusive(id);
-    st.shared = state.IsShared(id);
-    st.aggregated = state.AggregatedCapacity(id);
+  if (state_stamp_[global] != current_stamp_) {
+    state_stamp_[global] = current_stamp_;
+    const AllocatedState::Entry* e = state.Find(catalog.device_id(global));
+    st = e == nullptr ? DeviceState{}
+                      : DeviceState{e->exclusive, e->shared, e->aggregated};
   }
   return st;
 }
@@ -176,7 +176,7 @@ std::string SearchState::Prepare() {
   int slots = 0;
   for (int ci = 0; ci < static_cast<int>(claims.size()); ++ci) {
     const api::ResourceClaim& claim = *claims[ci];
-    const std::string claim_name = ClaimName(ci);
+    auto claim_name = [&] { return ClaimName(ci); };
     int min_per_claim = 0;
     auto& claim_requests = requests[ci];
     claim_requests.resize(claim.spec.devices.requests.size());
@@ -184,19 +184,19 @@ std::string SearchState::Prepare() {
       const api::DeviceRequest& request = claim.spec.devices.requests[ri];
       const bool has_subs = !request.first_available.empty();
       if (!features.prioritized_list && has_subs) {
-        return StrCat("claim ", claim_name, ", request ", request.name,
+        return StrCat("claim ", claim_name(), ", request ", request.name,
                       ": has subrequests, but the DRAPrioritizedList feature "
                       "is disabled");
       }
       if (!features.consumable_capacity) {
         if (request.exactly && request.exactly->capacity) {
-          return StrCat("claim ", claim_name, ", request ", request.name,
+          return StrCat("claim ", claim_name(), ", request ", request.name,
                         ": has capacity requests, but the "
                         "DRAConsumableCapacity feature is disabled");
         }
         for (const api::DeviceSubRequest& sub : request.first_available) {
           if (sub.capacity) {
-            return StrCat("claim ", claim_name, ", subrequest ", sub.name,
+            return StrCat("claim ", claim_name(), ", subrequest ", sub.name,
                           ": has capacity requests, but the "
                           "DRAConsumableCapacity feature is disabled");
           }
@@ -231,7 +231,7 @@ std::string SearchState::Prepare() {
         rd.full_name = request.name;
         rd.base_name = request.name;
         if (!request.exactly) {
-          return StrCat("claim ", claim_name, ", request ", request.name,
+          return StrCat("claim ", claim_name(), ", request ", request.name,
                         ": missing device class name (unsupported request "
                         "type?)");
         }
@@ -251,7 +251,7 @@ std::string SearchState::Prepare() {
         alternatives.push_back(std::move(rd));
       }
       if (min_per_request > kMaxResults - min_per_claim) {
-        return StrCat("claim ", claim_name, ", request ", request.name,
+        return StrCat("claim ", claim_name(), ", request ", request.name,
                       ": adding ", min_per_request,
                       " devices exceeds the claim limit of ", kMaxResults,
                       ", with ", min_per_claim, " already accounted for");
@@ -270,36 +270,56 @@ std::string SearchState::Prepare() {
         constraint.match = false;
         constraint.attribute = *c.distinct_attribute;
       } else {
-        return StrCat("claim ", claim_name, ", constraint #", i,
+        return StrCat("claim ", claim_name(), ", constraint #", i,
                       ": empty constraint (unsupported constraint type?)");
       }
       claim_constraints.push_back(std::move(constraint));
     }
   }
   selection.resize(static_cast<size_t>(slots) * devices.size(), 2);
+  for (int ci = 0; ci < static_cast<int>(claims.size()); ++ci) {
+    for (Constraint& c : constraints[ci]) {
+      c.applies.assign(slots, 0);
+      for (const auto& alternatives : requests[ci]) {
+        for (const RequestData& rd : alternatives) {
+          c.applies[rd.slot] = c.Applies(rd.base_name, rd.sub_name) ? 1 : 0;
+        }
+      }
+      c.attributes.assign(devices.size(), nullptr);
+      c.attribute_known.assign(devices.size(), 0);
+    }
+  }
+  in_all_list.assign(devices.size(), false);
+  for (const auto& claim_requests : requests) {
+    for (const auto& alternatives : claim_requests) {
+      for (const RequestData& rd : alternatives) {
+        for (int dev : rd.all_devices) in_all_list[dev] = true;
+      }
+    }
+  }
   return "";
 }
 
 // Upstream validateDeviceRequest.
 std::string SearchState::ValidateRequest(int claim, RequestData& rd) {
-  const std::string claim_name = ClaimName(claim);
+  auto claim_name = [&] { return ClaimName(claim); };
   for (size_t i = 0; i < rd.selectors->size(); ++i) {
     if (!(*rd.selectors)[i].cel) {
-      return StrCat("claim ", claim_name, ", request ", rd.name, ", selector #",
+      return StrCat("claim ", claim_name(), ", request ", rd.name, ", selector #",
                     i, ": CEL expression empty (unsupported selector type?)");
     }
   }
   if (!features.admin_access && rd.has_admin_field) {
-    return StrCat("claim ", claim_name, ", request ", rd.name,
+    return StrCat("claim ", claim_name(), ", request ", rd.name,
                   ": admin access is requested, but the feature is disabled");
   }
   if (rd.class_name.empty()) {
-    return StrCat("claim ", claim_name, ", request ", rd.name,
+    return StrCat("claim ", claim_name(), ", request ", rd.name,
                   ": missing device class name (unsupported request type?)");
   }
   rd.cls = catalog.FindClass(rd.class_name);
   if (rd.cls == nullptr) {
-    return StrCat("claim ", claim_name, ", request ", rd.name,
+    return StrCat("claim ", claim_name(), ", request ", rd.name,
                   ": could not retrieve device class ", rd.class_name,
                   ": deviceclass.resource.k8s.io \"", rd.class_name,
                   "\" not found");
@@ -319,7 +339,7 @@ std::string SearchState::ValidateRequest(int claim, RequestData& rd) {
     return "";
   }
   if (rd.mode != api::kDeviceAllocationModeAll) {
-    return StrCat("claim ", claim_name, ", request ", rd.name,
+    return StrCat("claim ", claim_name(), ", request ", rd.name,
                   ": unsupported count mode ", rd.mode);
   }
   // The memo is not sized yet: evaluate through a temporary slot table.
@@ -329,12 +349,12 @@ std::string SearchState::ValidateRequest(int claim, RequestData& rd) {
   int dev = 0;
   for (const Pool& pool : pools) {
     if (pool.incomplete) {
-      return StrCat("claim ", claim_name, ", request ", rd.name,
+      return StrCat("claim ", claim_name(), ", request ", rd.name,
                     ": asks for all devices, but resource pool ",
                     pool.IdString(), " is currently being updated");
     }
     if (pool.invalid) {
-      return StrCat("claim ", claim_name, ", request ", rd.name,
+      return StrCat("claim ", claim_name(), ", request ", rd.name,
                     ": asks for all devices, but resource pool ",
                     pool.IdString(), " is currently invalid");
     }
@@ -347,10 +367,9 @@ std::string SearchState::ValidateRequest(int claim, RequestData& rd) {
         if (sel == 0) continue;
         if (features.consumable_capacity) {
           const api::Device& d = *devices[dev].device;
-          auto fits = RequestFits(nullptr, rd.capacity, d.capacity, nullptr,
-                                  features.fractional_capacity_range);
+          auto fits = PlanFits(Plan(rd, dev), nullptr, d.capacity, nullptr);
           if (!fits.ok()) {
-            return StrCat("claim ", claim_name, ", request ", rd.name,
+            return StrCat("claim ", claim_name(), ", request ", rd.name,
                           ": checking capacity for device ", d.name, ": ",
                           std::string(fits.status().message()));
           }
@@ -437,13 +456,96 @@ int SearchState::Selectable(const RequestData& rd, int dev,
   return memo = 1;
 }
 
-absl::StatusOr<bool> SearchState::CapacityFits(const RequestData& rd,
-                                               int dev) const {
-  const LocalDevice& d = devices[dev];
+int AllocatorCache::StaticClass(const Catalog& catalog, uint32_t global) {
+  if (static_classes_.size() != catalog.num_devices()) {
+    static_classes_.assign(catalog.num_devices(), -1);
+  }
+  int& cls = static_classes_[global];
+  if (cls >= 0) return cls;
+  const api::Device& d = catalog.device(global);
+  const api::ResourceSlice& slice = catalog.slice(catalog.slice_of(global)).slice;
+  std::string key = catalog.device_id(global).driver;
+  key.push_back('\0');
+  for (const auto& [name, a] : d.attributes) {
+    StrAppend(&key, name, "=", AttributeKey(&a), "\n");
+  }
+  key.push_back('\0');
+  for (const auto& [name, c] : d.capacity) {
+    StrAppend(&key, name, "=", c.value.ToString(), "/", c.value.CanonicalString());
+    if (c.request_policy) {
+      const auto& p = *c.request_policy;
+      StrAppend(&key, " d", p.default_ ? p.default_->ToString() : "-");
+      for (const auto& v : p.valid_values) StrAppend(&key, " v", v.ToString());
+      if (p.valid_range) {
+        StrAppend(&key, " r", p.valid_range->min.ToString(), ",",
+                  p.valid_range->max ? p.valid_range->max->ToString() : "-", ",",
+                  p.valid_range->step ? p.valid_range->step->ToString() : "-");
+      }
+    }
+    key.push_back('\n');
+  }
+  key.push_back('\0');
+  for (const auto& c : d.consumes_counters) {
+    StrAppend(&key, c.counter_set, "{");
+    for (const auto& [name, v] : c.counters) {
+      StrAppend(&key, name, "=", v.value.CanonicalString(), ",");
+    }
+    key.push_back('}');
+  }
+  key.push_back('\0');
+  for (const auto& t : d.taints) StrAppend(&key, t.key, "=", t.value, ":", t.effect, ";");
+  key.push_back('\0');
+  for (const auto& b : d.binding_conditions) StrAppend(&key, b, ";");
+  key.push_back('|');
+  for (const auto& b : d.binding_failure_conditions) StrAppend(&key, b, ";");
+  StrAppend(&key, "\0", d.binds_to_node.value_or(false) ? "B" : "b",
+            d.allow_multiple_allocations.value_or(false) ? "M" : "m");
+  if (slice.spec.per_device_node_selection.value_or(false)) {
+    StrAppend(&key, "\0", d.node_name.value_or("-"), d.all_nodes.value_or(false) ? "A" : "a",
+              d.node_selector ? NodeSelectorGoString(*d.node_selector) : "-");
+  }
+  auto [it, inserted] = static_class_ids_.emplace(
+      std::move(key), static_cast<int>(static_class_ids_.size()));
+  cls = it->second;
+  return cls;
+}
+
+const CapacityPlan& AllocatorCache::DefaultPlan(const Catalog& catalog,
+                                                uint32_t global,
+                                                bool fractional_range) {
+  if (default_plans_.size() != catalog.num_devices()) {
+    default_plans_.clear();
+    default_plans_.resize(catalog.num_devices());
+  }
+  auto& plan = default_plans_[global];
+  if (!plan) {
+    plan = std::make_unique<CapacityPlan>(PlanCapacity(
+        nullptr, catalog.device(global).capacity, fractional_range));
+  }
+  return *plan;
+}
+
+const CapacityPlan& SearchState::Plan(const RequestData& rd, int dev) {
+  if (rd.capacity == nullptr || rd.capacity->requests.empty()) {
+    return cache.DefaultPlan(catalog, devices[dev].global,
+                             features.fractional_capacity_range);
+  }
+  const size_t key = static_cast<size_t>(rd.slot) * devices.size() + dev;
+  if (key >= plans.size()) plans.resize(key + 1);
+  auto& plan = plans[key];
+  if (!plan) {
+    plan = std::make_unique<CapacityPlan>(
+        PlanCapacity(rd.capacity, devices[dev].device->capacity,
+                     features.fractional_capacity_range));
+  }
+  return *plan;
+}
+
+absl::StatusOr<bool> SearchState::CapacityFits(const RequestData& rd, int dev) {
   const auto& allocating = allocating_capacity[dev];
-  return RequestFits(StateOf(dev).aggregated, rd.capacity, d.device->capacity,
-                     allocating ? &*allocating : nullptr,
-                     features.fractional_capacity_range);
+  return PlanFits(Plan(rd, dev), StateOf(dev).aggregated,
+                  devices[dev].device->capacity,
+                  allocating ? &*allocating : nullptr);
 }
 
 bool SearchState::Tolerated(const RequestData& rd, int dev) const {
@@ -466,6 +568,16 @@ bool SearchState::Tolerated(const RequestData& rd, int dev) const {
     if (!tolerated) return false;
   }
   return true;
+}
+
+const api::DeviceAttribute* SearchState::ConstraintAttribute(Constraint& c,
+                                                            int dev) {
+  if (!c.attribute_known[dev]) {
+    c.attribute_known[dev] = 1;
+    c.attributes[dev] =
+        LookupAttribute(*devices[dev].device, *devices[dev].id, c.attribute);
+  }
+  return c.attributes[dev];
 }
 
 const CounterSets& SearchState::AvailableCounters(int p) {

@@ -62,12 +62,30 @@ class AllocatorCache {
   // state version.
   const DeviceState& StateOf(const Catalog& catalog, const AllocatedState& state,
                              uint32_t global);
+  // Interned content class of catalog device `global`: devices with equal
+  // classes have equal drivers, attributes, capacities, taints, binding
+  // conditions, counter consumption and node selection, so every selector,
+  // capacity plan, toleration and constraint treats them alike.
+  int StaticClass(const Catalog& catalog, uint32_t global);
+  // The capacity plan of a request without capacity requests on catalog
+  // device `global` (the same for every such request).
+  const CapacityPlan& DefaultPlan(const Catalog& catalog, uint32_t global,
+                                  bool fractional_range);
 
  private:
-  absl::flat_hash_map<std::string, std::unique_ptr<NodeView>> views_;
+  struct CachedView {
+    std::map<std::string, std::string> labels;  // the node's, when computed
+    std::unique_ptr<NodeView> view;
+  };
+  absl::flat_hash_map<std::string, CachedView> views_;  // by node name
   std::pair<uint64_t, uint64_t> state_version_{0, 0};
-  std::vector<int8_t> state_known_;
+  // device_states_[g] is valid iff state_stamp_[g] == current_stamp_.
+  uint32_t current_stamp_ = 0;
+  std::vector<uint32_t> state_stamp_;
   std::vector<DeviceState> device_states_;
+  std::vector<std::unique_ptr<CapacityPlan>> default_plans_;
+  std::vector<int> static_classes_;  // per catalog device, -1 = unknown
+  absl::flat_hash_map<std::string, int> static_class_ids_;
 };
 
 // One request or subrequest of a claim (upstream requestData).
@@ -106,10 +124,17 @@ struct Constraint {
   int num = 0;
   std::vector<const api::DeviceAttribute*> seen;
 
+  // Per request slot: the constraint covers that (sub)request.
+  std::vector<int8_t> applies;
+  // Per candidate device: the attribute, looked up on first use.
+  std::vector<const api::DeviceAttribute*> attributes;
+  std::vector<int8_t> attribute_known;
+
   bool Applies(const std::string& base, const std::string& sub) const;
-  bool Add(const std::string& base, const std::string& sub,
-           const api::Device& device, const DeviceId& id);
-  void Remove(const std::string& base, const std::string& sub);
+  // Upstream add/remove for a candidate of request slot `slot`; `attribute`
+  // is the device's value of `attribute` (LookupAttribute), or nullptr.
+  bool Add(int slot, const api::DeviceAttribute* attribute);
+  void Remove(int slot);
 };
 
 // Upstream lookupAttribute: the fully qualified name, else the short name
@@ -185,6 +210,10 @@ struct SearchState {
   // Selection memo: [slot * devices + dev]: 2 unknown, 1, 0, -1 error.
   std::vector<int8_t> selection;
   absl::flat_hash_map<int64_t, std::string> selection_errors;
+  // Per device: some "All" request takes it.
+  std::vector<bool> in_all_list;
+  // Capacity plans: [slot * devices + dev], created on first use.
+  std::vector<std::unique_ptr<CapacityPlan>> plans;
 
   const DeviceState& StateOf(int dev) const {
     return cache.StateOf(catalog, state, devices[dev].global);
@@ -206,9 +235,13 @@ struct SearchState {
   }
   // Upstream isSelectable: 1 / 0, or -1 with the fatal error text.
   int Selectable(const RequestData& rd, int dev, const std::string** error);
-  absl::StatusOr<bool> CapacityFits(const RequestData& rd, int dev) const;
+  absl::StatusOr<bool> CapacityFits(const RequestData& rd, int dev);
+  // The request's static consumption of the device, memoized.
+  const CapacityPlan& Plan(const RequestData& rd, int dev);
   bool Tolerated(const RequestData& rd, int dev) const;
   const CounterSets& AvailableCounters(int pool);
+  // The constraint's attribute on device `dev`, memoized.
+  const api::DeviceAttribute* ConstraintAttribute(Constraint& c, int dev);
   // False when the device alone exceeds what its pool has left.
   bool CountersCouldFit(int dev);
   void InsertAllocatingCapacity(int dev, const CapacityMap& consumed);
