@@ -47,10 +47,12 @@ struct BenchClass {
 // Same names and titles as tests/reference/gen/bench.go.
 const BenchClass kClasses[] = {
     {"gpu-1-of-8", "1 GPU from 8 on a node", 0, 0},
-    {"gpu-4-matchattr-of-8", "4 GPUs with matchAttribute on an 8-GPU node", 0, 0},
+    {"gpu-4-matchattr-of-8", "4 GPUs with matchAttribute on an 8-GPU node", 0,
+     0},
     {"mig-h100x8", "MIG profile from partitionable H100s", 0, 0},
     {"32-of-31", "32 devices asked, 31 present", 0, 0},
-    {"500-nodes-x-10", "500 nodes x 10 devices, one claim per node in turn", 500, 10},
+    {"500-nodes-x-10", "500 nodes x 10 devices, one claim per node in turn",
+     500, 10},
 };
 
 struct Samples {
@@ -104,25 +106,27 @@ void RunClass(const BenchClass& bc, const Scenario& sc, bool warm,
     shared = std::make_unique<Allocator>(sc.features, in.slices, sc.classes);
   }
   AllocateOptions options;
-  auto once = [&](const draplane::api::Node& node,
-                  const std::vector<const draplane::api::ResourceClaim*>& claims,
-                  const AllocatedState& state) {
-    options.deadline = absl::Now() + absl::Seconds(3);
-    const auto start = Clock::now();
-    std::unique_ptr<Allocator> own;
-    Allocator* a = shared.get();
-    if (!warm) {
-      own = std::make_unique<Allocator>(sc.features, in.slices, sc.classes);
-      a = own.get();
-    }
-    Outcome o = a->Allocate(node, claims, state, options);
-    samples.ns.push_back(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start)
-            .count());
-    samples.steps.push_back(o.steps);
-    if (o.kind == OutcomeKind::kTimeout) ++samples.timeouts;
-    return o;
-  };
+  auto once =
+      [&](const draplane::api::Node& node,
+          const std::vector<const draplane::api::ResourceClaim*>& claims,
+          const AllocatedState& state) {
+        options.deadline = absl::Now() + absl::Seconds(3);
+        const auto start = Clock::now();
+        std::unique_ptr<Allocator> own;
+        Allocator* a = shared.get();
+        if (!warm) {
+          own = std::make_unique<Allocator>(sc.features, in.slices, sc.classes);
+          a = own.get();
+        }
+        Outcome o = a->Allocate(node, claims, state, options);
+        samples.ns.push_back(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
+                                                                 start)
+                .count());
+        samples.steps.push_back(o.steps);
+        if (o.kind == OutcomeKind::kTimeout) ++samples.timeouts;
+        return o;
+      };
   if (bc.per_node == 0) {
     while (samples.ns.size() < max_samples &&
            (samples.ns.size() < 3 || Clock::now() < deadline)) {
@@ -139,7 +143,8 @@ void RunClass(const BenchClass& bc, const Scenario& sc, bool warm,
   for (int n = 0; n < bc.per_node; ++n) {
     nodes[n].metadata.name = StrCat("node-", n);
     for (const auto& candidate : sc.nodes) {
-      if (candidate.metadata.name == nodes[n].metadata.name) nodes[n] = candidate;
+      if (candidate.metadata.name == nodes[n].metadata.name)
+        nodes[n] = candidate;
     }
   }
   std::vector<draplane::api::ResourceClaim> claims(
@@ -197,14 +202,16 @@ int main(int argc, char** argv) {
     }
   }
   if (dir.empty()) {
-    std::cerr << "--scenarios DIR is required (draref bench --write-scenarios DIR)\n";
+    std::cerr
+        << "--scenarios DIR is required (draref bench --write-scenarios DIR)\n";
     return 2;
   }
   draplane::api::Json report = draplane::api::Json::object();
   report["implementation"] = "draplane allocator";
   report["classes"] = draplane::api::Json::array();
   for (const BenchClass& bc : kClasses) {
-    if (!only.empty() && std::find(only.begin(), only.end(), bc.name) == only.end()) {
+    if (!only.empty() &&
+        std::find(only.begin(), only.end(), bc.name) == only.end()) {
       continue;
     }
     const std::string path = StrCat(dir, "/bench-", bc.name, ".yaml");

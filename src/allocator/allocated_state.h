@@ -86,7 +86,6 @@ class AllocatedState {
     return e == nullptr ? nullptr : &e->owners;
   }
 
-
   // Identifies this content: a process-unique id (new for every copy)
   // and a count of AddAllocation calls. Caches keyed on it stay valid
   // while the state is unchanged.

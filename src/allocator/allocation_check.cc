@@ -23,7 +23,8 @@ struct Located {
 };
 
 bool NodeOk(const api::Node& node, const std::optional<std::string>& name,
-            const std::optional<bool>& all, const std::optional<api::NodeSelector>& sel) {
+            const std::optional<bool>& all,
+            const std::optional<api::NodeSelector>& sel) {
   auto m = internal::NodeMatches(node, name.value_or(""), all.value_or(false),
                                  sel ? &*sel : nullptr);
   return m.ok() && *m;
@@ -31,8 +32,8 @@ bool NodeOk(const api::Node& node, const std::optional<std::string>& name,
 
 // The devices usable on the node, by DeviceId: newest generation of a
 // complete pool, slice (or device) selecting the node.
-std::map<std::tuple<std::string, std::string, std::string>, Located> UsableDevices(
-    const AllocationInputs& in) {
+std::map<std::tuple<std::string, std::string, std::string>, Located>
+UsableDevices(const AllocationInputs& in) {
   std::map<std::pair<std::string, std::string>, int64_t> newest;
   for (const api::ResourceSlice& s : *in.slices) {
     auto key = std::make_pair(s.spec.driver, s.spec.pool.name);
@@ -52,12 +53,13 @@ std::map<std::tuple<std::string, std::string, std::string>, Located> UsableDevic
     if (s.spec.pool.generation != newest[key]) continue;
     if (count[key] != s.spec.pool.resource_slice_count) continue;
     const bool per_device = s.spec.per_device_node_selection.value_or(false);
-    if (!per_device &&
-        !NodeOk(*in.node, s.spec.node_name, s.spec.all_nodes, s.spec.node_selector)) {
+    if (!per_device && !NodeOk(*in.node, s.spec.node_name, s.spec.all_nodes,
+                               s.spec.node_selector)) {
       continue;
     }
     for (const api::Device& d : s.spec.devices) {
-      if (per_device && !NodeOk(*in.node, d.node_name, d.all_nodes, d.node_selector)) {
+      if (per_device &&
+          !NodeOk(*in.node, d.node_name, d.all_nodes, d.node_selector)) {
         continue;
       }
       out[{s.spec.driver, s.spec.pool.name, d.name}] = Located{&s, &d};
@@ -66,11 +68,14 @@ std::map<std::tuple<std::string, std::string, std::string>, Located> UsableDevic
   return out;
 }
 
-const api::DeviceAttribute* Attribute(const api::Device& d, const std::string& driver,
+const api::DeviceAttribute* Attribute(const api::Device& d,
+                                      const std::string& driver,
                                       const std::string& name) {
-  if (auto it = d.attributes.find(name); it != d.attributes.end()) return &it->second;
+  if (auto it = d.attributes.find(name); it != d.attributes.end())
+    return &it->second;
   const size_t slash = name.find('/');
-  if (slash == std::string::npos || name.substr(0, slash) != driver) return nullptr;
+  if (slash == std::string::npos || name.substr(0, slash) != driver)
+    return nullptr;
   auto it = d.attributes.find(name.substr(slash + 1));
   return it == d.attributes.end() ? nullptr : &it->second;
 }
@@ -85,10 +90,12 @@ std::string Value(const api::DeviceAttribute& a) {
 
 }  // namespace
 
-absl::Status CheckAllocation(const AllocationInputs& in,
-                             const std::vector<api::AllocationResult>& results) {
+absl::Status CheckAllocation(
+    const AllocationInputs& in,
+    const std::vector<api::AllocationResult>& results) {
   if (results.size() != in.claims->size()) {
-    return Violation(StrCat(results.size(), " results for ", in.claims->size(), " claims"));
+    return Violation(
+        StrCat(results.size(), " results for ", in.claims->size(), " claims"));
   }
   const auto usable = UsableDevices(in);
   cel::Compiler compiler(cel::DeviceFeatures{in.features.consumable_capacity,
@@ -97,30 +104,41 @@ absl::Status CheckAllocation(const AllocationInputs& in,
   for (const api::DeviceClass& c : *in.classes) classes[c.metadata.name] = &c;
 
   // Device -> (exclusive users, shared consumption) across all claims.
-  std::map<std::tuple<std::string, std::string, std::string>, int> exclusive_users;
-  std::map<std::tuple<std::string, std::string, std::string>, internal::CapacityMap> shared_use;
+  std::map<std::tuple<std::string, std::string, std::string>, int>
+      exclusive_users;
+  std::map<std::tuple<std::string, std::string, std::string>,
+           internal::CapacityMap>
+      shared_use;
   // Pool -> counter set -> counter -> consumed (by new non-shared results).
   std::map<std::pair<std::string, std::string>,
-           std::map<std::string, std::map<std::string, Quantity>>> counters;
+           std::map<std::string, std::map<std::string, Quantity>>>
+      counters;
 
   for (size_t ci = 0; ci < results.size(); ++ci) {
     const api::ResourceClaim& claim = *(*in.claims)[ci];
-    const std::string cname = StrCat(claim.metadata.namespace_, "/", claim.metadata.name);
+    const std::string cname =
+        StrCat(claim.metadata.namespace_, "/", claim.metadata.name);
     const auto& rs = results[ci].devices.results;
-    if (rs.size() > 32) return Violation(StrCat(cname, ": more than 32 results"));
+    if (rs.size() > 32)
+      return Violation(StrCat(cname, ": more than 32 results"));
     if (results[ci].node_selector) {
-      auto m = internal::NodeMatches(*in.node, "", false, &*results[ci].node_selector);
-      if (!m.ok() || !*m) return Violation(StrCat(cname, ": node selector excludes the node"));
+      auto m = internal::NodeMatches(*in.node, "", false,
+                                     &*results[ci].node_selector);
+      if (!m.ok() || !*m)
+        return Violation(StrCat(cname, ": node selector excludes the node"));
     }
     std::set<std::tuple<std::string, std::string, std::string>> in_claim;
     // request name -> devices (for counts and constraints)
-    std::map<std::string, std::vector<const api::DeviceRequestAllocationResult*>> by_request;
+    std::map<std::string,
+             std::vector<const api::DeviceRequestAllocationResult*>>
+        by_request;
     for (const auto& r : rs) {
       auto key = std::make_tuple(r.driver, r.pool, r.device);
       auto loc = usable.find(key);
       const std::string dname = StrCat(r.driver, "/", r.pool, "/", r.device);
       if (loc == usable.end()) {
-        return Violation(StrCat(cname, ": ", dname, " is not a usable device on the node"));
+        return Violation(
+            StrCat(cname, ": ", dname, " is not a usable device on the node"));
       }
       const api::Device& dev = *loc->second.device;
       const bool admin = r.admin_access.value_or(false);
@@ -129,7 +147,8 @@ absl::Status CheckAllocation(const AllocationInputs& in,
       DeviceId id{r.driver, r.pool, r.device};
       if (!admin && !multiple) {
         if (in.state->IsExclusive(id)) {
-          return Violation(StrCat(cname, ": ", dname, " is allocated to another claim"));
+          return Violation(
+              StrCat(cname, ": ", dname, " is allocated to another claim"));
         }
         if (++exclusive_users[key] > 1) {
           return Violation(StrCat(cname, ": ", dname, " allocated twice"));
@@ -139,7 +158,9 @@ absl::Status CheckAllocation(const AllocationInputs& in,
         return Violation(StrCat(cname, ": ", dname, " twice in one claim"));
       }
       if (multiple) {
-        if (!r.share_id) return Violation(StrCat(cname, ": ", dname, " shared without shareID"));
+        if (!r.share_id)
+          return Violation(
+              StrCat(cname, ": ", dname, " shared without shareID"));
         auto& use = shared_use[key];
         for (const auto& [name, q] : r.consumed_capacity) {
           auto it = use.find(name);
@@ -171,11 +192,14 @@ absl::Status CheckAllocation(const AllocationInputs& in,
             if (!tol.effect.empty() && tol.effect != t.effect) continue;
             if (!tol.key.empty() && tol.key != t.key) continue;
             if (tol.operator_ == "Exists" ||
-                ((tol.operator_.empty() || tol.operator_ == "Equal") && tol.value == t.value)) {
+                ((tol.operator_.empty() || tol.operator_ == "Equal") &&
+                 tol.value == t.value)) {
               ok = true;
             }
           }
-          if (!ok) return Violation(StrCat(cname, ": ", dname, " has untolerated taint ", t.key));
+          if (!ok)
+            return Violation(
+                StrCat(cname, ": ", dname, " has untolerated taint ", t.key));
         }
       }
     }
@@ -194,7 +218,9 @@ absl::Status CheckAllocation(const AllocationInputs& in,
         mode = req.exactly->allocation_mode;
         count = req.exactly->count;
       } else {
-        if (got.empty()) return Violation(StrCat(cname, ": request ", req.name, " got nothing"));
+        if (got.empty())
+          return Violation(
+              StrCat(cname, ": request ", req.name, " got nothing"));
         chosen = got[0]->request;
         for (const auto& sub : req.first_available) {
           if (StrCat(req.name, "/", sub.name) == chosen) {
@@ -204,34 +230,43 @@ absl::Status CheckAllocation(const AllocationInputs& in,
             count = sub.count;
           }
         }
-        if (selectors == nullptr) return Violation(StrCat(cname, ": unknown subrequest ", chosen));
+        if (selectors == nullptr)
+          return Violation(StrCat(cname, ": unknown subrequest ", chosen));
       }
       for (const auto* r : got) {
         if (r->request != chosen) {
-          return Violation(StrCat(cname, ": request ", req.name, " mixes ", chosen, " and ", r->request));
+          return Violation(StrCat(cname, ": request ", req.name, " mixes ",
+                                  chosen, " and ", r->request));
         }
       }
       if (mode == "ExactCount" && static_cast<int64_t>(got.size()) != count) {
-        return Violation(StrCat(cname, ": request ", chosen, " got ", got.size(), " devices, wants ", count));
+        return Violation(StrCat(cname, ": request ", chosen, " got ",
+                                got.size(), " devices, wants ", count));
       }
       if (mode == "All" && got.empty()) {
-        return Violation(StrCat(cname, ": request ", chosen, " (All) got nothing"));
+        return Violation(
+            StrCat(cname, ": request ", chosen, " (All) got nothing"));
       }
       auto cls = classes.find(class_name);
-      if (cls == classes.end()) return Violation(StrCat(cname, ": unknown class ", class_name));
+      if (cls == classes.end())
+        return Violation(StrCat(cname, ": unknown class ", class_name));
       std::vector<std::string> exprs;
-      for (const auto& s : cls->second->spec.selectors) exprs.push_back(s.cel->expression);
+      for (const auto& s : cls->second->spec.selectors)
+        exprs.push_back(s.cel->expression);
       for (const auto& s : *selectors) exprs.push_back(s.cel->expression);
       for (const auto* r : got) {
-        const api::Device& dev = *usable.at({r->driver, r->pool, r->device}).device;
+        const api::Device& dev =
+            *usable.at({r->driver, r->pool, r->device}).device;
         auto cd = cel::Device::Create(r->driver, dev);
         if (!cd.ok()) return Violation(std::string(cd.status().message()));
         for (const std::string& e : exprs) {
           auto p = compiler.CompileSelector(e);
-          if (!p.ok()) return Violation(StrCat("selector does not compile: ", e));
+          if (!p.ok())
+            return Violation(StrCat("selector does not compile: ", e));
           auto m = (*p)->Matches(*cd);
           if (!m.ok() || !*m) {
-            return Violation(StrCat(cname, ": ", r->device, " does not satisfy ", e));
+            return Violation(
+                StrCat(cname, ": ", r->device, " does not satisfy ", e));
           }
         }
       }
@@ -239,8 +274,9 @@ absl::Status CheckAllocation(const AllocationInputs& in,
 
     // Constraints.
     for (const api::DeviceConstraint& c : claim.spec.devices.constraints) {
-      const std::string attr = c.match_attribute ? *c.match_attribute
-                                                 : c.distinct_attribute.value_or("");
+      const std::string attr = c.match_attribute
+                                   ? *c.match_attribute
+                                   : c.distinct_attribute.value_or("");
       std::vector<std::string> values;
       for (const auto& r : rs) {
         const std::string base = r.request.substr(0, r.request.find('/'));
@@ -249,19 +285,24 @@ absl::Status CheckAllocation(const AllocationInputs& in,
           if (name == base || name == r.request) applies = true;
         }
         if (!applies) continue;
-        const api::Device& dev = *usable.at({r.driver, r.pool, r.device}).device;
+        const api::Device& dev =
+            *usable.at({r.driver, r.pool, r.device}).device;
         const api::DeviceAttribute* a = Attribute(dev, r.driver, attr);
-        if (a == nullptr) return Violation(StrCat(cname, ": ", r.device, " lacks ", attr));
+        if (a == nullptr)
+          return Violation(StrCat(cname, ": ", r.device, " lacks ", attr));
         values.push_back(Value(*a));
       }
       if (c.match_attribute) {
         for (const auto& v : values) {
-          if (v != values[0]) return Violation(StrCat(cname, ": matchAttribute ", attr, " differs"));
+          if (v != values[0])
+            return Violation(
+                StrCat(cname, ": matchAttribute ", attr, " differs"));
         }
       } else {
         std::set<std::string> distinct(values.begin(), values.end());
         if (distinct.size() != values.size()) {
-          return Violation(StrCat(cname, ": distinctAttribute ", attr, " repeats"));
+          return Violation(
+              StrCat(cname, ": distinctAttribute ", attr, " repeats"));
         }
       }
     }
@@ -276,10 +317,12 @@ absl::Status CheckAllocation(const AllocationInputs& in,
       Quantity sum;
       if (auto it = use.find(name); it != use.end()) (void)sum.Add(it->second);
       if (agg != nullptr) {
-        if (auto it = agg->find(name); it != agg->end()) (void)sum.Add(it->second);
+        if (auto it = agg->find(name); it != agg->end())
+          (void)sum.Add(it->second);
       }
       if (sum.Compare(cap.value) > 0) {
-        return Violation(StrCat(std::get<2>(key), ": capacity ", name, " exceeded"));
+        return Violation(
+            StrCat(std::get<2>(key), ": capacity ", name, " exceeded"));
       }
     }
   }
@@ -301,12 +344,15 @@ absl::Status CheckAllocation(const AllocationInputs& in,
         continue;
       }
       for (const auto& set : s.spec.shared_counters) {
-        for (const auto& [name, v] : set.counters) left[set.name][name] = v.value;
+        for (const auto& [name, v] : set.counters)
+          left[set.name][name] = v.value;
       }
       for (const api::Device& d : s.spec.devices) {
-        if (!in.state->IsAllocated(DeviceId{pool.first, pool.second, d.name})) continue;
+        if (!in.state->IsAllocated(DeviceId{pool.first, pool.second, d.name}))
+          continue;
         for (const auto& c : d.consumes_counters) {
-          for (const auto& [name, v] : c.counters) (void)used[c.counter_set][name].Add(v.value);
+          for (const auto& [name, v] : c.counters)
+            (void)used[c.counter_set][name].Add(v.value);
         }
       }
     }
@@ -314,10 +360,12 @@ absl::Status CheckAllocation(const AllocationInputs& in,
       for (const auto& [name, q] : cs) {
         auto sit = left.find(set);
         if (sit == left.end() || !sit->second.contains(name)) {
-          return Violation(StrCat(pool.second, ": unknown counter ", set, "/", name));
+          return Violation(
+              StrCat(pool.second, ": unknown counter ", set, "/", name));
         }
         if (used[set][name].Compare(sit->second.at(name)) > 0) {
-          return Violation(StrCat(pool.second, ": counter ", set, "/", name, " exceeded"));
+          return Violation(
+              StrCat(pool.second, ": counter ", set, "/", name, " exceeded"));
         }
       }
     }

@@ -33,10 +33,9 @@ Allocator::Allocator(Features features, std::vector<api::ResourceSlice> slices,
 
 Allocator::~Allocator() = default;
 
-Outcome Allocator::Allocate(const api::Node& node,
-                            const std::vector<const api::ResourceClaim*>& claims,
-                            const AllocatedState& state,
-                            const AllocateOptions& options) {
+Outcome Allocator::Allocate(
+    const api::Node& node, const std::vector<const api::ResourceClaim*>& claims,
+    const AllocatedState& state, const AllocateOptions& options) {
   if (!features_.OnlyIncubating()) {
     Outcome out;
     out.kind = OutcomeKind::kFatal;

@@ -22,10 +22,14 @@ namespace {
 class Gen {
  public:
   explicit Gen(uint64_t seed) : rng_(seed) {}
-  int Int(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  int Int(int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng_);
+  }
   bool Chance(int percent) { return Int(0, 99) < percent; }
   template <typename T>
-  const T& Pick(const std::vector<T>& v) { return v[Int(0, static_cast<int>(v.size()) - 1)]; }
+  const T& Pick(const std::vector<T>& v) {
+    return v[Int(0, static_cast<int>(v.size()) - 1)];
+  }
 
  private:
   std::mt19937_64 rng_;
@@ -89,16 +93,20 @@ Scenario RandomScenario(uint64_t seed) {
       dev.attributes["model"] = StringAttr(g.Chance(50) ? "A" : "B");
       dev.attributes["numa"] = IntAttr(g.Int(0, 1));
       dev.attributes["example.com/pcie"] = IntAttr(g.Int(0, 2));
-      dev.capacity["memory"] = api::DeviceCapacity{Q(g.Chance(50) ? "40Gi" : "80Gi"), std::nullopt};
+      dev.capacity["memory"] =
+          api::DeviceCapacity{Q(g.Chance(50) ? "40Gi" : "80Gi"), std::nullopt};
       if (!nic && g.Chance(15)) {
         dev.allow_multiple_allocations = true;
         api::CapacityRequestPolicy policy;
         policy.default_ = Q("10");
-        policy.valid_range = api::CapacityRequestPolicyRange{Q("10"), Q("100"), Q("10")};
+        policy.valid_range =
+            api::CapacityRequestPolicyRange{Q("10"), Q("100"), Q("10")};
         dev.capacity["bandwidth"] = api::DeviceCapacity{Q("100"), policy};
       }
       if (g.Chance(10)) {
-        dev.taints.push_back(api::DeviceTaint{"maintenance", "", g.Chance(50) ? "NoSchedule" : "None", std::nullopt});
+        dev.taints.push_back(api::DeviceTaint{
+            "maintenance", "", g.Chance(50) ? "NoSchedule" : "None",
+            std::nullopt});
       }
       slice.spec.devices.push_back(std::move(dev));
     }
@@ -122,7 +130,10 @@ Scenario RandomScenario(uint64_t seed) {
     devices.spec.pool.resource_slice_count = 2;
     devices.spec.node_name = "node-0";
     const std::vector<std::pair<std::string, std::string>> parts = {
-        {"mig-full", "8"}, {"mig-half-0", "4"}, {"mig-half-1", "4"}, {"mig-quarter", "2"}};
+        {"mig-full", "8"},
+        {"mig-half-0", "4"},
+        {"mig-half-1", "4"},
+        {"mig-quarter", "2"}};
     for (const auto& [name, mem] : parts) {
       api::Device dev;
       dev.name = name;
@@ -131,10 +142,11 @@ Scenario RandomScenario(uint64_t seed) {
       // Most partitions publish memory; the others make the memory
       // selector fail at runtime ("no such key"), an error path to cover.
       if (g.Chance(80)) {
-        dev.capacity["memory"] = api::DeviceCapacity{Q(StrCat(mem, "0Gi")), std::nullopt};
+        dev.capacity["memory"] =
+            api::DeviceCapacity{Q(StrCat(mem, "0Gi")), std::nullopt};
       }
-      dev.consumes_counters.push_back(
-          api::DeviceCounterConsumption{"gpu-0-counters", {{"memory", api::Counter{Q(mem)}}}});
+      dev.consumes_counters.push_back(api::DeviceCounterConsumption{
+          "gpu-0-counters", {{"memory", api::Counter{Q(mem)}}}});
       devices.spec.devices.push_back(std::move(dev));
     }
     s.slices.push_back(std::move(devices));
@@ -143,7 +155,9 @@ Scenario RandomScenario(uint64_t seed) {
   auto cls = [](std::string name, std::string expr) {
     api::DeviceClass c;
     c.metadata.name = std::move(name);
-    if (!expr.empty()) c.spec.selectors.push_back(api::DeviceSelector{api::CELDeviceSelector{expr}});
+    if (!expr.empty())
+      c.spec.selectors.push_back(
+          api::DeviceSelector{api::CELDeviceSelector{expr}});
     return c;
   };
   s.classes.push_back(cls("gpu", "device.driver == \"gpu.example.com\""));
@@ -157,7 +171,9 @@ Scenario RandomScenario(uint64_t seed) {
     used.metadata.namespace_ = "default";
     api::AllocationResult a;
     const api::ResourceSlice& slice = s.slices[g.Int(0, pools - 1)];
-    const api::Device& d = slice.spec.devices[g.Int(0, static_cast<int>(slice.spec.devices.size()) - 1)];
+    const api::Device& d =
+        slice.spec
+            .devices[g.Int(0, static_cast<int>(slice.spec.devices.size()) - 1)];
     api::DeviceRequestAllocationResult r;
     r.request = "r";
     r.driver = slice.spec.driver;
@@ -174,7 +190,8 @@ Scenario RandomScenario(uint64_t seed) {
 
   const std::vector<std::string> selectors = {
       "", "device.attributes[\"gpu.example.com\"].model == \"A\"",
-      "device.capacity[device.driver].memory.compareTo(quantity(\"80Gi\")) >= 0",
+      "device.capacity[device.driver].memory.compareTo(quantity(\"80Gi\")) >= "
+      "0",
       "device.attributes[device.driver].numa == 1"};
   const int claims = g.Int(1, 3);
   for (int c = 0; c < claims; ++c) {
@@ -187,18 +204,23 @@ Scenario RandomScenario(uint64_t seed) {
       req.name = StrCat("req-", r);
       auto exact = [&]() {
         api::ExactDeviceRequest e;
-        e.device_class_name = g.Chance(80) ? "gpu" : g.Chance(50) ? "nic" : "any";
+        e.device_class_name = g.Chance(80)   ? "gpu"
+                              : g.Chance(50) ? "nic"
+                                             : "any";
         e.allocation_mode = g.Chance(10) ? "All" : "ExactCount";
         e.count = e.allocation_mode == "All" ? 0 : g.Int(1, 3);
         const std::string& sel = g.Pick(selectors);
         if (!sel.empty() && e.device_class_name == "gpu") {
-          e.selectors.push_back(api::DeviceSelector{api::CELDeviceSelector{sel}});
+          e.selectors.push_back(
+              api::DeviceSelector{api::CELDeviceSelector{sel}});
         }
         if (g.Chance(20)) {
-          e.tolerations.push_back(api::DeviceToleration{"maintenance", "Exists", "", "", std::nullopt});
+          e.tolerations.push_back(api::DeviceToleration{"maintenance", "Exists",
+                                                        "", "", std::nullopt});
         }
         if (g.Chance(10)) {
-          e.capacity = api::CapacityRequirements{{{"bandwidth", Q(g.Chance(50) ? "25" : "60")}}};
+          e.capacity = api::CapacityRequirements{
+              {{"bandwidth", Q(g.Chance(50) ? "25" : "60")}}};
         }
         return e;
       };
@@ -223,7 +245,8 @@ Scenario RandomScenario(uint64_t seed) {
     if (g.Chance(35)) {
       api::DeviceConstraint con;
       if (g.Chance(60)) {
-        con.match_attribute = g.Chance(50) ? "gpu.example.com/numa" : "example.com/pcie";
+        con.match_attribute =
+            g.Chance(50) ? "gpu.example.com/numa" : "example.com/pcie";
       } else {
         con.distinct_attribute = "gpu.example.com/numa";
       }
@@ -266,11 +289,13 @@ TEST(AllocatorPropertyTest, AllocationsAreValidAndPruningChangesNothing) {
     EXPECT_LE(a.steps, b.steps);
     // A fresh allocator (nothing cached) gives the same answer.
     Allocator fresh(s.features, in.slices, s.classes);
-    EXPECT_EQ(Describe(fresh.Allocate(in.node, in.claims, in.state, pruned)), Describe(a));
+    EXPECT_EQ(Describe(fresh.Allocate(in.node, in.claims, in.state, pruned)),
+              Describe(a));
     switch (a.kind) {
       case OutcomeKind::kAllocated: {
         ++allocated;
-        AllocationInputs ai{s.features, &in.slices, &s.classes, &in.node, &in.claims, &in.state};
+        AllocationInputs ai{s.features, &in.slices, &s.classes,
+                            &in.node,   &in.claims, &in.state};
         absl::Status valid = CheckAllocation(ai, a.results);
         ASSERT_TRUE(valid.ok()) << valid.message();
         break;

@@ -1,5 +1,7 @@
 #include "allocator/explain.h"
 
+#include <algorithm>
+
 #include "common/str_cat.h"
 
 namespace draplane::allocator {
@@ -20,7 +22,8 @@ std::string JoinComma(const std::vector<std::string>& items) {
 }  // namespace
 
 void Summarize(RequestExplanation& e) {
-  std::string s = StrCat("request ", e.request, " (class ", e.device_class, ") ");
+  std::string s =
+      StrCat("request ", e.request, " (class ", e.device_class, ") ");
   if (e.mode == "All") {
     StrAppend(&s, "wants all matching devices");
   } else {
@@ -28,7 +31,8 @@ void Summarize(RequestExplanation& e) {
   }
   StrAppend(&s, ": the node's pools offer ", e.offered);
   if (!e.incomplete_pools.empty()) {
-    StrAppend(&s, " (incomplete, being updated: ", JoinComma(e.incomplete_pools),
+    StrAppend(&s,
+              " (incomplete, being updated: ", JoinComma(e.incomplete_pools),
               ")");
   }
   if (!e.invalid_pools.empty()) {
@@ -40,6 +44,7 @@ void Summarize(RequestExplanation& e) {
   }
   for (const auto& sel : e.selectors) {
     StrAppend(&s, "; ", sel.source, " keeps ", sel.kept);
+    if (sel.kept == 0) StrAppend(&s, " (", sel.expression, ")");
   }
   int last = e.selectors.empty() ? e.offered - e.binding_blocked
                                  : e.selectors.back().kept;
@@ -52,31 +57,48 @@ void Summarize(RequestExplanation& e) {
     if (!e.in_use_by.empty()) StrAppend(&s, " (", JoinComma(e.in_use_by), ")");
   }
   if (e.taint_blocked > 0) {
-    StrAppend(&s, "; ", e.taint_blocked, " carry taints the request does not tolerate (",
+    StrAppend(&s, "; ", e.taint_blocked,
+              " carry taints the request does not tolerate (",
               JoinComma(e.taints), ")");
   }
   if (e.capacity_short > 0) {
-    StrAppend(&s, "; ", e.capacity_short,
-              " lack the requested capacity or their request policy refuses it");
+    StrAppend(
+        &s, "; ", e.capacity_short,
+        " lack the requested capacity or their request policy refuses it");
   }
   if (e.counters_short > 0) {
-    StrAppend(&s, "; ", e.counters_short,
-              " need shared counters their pool no longer has (partitions in use)");
+    StrAppend(
+        &s, "; ", e.counters_short,
+        " need shared counters their pool no longer has (partitions in use)");
   }
   StrAppend(&s, "; ", e.available, " left");
   for (const auto& c : e.constraints) {
     StrAppend(&s, "; ", c.kind, " ", c.attribute, " over them: ");
-    if (c.values.empty() && c.missing == 0) {
-      StrAppend(&s, "no devices");
-    }
     std::vector<std::string> parts;
     for (const auto& [value, count] : c.values) {
       parts.push_back(StrCat(value, " (", count, ")"));
     }
     StrAppend(&s, JoinComma(parts));
     if (c.missing > 0) {
-      StrAppend(&s, parts.empty() ? "" : ", ", c.missing, " without the attribute");
+      StrAppend(&s, parts.empty() ? "" : ", ", c.missing,
+                " without the attribute");
     }
+    if (c.values.empty() && c.missing == 0) StrAppend(&s, "no devices");
+    if (c.values.empty() && c.missing > 0) {
+      StrAppend(&s, ", so no device can satisfy it");
+    } else if (c.kind == "matchAttribute") {
+      StrAppend(&s, ", at most ", c.usable, " share a value");
+    } else {
+      StrAppend(&s, ", ", c.usable, " distinct value",
+                c.usable == 1 ? "" : "s");
+    }
+  }
+  int usable = e.available;
+  for (const auto& c : e.constraints) usable = std::min(usable, c.usable);
+  if (e.mode != "All" && usable < e.needed) {
+    StrAppend(&s, "; ", e.needed - usable, " short");
+  } else if (e.mode == "All" && e.needed == 0) {
+    StrAppend(&s, "; \"All\" needs at least one matching device");
   }
   StrAppend(&s, ".");
   e.summary = std::move(s);
@@ -122,7 +144,8 @@ api::Json ToJson(const ClaimExplanation& claim) {
         constraints.push_back(api::Json{{"kind", c.kind},
                                         {"attribute", c.attribute},
                                         {"values", std::move(values)},
-                                        {"missing", c.missing}});
+                                        {"missing", c.missing},
+                                        {"usable", c.usable}});
       }
       r["constraints"] = std::move(constraints);
     }

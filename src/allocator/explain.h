@@ -26,7 +26,8 @@ struct RequestExplanation {
   // Selectors in evaluation order (class first); `kept` counts the devices
   // still selected after this selector.
   struct Selector {
-    std::string source;      // "class gpu.nvidia.com selector #0" | "request selector #1"
+    std::string
+        source;  // "class gpu.nvidia.com selector #0" | "request selector #1"
     std::string expression;
     int kept = 0;
   };
@@ -36,11 +37,12 @@ struct RequestExplanation {
   int in_use = 0;  // selected, but allocated to other claims
   std::vector<std::string> in_use_by;  // a few "ns/name" holders
   int taint_blocked = 0;               // selected and free, taint not tolerated
-  std::vector<std::string> taints;     // the untolerated taints, "key=value:Effect"
-  int capacity_short = 0;  // selected and free, capacity request cannot fit
-  int counters_short = 0;  // selected and free, shared counters exhausted
-  int binding_blocked = 0; // has binding conditions, feature off
-  int available = 0;       // left after all of the above
+  std::vector<std::string>
+      taints;               // the untolerated taints, "key=value:Effect"
+  int capacity_short = 0;   // selected and free, capacity request cannot fit
+  int counters_short = 0;   // selected and free, shared counters exhausted
+  int binding_blocked = 0;  // has binding conditions, feature off
+  int available = 0;        // left after all of the above
 
   // Constraints of the claim that apply to this request, with the
   // attribute values seen on the available devices.
@@ -49,6 +51,10 @@ struct RequestExplanation {
     std::string attribute;
     std::vector<std::pair<std::string, int>> values;  // value -> devices
     int missing = 0;  // available devices without the attribute
+    // The most available devices this constraint lets the request take:
+    // the largest group with one value (match), the number of distinct
+    // values (distinct).
+    int usable = 0;
   };
   std::vector<Constraint> constraints;
 

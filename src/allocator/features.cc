@@ -38,16 +38,16 @@ const std::vector<std::string_view>& Features::AllNames() {
 
 const std::vector<std::string_view>& Features::DefaultNames() {
   static const auto* names = new std::vector<std::string_view>{
-      "AdminAccess",          "ConsumableCapacity",
-      "DeviceBindingAndStatus", "DeviceTaints",
-      "FractionalCapacityRange", "PartitionableDevices",
+      "AdminAccess",    "ConsumableCapacity",      "DeviceBindingAndStatus",
+      "DeviceTaints",   "FractionalCapacityRange", "PartitionableDevices",
       "PrioritizedList"};
   return *names;
 }
 
 Features Features::Defaults() {
   Features f;
-  for (std::string_view name : DefaultNames()) f.*(FeatureFields().at(name)) = true;
+  for (std::string_view name : DefaultNames())
+    f.*(FeatureFields().at(name)) = true;
   return f;
 }
 

@@ -36,7 +36,8 @@ absl::Status ParseHeader(const api::Json& j, Scenario& s,
       for (const auto& [mk, mv] : value.items()) {
         if (mk == "name") {
           if (!mv.is_string()) {
-            return absl::InvalidArgumentError("metadata.name: must be a string");
+            return absl::InvalidArgumentError(
+                "metadata.name: must be a string");
           }
           s.name = mv.get<std::string>();
         } else if (mk == "annotations") {
@@ -46,14 +47,14 @@ absl::Status ParseHeader(const api::Json& j, Scenario& s,
           }
           for (const auto& [ak, av] : mv.items()) {
             if (!av.is_string()) {
-              return absl::InvalidArgumentError(StrCat(
-                  "metadata.annotations.", ak, ": must be a string"));
+              return absl::InvalidArgumentError(
+                  StrCat("metadata.annotations.", ak, ": must be a string"));
             }
             s.annotations[ak] = av.get<std::string>();
           }
         } else if (mk != "labels") {
-          return absl::InvalidArgumentError(
-              StrCat("strict decoding error: unknown field \"metadata.", mk, "\""));
+          return absl::InvalidArgumentError(StrCat(
+              "strict decoding error: unknown field \"metadata.", mk, "\""));
         }
       }
       continue;
@@ -99,7 +100,8 @@ std::string ShortKind(const api::Object& o) {
   const api::ObjectMeta* m = o.metadata();
   std::string key = o.kind();
   if (m == nullptr) return key;
-  if (!m->namespace_.empty()) return StrCat(key, "/", m->namespace_, "/", m->name);
+  if (!m->namespace_.empty())
+    return StrCat(key, "/", m->namespace_, "/", m->name);
   return StrCat(key, "/", m->name);
 }
 
@@ -107,79 +109,93 @@ std::string ShortKind(const api::Object& o) {
 
 absl::StatusOr<Scenario> ParseScenario(std::string_view text,
                                        std::string_view source) {
-  auto docs = api::ParseManifests(text, source);
-  if (!docs.ok()) return docs.status();
+  return ParseScenario({ScenarioInput{std::string(text), std::string(source)}});
+}
+
+absl::StatusOr<Scenario> ParseScenario(
+    const std::vector<ScenarioInput>& inputs) {
   Scenario s;
   bool have_header = false;
   std::optional<std::vector<std::string>> features;
-  std::map<std::string, int> seen;
-  for (const api::ManifestDocument& doc : *docs) {
-    const std::string api_version = JsonString(doc.json, "apiVersion");
-    const std::string kind = JsonString(doc.json, "kind");
-    const std::string where =
-        StrCat(source, ": object #", doc.index, " (", api_version, " ", kind, ")");
-    auto fail = [&](std::string_view message) {
-      return absl::InvalidArgumentError(StrCat(where, ": ", message));
-    };
-    if (api_version == kHeaderApiVersion && kind == kHeaderKind) {
-      if (have_header) {
-        return fail(StrCat("more than one ", kHeaderKind, " header"));
+  std::map<std::string, std::string> seen;  // key -> "source: object #i"
+  std::string source;
+  for (const ScenarioInput& input : inputs) {
+    source = input.source;
+    auto docs = api::ParseManifests(input.text, input.source);
+    if (!docs.ok()) return docs.status();
+    for (const api::ManifestDocument& doc : *docs) {
+      const std::string api_version = JsonString(doc.json, "apiVersion");
+      const std::string kind = JsonString(doc.json, "kind");
+      const std::string where = StrCat(source, ": object #", doc.index, " (",
+                                       api_version, " ", kind, ")");
+      auto fail = [&](std::string_view message) {
+        return absl::InvalidArgumentError(StrCat(where, ": ", message));
+      };
+      if (api_version == kHeaderApiVersion && kind == kHeaderKind) {
+        if (have_header) {
+          return fail(StrCat("more than one ", kHeaderKind, " header"));
+        }
+        have_header = true;
+        if (auto st = ParseHeader(doc.json, s, features); !st.ok()) {
+          return fail(std::string(st.message()));
+        }
+        continue;
       }
-      have_header = true;
-      if (auto st = ParseHeader(doc.json, s, features); !st.ok()) {
-        return fail(std::string(st.message()));
+      auto [group, version] = api::SplitApiVersion(api_version);
+      const bool resource = group == "resource.k8s.io";
+      const bool core = group.empty() && version == "v1" &&
+                        (kind == "Node" || kind == "Namespace");
+      if (resource && version == "v1alpha3" && kind != "DeviceTaintRule") {
+        return fail("resource.k8s.io/v1alpha3 only serves DeviceTaintRule");
       }
-      continue;
-    }
-    auto [group, version] = api::SplitApiVersion(api_version);
-    const bool resource = group == "resource.k8s.io";
-    const bool core = group.empty() && version == "v1" &&
-                      (kind == "Node" || kind == "Namespace");
-    if (resource && version == "v1alpha3" && kind != "DeviceTaintRule") {
-      return fail("resource.k8s.io/v1alpha3 only serves DeviceTaintRule");
-    }
-    if (!resource && !core) return fail("unsupported object kind");
-    api::Json json = doc.json;
-    if (resource && version == "v1alpha3") {
-      json["apiVersion"] = "resource.k8s.io/v1beta2";
-    }
-    auto decoded = api::DecodeObject(json);
-    if (!decoded.ok()) return fail(std::string(decoded.status().message()));
-    if (!decoded->unknown_fields.empty()) {
-      std::string message = "strict decoding error: ";
-      for (size_t i = 0; i < decoded->unknown_fields.size(); ++i) {
-        StrAppend(&message, i ? ", " : "",
-                  decoded->unknown_fields[i].ToString());
+      if (!resource && !core) return fail("unsupported object kind");
+      api::Json json = doc.json;
+      if (resource && version == "v1alpha3") {
+        json["apiVersion"] = "resource.k8s.io/v1beta2";
       }
-      return fail(message);
-    }
-    api::Object& object = decoded->object;
-    const std::string key = ShortKind(object);
-    if (auto it = seen.find(key); it != seen.end()) {
-      return fail(StrCat("duplicate object ", key, " (first seen as object #",
-                         it->second, ")"));
-    }
-    seen.emplace(key, doc.index);
-    if (auto* v = std::get_if<api::ResourceSlice>(&object.value)) {
-      s.slices.push_back(std::move(*v));
-    } else if (auto* c = std::get_if<api::DeviceClass>(&object.value)) {
-      s.classes.push_back(std::move(*c));
-    } else if (auto* r = std::get_if<api::DeviceTaintRule>(&object.value)) {
-      s.taint_rules.push_back(std::move(*r));
-    } else if (std::holds_alternative<api::ResourceClaim>(object.value)) {
-      api::SetDefaults(object);
-      s.claims.push_back(std::move(std::get<api::ResourceClaim>(object.value)));
-    } else if (auto* n = std::get_if<api::Node>(&object.value)) {
-      s.nodes.push_back(std::move(*n));
-    } else if (auto* ns = std::get_if<api::Namespace>(&object.value)) {
-      s.namespaces.push_back(std::move(*ns));
-    } else {
-      return fail("unsupported kind");
+      auto decoded = api::DecodeObject(json);
+      if (!decoded.ok()) return fail(std::string(decoded.status().message()));
+      if (!decoded->unknown_fields.empty()) {
+        std::string message = "strict decoding error: ";
+        for (size_t i = 0; i < decoded->unknown_fields.size(); ++i) {
+          StrAppend(&message, i ? ", " : "",
+                    decoded->unknown_fields[i].ToString());
+        }
+        return fail(message);
+      }
+      api::Object& object = decoded->object;
+      const std::string key = ShortKind(object);
+      if (auto it = seen.find(key); it != seen.end()) {
+        return fail(StrCat("duplicate object ", key, " (first seen as ",
+                           it->second, ")"));
+      }
+      seen.emplace(key, inputs.size() > 1 ? StrCat("object #", doc.index,
+                                                   " of ", input.source)
+                                          : StrCat("object #", doc.index));
+      if (auto* v = std::get_if<api::ResourceSlice>(&object.value)) {
+        s.slices.push_back(std::move(*v));
+      } else if (auto* c = std::get_if<api::DeviceClass>(&object.value)) {
+        s.classes.push_back(std::move(*c));
+      } else if (auto* r = std::get_if<api::DeviceTaintRule>(&object.value)) {
+        s.taint_rules.push_back(std::move(*r));
+      } else if (std::holds_alternative<api::ResourceClaim>(object.value)) {
+        api::SetDefaults(object);
+        s.claims.push_back(
+            std::move(std::get<api::ResourceClaim>(object.value)));
+      } else if (auto* n = std::get_if<api::Node>(&object.value)) {
+        s.nodes.push_back(std::move(*n));
+      } else if (auto* ns = std::get_if<api::Namespace>(&object.value)) {
+        s.namespaces.push_back(std::move(*ns));
+      } else {
+        return fail("unsupported kind");
+      }
     }
   }
+  if (inputs.size() > 1) source = "scenario";
   if (!have_header) {
     return absl::InvalidArgumentError(StrCat(source, ": no ", kHeaderApiVersion,
-                                             " ", kHeaderKind, " header object"));
+                                             " ", kHeaderKind,
+                                             " header object"));
   }
   if (s.node.empty()) {
     return absl::InvalidArgumentError(
@@ -194,8 +210,9 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view text,
   }
   auto f = Features::FromNames(s.feature_names);
   if (!f.ok()) {
-    return absl::InvalidArgumentError(StrCat(source, ": ", kHeaderKind,
-                                             " header: ", std::string(f.status().message())));
+    return absl::InvalidArgumentError(
+        StrCat(source, ": ", kHeaderKind,
+               " header: ", std::string(f.status().message())));
   }
   s.features = *f;
   std::sort(s.feature_names.begin(), s.feature_names.end());
@@ -227,10 +244,11 @@ ScenarioInputs BuildInputs(const Scenario& scenario) {
       in.claims.push_back(&claim);
       continue;
     }
-    in.state.AddAllocation(
-        *claim.status.allocation, scenario.features.consumable_capacity,
-        StrCat(claim.metadata.namespace_, claim.metadata.namespace_.empty() ? "" : "/",
-               claim.metadata.name));
+    in.state.AddAllocation(*claim.status.allocation,
+                           scenario.features.consumable_capacity,
+                           StrCat(claim.metadata.namespace_,
+                                  claim.metadata.namespace_.empty() ? "" : "/",
+                                  claim.metadata.name));
   }
   if (scenario.features.device_taints && !scenario.taint_rules.empty()) {
     in.slices = ApplyTaintRules(scenario.slices, scenario.taint_rules);
@@ -326,21 +344,25 @@ std::string ResultTable(const Scenario& scenario, const Outcome& outcome) {
       if (i < outcome.explanations.size()) {
         const ClaimExplanation& e = outcome.explanations[i];
         StrAppend(&reasons, name, ":\n");
-        for (const auto& r : e.requests) StrAppend(&reasons, "  ", r.summary, "\n");
-        if (!e.combination.empty()) StrAppend(&reasons, "  ", e.combination, ".\n");
+        for (const auto& r : e.requests)
+          StrAppend(&reasons, "  ", r.summary, "\n");
+        if (!e.combination.empty())
+          StrAppend(&reasons, "  ", e.combination, ".\n");
       }
     }
     ++i;
   }
   std::vector<size_t> widths(rows[0].size(), 0);
   for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    for (size_t c = 0; c < row.size(); ++c)
+      widths[c] = std::max(widths[c], row[c].size());
   }
   for (const auto& row : rows) {
     std::string line;
     for (size_t c = 0; c < row.size(); ++c) {
       line += row[c];
-      if (c + 1 < row.size()) line += std::string(widths[c] - row[c].size() + 3, ' ');
+      if (c + 1 < row.size())
+        line += std::string(widths[c] - row[c].size() + 3, ' ');
     }
     StrAppend(&out, line, "\n");
   }

@@ -36,6 +36,14 @@ struct Scenario {
 // and the object: "FILE: object #3 (resource.k8s.io/v1 ResourceClaim): ...".
 absl::StatusOr<Scenario> ParseScenario(std::string_view text,
                                        std::string_view source);
+// The same for a scenario split over several streams, read in order as one
+// (e.g. a header file plus the cluster's slices and classes).
+struct ScenarioInput {
+  std::string text;
+  std::string source;
+};
+absl::StatusOr<Scenario> ParseScenario(
+    const std::vector<ScenarioInput>& inputs);
 
 // The allocator's inputs, prepared as kube-scheduler's PreFilter does.
 struct ScenarioInputs {

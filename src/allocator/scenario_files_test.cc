@@ -36,7 +36,8 @@ std::string ReadFile(const fs::path& p) {
   return ss.str();
 }
 
-std::vector<fs::path> Files(const fs::path& dir, const std::vector<std::string>& exts) {
+std::vector<fs::path> Files(const fs::path& dir,
+                            const std::vector<std::string>& exts) {
   std::vector<fs::path> out;
   if (!fs::exists(dir)) return out;
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -58,7 +59,8 @@ std::vector<std::string> DeviceLines(const Scenario& s, const Outcome& o) {
     if (c.status.allocation) continue;
     std::string line = StrCat(c.metadata.namespace_, "/", c.metadata.name, ":");
     for (const auto& r : o.results[i].devices.results) {
-      StrAppend(&line, " ", r.request, "=", r.driver, "/", r.pool, "/", r.device);
+      StrAppend(&line, " ", r.request, "=", r.driver, "/", r.pool, "/",
+                r.device);
     }
     lines.push_back(line);
     ++i;
@@ -85,7 +87,8 @@ std::string OutcomeWord(OutcomeKind k) {
 void CheckValid(const Scenario& s, const Outcome& o) {
   if (o.kind != OutcomeKind::kAllocated) return;
   ScenarioInputs in = BuildInputs(s);
-  AllocationInputs ai{s.features, &in.slices, &s.classes, &in.node, &in.claims, &in.state};
+  AllocationInputs ai{s.features, &in.slices, &s.classes,
+                      &in.node,   &in.claims, &in.state};
   EXPECT_TRUE(CheckAllocation(ai, o.results).ok())
       << CheckAllocation(ai, o.results).message();
 }
@@ -107,7 +110,8 @@ TEST(ScenarioFilesTest, RulesHaveTheirExpectedOutcome) {
         << o.message;
     if (o.kind == OutcomeKind::kAllocated) {
       std::vector<std::string> want;
-      for (auto line : absl::StrSplit(s->annotations["draplane.dev/expect-devices"], '\n')) {
+      for (auto line : absl::StrSplit(
+               s->annotations["draplane.dev/expect-devices"], '\n')) {
         std::string l(line);
         while (!l.empty() && l.back() == ' ') l.pop_back();
         if (!l.empty()) want.push_back(l);
@@ -131,8 +135,8 @@ TEST(ScenarioFilesTest, RulesHaveTheirExpectedOutcome) {
 }
 
 TEST(ScenarioFilesTest, OracleGoldensMatchByteForByte) {
-  const auto files =
-      Files(SourceDir() / "tests" / "reference" / "testdata", {".yaml", ".json"});
+  const auto files = Files(SourceDir() / "tests" / "reference" / "testdata",
+                           {".yaml", ".json"});
   ASSERT_GE(files.size(), 10u);
   for (const fs::path& path : files) {
     SCOPED_TRACE(path.filename().string());

@@ -13,7 +13,7 @@ namespace draplane::cmd {
 namespace {
 
 struct AllocateFlags {
-  std::string file;
+  std::vector<std::string> files;
   std::string node;
   std::string output = "table";
   bool explain = false;
@@ -39,19 +39,24 @@ int RunAllocate(const AllocateFlags& flags, Streams streams) {
       streams.out << api::DumpJson(doc, flags.compact ? -1 : 2) << "\n";
     }
   };
-  auto inputs = ReadManifestInputs({flags.file}, false, std::cin);
+  auto inputs = ReadManifestInputs(flags.files, false, std::cin);
   absl::StatusOr<allocator::Scenario> scenario =
-      inputs.ok() ? (inputs->size() == 1
-                         ? allocator::ParseScenario((*inputs)[0].text,
-                                                    (*inputs)[0].source)
-                         : absl::InvalidArgumentError(
-                               "-f must name one scenario file"))
-                  : absl::StatusOr<allocator::Scenario>(inputs.status());
+      absl::InvalidArgumentError("no input");
+  if (!inputs.ok()) {
+    scenario = inputs.status();
+  } else {
+    std::vector<allocator::ScenarioInput> parts;
+    for (ManifestInput& in : *inputs) {
+      parts.push_back({std::move(in.text), std::move(in.source)});
+    }
+    scenario = allocator::ParseScenario(parts);
+  }
   if (!scenario.ok()) {
     if (flags.output == "table") {
       streams.err << "error: " << scenario.status().message() << "\n";
     } else {
-      print(allocator::InvalidScenarioDocument(std::string(scenario.status().message())));
+      print(allocator::InvalidScenarioDocument(
+          std::string(scenario.status().message())));
     }
     return kExitInvalid;
   }
@@ -67,7 +72,8 @@ int RunAllocate(const AllocateFlags& flags, Streams streams) {
     allocator::Outcome shown = outcome;
     if (!flags.explain) shown.explanations.clear();
     streams.out << allocator::ResultTable(*scenario, shown);
-    if (!flags.explain && outcome.kind == allocator::OutcomeKind::kUnallocatable) {
+    if (!flags.explain &&
+        outcome.kind == allocator::OutcomeKind::kUnallocatable) {
       streams.out << "\n(run with --explain for the reasons)\n";
     }
   } else {
@@ -111,9 +117,15 @@ void RegisterAllocate(CLI::App& app, Streams streams, int* exit_code) {
       "error (bad CEL, unknown class...); 2 usage.\n\n"
       "Example:\n"
       "  draplane allocate -f scenario.yaml --explain\n"
+      "  draplane allocate -f examples/allocate/seed-training.yaml \\\n"
+      "    -f ../shared/seed/manifests/02-deviceclasses.yaml \\\n"
+      "    -f examples/cel-match/seed-cluster-slices.yaml --explain\n"
       "  draplane allocate -f scenario.yaml --node node2 -o json");
-  cmd->add_option("-f,--filename", flags->file,
-                  "Scenario file (YAML or JSON stream), or - for standard input")
+  cmd->add_option("-f,--filename", flags->files,
+                  "Scenario file (YAML or JSON stream), directory, or - for "
+                  "standard input; repeatable: the files are read as one "
+                  "scenario (e.g. a header with claims plus the cluster's "
+                  "slices and classes)")
       ->required();
   cmd->add_option("--node", flags->node,
                   "Allocate on this node instead of the scenario's spec.node");

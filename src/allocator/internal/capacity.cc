@@ -53,8 +53,7 @@ absl::StatusOr<Quantity> RoundUpRange(const Quantity& requested,
     if (added % step != 0) ++n;
     if (n > (kMaxInt64 - min) / step) {
       return absl::InvalidArgumentError(
-          StrCat(kNotRepresentable, ": rounding request ",
-                 requested.ToString(),
+          StrCat(kNotRepresentable, ": rounding request ", requested.ToString(),
                  " up to the next step passes the milli-value range"));
     }
     const int64_t value = min + step * n;
@@ -158,8 +157,8 @@ absl::StatusOr<CapacityMap> ConsumedCapacity(
     auto consumed = Consumed(requested, cap, fractional_range);
     if (!consumed.ok()) {
       return absl::InvalidArgumentError(
-          StrCat("capacity \"", name, "\": ",
-                 std::string(consumed.status().message())));
+          StrCat("capacity \"", name,
+                 "\": ", std::string(consumed.status().message())));
     }
     out.emplace(name, *std::move(consumed));
   }

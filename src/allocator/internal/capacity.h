@@ -30,7 +30,7 @@ struct CapacityPlan {
   // Computing the consumption failed (a range step that cannot be
   // represented, a negative value): upstream aborts the allocation.
   absl::Status error;
-  bool names_missing = false;    // the request names a capacity the device lacks
+  bool names_missing = false;  // the request names a capacity the device lacks
   bool policy_violated = false;  // a consumption breaks its request policy
   CapacityMap consumed;          // every capacity of the device
   bool fits_alone = false;       // usable and consumed <= value everywhere

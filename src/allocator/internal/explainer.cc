@@ -23,12 +23,14 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
   e.request = rd.full_name;
   e.device_class = rd.class_name;
   e.mode = rd.mode;
-  e.needed = rd.mode == api::kDeviceAllocationModeAll ? rd.num_devices : rd.count;
+  e.needed =
+      rd.mode == api::kDeviceAllocationModeAll ? rd.num_devices : rd.count;
   e.offered = static_cast<int>(s.devices.size());
   for (const Pool& p : s.pools) {
     if (p.incomplete) e.incomplete_pools.push_back(p.IdString());
     if (p.invalid) {
-      e.invalid_pools.push_back(StrCat(p.IdString(), " (", p.invalid_reason, ")"));
+      e.invalid_pools.push_back(
+          StrCat(p.IdString(), " (", p.invalid_reason, ")"));
     }
   }
 
@@ -100,8 +102,8 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
     }
     if (s.features.consumable_capacity) {
       auto fits = RequestFits(s.StateOf(dev).aggregated, rd.capacity,
-                              d.device->capacity,
-                              nullptr, s.features.fractional_capacity_range);
+                              d.device->capacity, nullptr,
+                              s.features.fractional_capacity_range);
       if (!fits.ok() || !*fits) {
         ++e.capacity_short;
         continue;
@@ -129,7 +131,8 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
     std::map<std::string, int> values;
     for (int dev : available) {
       const LocalDevice& d = s.devices[dev];
-      const api::DeviceAttribute* a = LookupAttribute(*d.device, *d.id, c.attribute);
+      const api::DeviceAttribute* a =
+          LookupAttribute(*d.device, *d.id, c.attribute);
       if (a == nullptr) {
         ++ce.missing;
       } else {
@@ -137,6 +140,9 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
       }
     }
     ce.values.assign(values.begin(), values.end());
+    for (const auto& [value, count] : ce.values) {
+      ce.usable = c.match ? std::max(ce.usable, count) : ce.usable + 1;
+    }
     e.constraints.push_back(std::move(ce));
   }
   Summarize(e);
@@ -156,11 +162,9 @@ std::vector<ClaimExplanation> Explain(SearchState& s) {
       bool any_fits = false;
       for (const RequestData& rd : alternatives) {
         RequestExplanation e = ExplainRequest(s, ci, rd);
-        if (e.available >= e.needed && e.needed > 0) any_fits = true;
-        if (rd.mode == api::kDeviceAllocationModeAll && e.needed > 0 &&
-            e.available >= e.needed) {
-          any_fits = true;
-        }
+        int usable = e.available;
+        for (const auto& c : e.constraints) usable = std::min(usable, c.usable);
+        if (e.needed > 0 && usable >= e.needed) any_fits = true;
         ce.requests.push_back(std::move(e));
       }
       each_fits = each_fits && any_fits;
@@ -168,8 +172,10 @@ std::vector<ClaimExplanation> Explain(SearchState& s) {
     if (each_fits) {
       ce.combination =
           "every request has enough devices on its own, but not all of them "
-          "together: devices cannot be shared between requests or claims, "
-          "and the claim's constraints must hold across all of them";
+          "together: a device serves one request of one claim (unless it "
+          "allows multiple allocations), shared counters and capacity are "
+          "used up by the earlier picks, and the claim's constraints must "
+          "hold across all requests";
     }
     out.push_back(std::move(ce));
   }

@@ -38,7 +38,8 @@ void CheckLabelRequirement(const api::NodeSelectorRequirement& r,
   const std::string values = StrCat(path, ".values");
   if (op == "In" || op == "NotIn") {
     if (r.values.empty()) {
-      errors.push_back(StrCat(values, ": Invalid value: null: for 'in', "
+      errors.push_back(StrCat(values,
+                              ": Invalid value: null: for 'in', "
                               "'notin' operators, values set can't be empty"));
     }
   } else if (op == "Exists" || op == "DoesNotExist") {
@@ -55,15 +56,15 @@ void CheckLabelRequirement(const api::NodeSelectorRequirement& r,
     }
     for (size_t i = 0; i < r.values.size(); ++i) {
       if (!ParseInt64(r.values[i])) {
-        errors.push_back(StrCat(values, "[", i, "]: Invalid value: ",
-                                StrconvQuote(r.values[i]),
+        errors.push_back(StrCat(values, "[", i,
+                                "]: Invalid value: ", StrconvQuote(r.values[i]),
                                 ": for 'Gt', 'Lt' operators, the value must "
                                 "be an integer"));
       }
     }
   } else {
-    errors.push_back(StrCat(path, ".operator: Unsupported value: ",
-                            StrconvQuote(op),
+    errors.push_back(StrCat(path,
+                            ".operator: Unsupported value: ", StrconvQuote(op),
                             ": supported values: \"In\", \"NotIn\", "
                             "\"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\""));
   }
@@ -118,13 +119,14 @@ absl::StatusOr<bool> NodeMatches(const api::Node& node,
       const std::string p = StrCat(path, ".matchFields[", i, "]");
       if (r.operator_ == "In" || r.operator_ == "NotIn") {
         if (r.values.size() != 1) {
-          errors.push_back(StrCat(p, ".values: Invalid value: ",
-                                  JsonList(r.values), ": must have one element"));
+          errors.push_back(
+              StrCat(p, ".values: Invalid value: ", JsonList(r.values),
+                     ": must have one element"));
         }
       } else {
-        errors.push_back(StrCat(p, ".operator: Unsupported value: ",
-                                StrconvQuote(r.operator_),
-                                ": supported values: \"In\", \"NotIn\""));
+        errors.push_back(StrCat(
+            p, ".operator: Unsupported value: ", StrconvQuote(r.operator_),
+            ": supported values: \"In\", \"NotIn\""));
       }
     }
   }
@@ -183,20 +185,21 @@ void AddNewRequirements(const std::vector<api::NodeSelectorRequirement>& from,
   }
 }
 
-
 namespace {
 
 std::string GoList(const std::vector<std::string>& values) {
   std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) StrAppend(&out, i ? " " : "", values[i]);
+  for (size_t i = 0; i < values.size(); ++i)
+    StrAppend(&out, i ? " " : "", values[i]);
   return out + "]";
 }
 
-std::string RequirementsString(const std::vector<api::NodeSelectorRequirement>& rs) {
+std::string RequirementsString(
+    const std::vector<api::NodeSelectorRequirement>& rs) {
   std::string out = "[]NodeSelectorRequirement{";
   for (const auto& r : rs) {
-    StrAppend(&out, "NodeSelectorRequirement{Key:", r.key, ",Operator:", r.operator_,
-              ",Values:", GoList(r.values), ",},");
+    StrAppend(&out, "NodeSelectorRequirement{Key:", r.key,
+              ",Operator:", r.operator_, ",Values:", GoList(r.values), ",},");
   }
   return out + "}";
 }

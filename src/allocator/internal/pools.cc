@@ -38,11 +38,13 @@ Pool BuildPool(const Catalog& catalog, const PoolKey& key,
   }
   if (all != nullptr && slices.size() < all->size()) {
     std::set<std::string> targeting;
-    for (uint32_t s : slices) targeting.insert(catalog.slice(s).slice.metadata.name);
+    for (uint32_t s : slices)
+      targeting.insert(catalog.slice(s).slice.metadata.name);
     for (uint32_t s : *all) {
       const api::ResourceSlice& slice = catalog.slice(s).slice;
       if (targeting.contains(slice.metadata.name)) continue;
-      if (features.partitionable_devices && !slice.spec.shared_counters.empty()) {
+      if (features.partitionable_devices &&
+          !slice.spec.shared_counters.empty()) {
         counter_slices.push_back(s);
       } else {
         pool.other_slices.push_back(s);
@@ -72,7 +74,8 @@ Pool BuildPool(const Catalog& catalog, const PoolKey& key,
     return pool;
   }
   for (uint32_t s : counter_slices) {
-    for (const api::CounterSet& set : catalog.slice(s).slice.spec.shared_counters) {
+    for (const api::CounterSet& set :
+         catalog.slice(s).slice.spec.shared_counters) {
       if (!pool.counter_sets.emplace(set.name, &set).second) {
         return invalid(StrCat("duplicate counter set name ", set.name));
       }
@@ -129,15 +132,16 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const Catalog& catalog,
     const bool all_nodes = spec.all_nodes.value_or(false);
     bool relevant = false;
     if (!node_name.empty() || all_nodes || spec.node_selector.has_value()) {
-      auto match = NodeMatches(node, node_name, all_nodes,
-                               spec.node_selector ? &*spec.node_selector : nullptr);
+      auto match =
+          NodeMatches(node, node_name, all_nodes,
+                      spec.node_selector ? &*spec.node_selector : nullptr);
       if (!match.ok()) {
-        return absl::InvalidArgumentError(StrCat(
-            "failed to perform node selection for slice ",
-            catalog.slice(s).slice.metadata.name,
-            ": failed to parse node selector ",
-            NodeSelectorGoString(*spec.node_selector), ": ",
-            std::string(match.status().message())));
+        return absl::InvalidArgumentError(
+            StrCat("failed to perform node selection for slice ",
+                   catalog.slice(s).slice.metadata.name,
+                   ": failed to parse node selector ",
+                   NodeSelectorGoString(*spec.node_selector), ": ",
+                   std::string(match.status().message())));
       }
       relevant = *match;
     } else if (spec.per_device_node_selection.value_or(false)) {
@@ -146,12 +150,12 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const Catalog& catalog,
                                  d.all_nodes.value_or(false),
                                  d.node_selector ? &*d.node_selector : nullptr);
         if (!match.ok()) {
-          return absl::InvalidArgumentError(StrCat(
-              "failed to perform node selection for device ", d.name,
-              " in slice ", catalog.slice(s).slice.metadata.name,
-              ": failed to parse node selector ",
-              NodeSelectorGoString(*d.node_selector), ": ",
-              std::string(match.status().message())));
+          return absl::InvalidArgumentError(
+              StrCat("failed to perform node selection for device ", d.name,
+                     " in slice ", catalog.slice(s).slice.metadata.name,
+                     ": failed to parse node selector ",
+                     NodeSelectorGoString(*d.node_selector), ": ",
+                     std::string(match.status().message())));
         }
         if (*match) {
           relevant = true;
@@ -192,7 +196,8 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const Catalog& catalog,
   };
   for (const PoolKey& key : order) {
     const std::vector<uint32_t>& slices = pools.at(key);
-    const api::ResourcePool& first = catalog.slice(slices.front()).slice.spec.pool;
+    const api::ResourcePool& first =
+        catalog.slice(slices.front()).slice.spec.pool;
     if (static_cast<int64_t>(slices.size()) == first.resource_slice_count) {
       add(BuildPool(catalog, key, slices, nullptr, features));
       continue;

@@ -17,8 +17,9 @@ namespace draplane::allocator::internal {
 struct Pool {
   std::string driver;
   std::string name;
-  bool incomplete = false;  // fewer slices of the newest generation than declared
-  bool invalid = false;     // duplicate devices, unknown counter sets...
+  bool incomplete =
+      false;             // fewer slices of the newest generation than declared
+  bool invalid = false;  // duplicate devices, unknown counter sets...
   std::string invalid_reason;
   // Catalog slice indices, sorted by slice name: device slices relevant to
   // the node (the candidates), and the pool's other device slices (only

@@ -36,7 +36,7 @@ std::string RandomShareId() {
   static absl::BitGen* gen = new absl::BitGen;
   uint64_t hi = absl::Uniform<uint64_t>(*gen);
   uint64_t lo = absl::Uniform<uint64_t>(*gen);
-  hi = (hi & ~uint64_t{0xF000}) | uint64_t{0x4000};             // version 4
+  hi = (hi & ~uint64_t{0xF000}) | uint64_t{0x4000};            // version 4
   lo = (lo & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);  // RFC 4122
   return absl::StrFormat("%08x-%04x-%04x-%04x-%012x", hi >> 32,
                          (hi >> 16) & 0xFFFF, hi & 0xFFFF, lo >> 48,
@@ -184,7 +184,7 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
     if (next != kDone) {
       Rollback(undo_stack_[mark]);
       undo_stack_.resize(mark);
-      return next == kError ? kError
+      return next == kError             ? kError
              : next == kMaxSizeExceeded ? kMaxSizeExceeded
                                         : kFail;
     }
@@ -204,7 +204,8 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
       continue;
     }
     if (prune && !failed.empty() &&
-        std::find(failed.begin(), failed.end(), Signature(dev)) != failed.end()) {
+        std::find(failed.begin(), failed.end(), Signature(dev)) !=
+            failed.end()) {
       continue;
     }
     const std::string* err = nullptr;
@@ -214,8 +215,8 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
     if (s_.features.consumable_capacity) {
       auto fits = s_.CapacityFits(rd, dev);
       if (!fits.ok()) {
-        return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ", rd.name,
-                            ": checking capacity for device ",
+        return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ",
+                            rd.name, ": checking capacity for device ",
                             s_.devices[dev].id->ToString(), ": ",
                             std::string(fits.status().message())));
       }
@@ -276,8 +277,8 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
     if (!constraint.Add(rd.slot, attribute)) {
       Rollback(undo);
       if (must) {
-        return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ", rd.name,
-                            ": cannot add device ", d.id->ToString(),
+        return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ",
+                            rd.name, ": cannot add device ", d.id->ToString(),
                             " because a claim constraint would not be "
                             "satisfied"));
       }
@@ -496,7 +497,9 @@ Outcome Search::BuildResults() {
     std::map<std::string, std::pair<size_t, size_t>> class_configs;
     auto& configs = result.devices.config;
     for (auto& alternatives : s_.requests[ci]) {
-      const RequestData& rd = alternatives[alternatives[0].is_sub ? alternatives[0].selected_sub : 0];
+      const RequestData& rd =
+          alternatives[alternatives[0].is_sub ? alternatives[0].selected_sub
+                                              : 0];
       if (rd.cls == nullptr) continue;
       auto it = class_configs.find(rd.cls->metadata.name);
       if (it != class_configs.end()) {
@@ -521,7 +524,8 @@ Outcome Search::BuildResults() {
       if (!alternatives[0].is_sub) return nullptr;
       return &alternatives[alternatives[0].selected_sub].full_name;
     };
-    auto contains = [](const std::vector<std::string>& v, const std::string& s) {
+    auto contains = [](const std::vector<std::string>& v,
+                       const std::string& s) {
       return std::find(v.begin(), v.end(), s) != v.end();
     };
     const auto& requests = claim.spec.devices.requests;
@@ -574,13 +578,14 @@ Outcome Search::BuildResults() {
         const auto& terms = (*selector)->node_selector_terms;
         if (terms.size() == 1) {
           AddNewRequirements(terms[0].match_fields, term.match_fields);
-          AddNewRequirements(terms[0].match_expressions, term.match_expressions);
+          AddNewRequirements(terms[0].match_expressions,
+                             term.match_expressions);
         } else if (terms.size() > 1) {
           out.kind = OutcomeKind::kFatal;
-          out.message = StrCat("create NodeSelector for claim ",
-                               claim.metadata.name,
-                               ": unsupported ResourceSlice.NodeSelector with ",
-                               terms.size(), " terms");
+          out.message =
+              StrCat("create NodeSelector for claim ", claim.metadata.name,
+                     ": unsupported ResourceSlice.NodeSelector with ",
+                     terms.size(), " terms");
           out.results.clear();
           return out;
         }
@@ -589,8 +594,9 @@ Outcome Search::BuildResults() {
     if (node_local) {
       api::NodeSelector ns;
       ns.node_selector_terms.push_back(api::NodeSelectorTerm{
-          {}, {api::NodeSelectorRequirement{"metadata.name", "In",
-                                            {s_.node.metadata.name}}}});
+          {},
+          {api::NodeSelectorRequirement{
+              "metadata.name", "In", {s_.node.metadata.name}}}});
       result.node_selector = std::move(ns);
     } else if (!term.match_fields.empty() || !term.match_expressions.empty()) {
       api::NodeSelector ns;

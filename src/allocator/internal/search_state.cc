@@ -17,7 +17,8 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
 
 }  // namespace
 
-bool Constraint::Applies(const std::string& base, const std::string& sub) const {
+bool Constraint::Applies(const std::string& base,
+                         const std::string& sub) const {
   if (requests.empty()) return true;
   if (sub.empty()) return Contains(requests, base);
   return Contains(requests, base) || Contains(requests, StrCat(base, "/", sub));
@@ -40,7 +41,8 @@ bool Constraint::Add(int slot, const api::DeviceAttribute* a) {
     } else if (a->bool_value) {
       if (!r.bool_value || *a->bool_value != *r.bool_value) return false;
     } else if (a->version_value) {
-      if (!r.version_value || *a->version_value != *r.version_value) return false;
+      if (!r.version_value || *a->version_value != *r.version_value)
+        return false;
     } else {
       return false;
     }
@@ -55,7 +57,8 @@ bool Constraint::Add(int slot, const api::DeviceAttribute* a) {
     } else if (a->bool_value) {
       if (s->bool_value && *a->bool_value == *s->bool_value) return false;
     } else if (a->version_value) {
-      if (s->version_value && *a->version_value == *s->version_value) return false;
+      if (s->version_value && *a->version_value == *s->version_value)
+        return false;
     } else {
       return false;
     }
@@ -305,8 +308,9 @@ std::string SearchState::ValidateRequest(int claim, RequestData& rd) {
   auto claim_name = [&] { return ClaimName(claim); };
   for (size_t i = 0; i < rd.selectors->size(); ++i) {
     if (!(*rd.selectors)[i].cel) {
-      return StrCat("claim ", claim_name(), ", request ", rd.name, ", selector #",
-                    i, ": CEL expression empty (unsupported selector type?)");
+      return StrCat("claim ", claim_name(), ", request ", rd.name,
+                    ", selector #", i,
+                    ": CEL expression empty (unsupported selector type?)");
     }
   }
   if (!features.admin_access && rd.has_admin_field) {
@@ -325,8 +329,8 @@ std::string SearchState::ValidateRequest(int claim, RequestData& rd) {
                   "\" not found");
   }
   for (const api::DeviceSelector& s : rd.cls->spec.selectors) {
-    rd.class_selectors.push_back(
-        s.cel ? catalog.SelectorId(s.cel->expression) : -1);
+    rd.class_selectors.push_back(s.cel ? catalog.SelectorId(s.cel->expression)
+                                       : -1);
   }
   for (const api::DeviceSelector& s : *rd.selectors) {
     rd.request_selectors.push_back(catalog.SelectorId(s.cel->expression));
@@ -390,8 +394,9 @@ int SearchState::Selectable(const RequestData& rd, int dev,
       !d.device->binding_conditions.empty()) {
     return 0;
   }
-  const int64_t key = static_cast<int64_t>(rd.slot) *
-                          static_cast<int64_t>(devices.size()) + dev;
+  const int64_t key =
+      static_cast<int64_t>(rd.slot) * static_cast<int64_t>(devices.size()) +
+      dev;
   if (static_cast<size_t>(key) >= selection.size()) {
     selection.resize(static_cast<size_t>(key) + 1, 2);
   }
@@ -402,15 +407,17 @@ int SearchState::Selectable(const RequestData& rd, int dev,
   }
   auto fail = [&](std::string message) {
     memo = -1;
-    auto [it, inserted] = selection_errors.insert_or_assign(key, std::move(message));
+    auto [it, inserted] =
+        selection_errors.insert_or_assign(key, std::move(message));
     *error = &it->second;
     return -1;
   };
   for (size_t i = 0; i < rd.class_selectors.size(); ++i) {
     const int sel = rd.class_selectors[i];
     if (sel < 0) {
-      return fail(StrCat("class ", rd.cls->metadata.name, ", selector #", i,
-                         ": CEL expression empty (unsupported selector type?)"));
+      return fail(
+          StrCat("class ", rd.cls->metadata.name, ", selector #", i,
+                 ": CEL expression empty (unsupported selector type?)"));
     }
     if (const std::string* ce = catalog.CompileError(sel)) {
       return fail(StrCat("class ", rd.cls->metadata.name, ": selector #", i,
@@ -442,10 +449,10 @@ int SearchState::Selectable(const RequestData& rd, int dev,
     if (r == 0) return memo = 0;
   }
   if (d.slice->spec.per_device_node_selection.value_or(false)) {
-    auto m = NodeMatches(node, d.device->node_name.value_or(""),
-                         d.device->all_nodes.value_or(false),
-                         d.device->node_selector ? &*d.device->node_selector
-                                                 : nullptr);
+    auto m = NodeMatches(
+        node, d.device->node_name.value_or(""),
+        d.device->all_nodes.value_or(false),
+        d.device->node_selector ? &*d.device->node_selector : nullptr);
     if (!m.ok()) {
       return fail(StrCat("failed to parse node selector ",
                          NodeSelectorGoString(*d.device->node_selector), ": ",
@@ -463,7 +470,8 @@ int AllocatorCache::StaticClass(const Catalog& catalog, uint32_t global) {
   int& cls = static_classes_[global];
   if (cls >= 0) return cls;
   const api::Device& d = catalog.device(global);
-  const api::ResourceSlice& slice = catalog.slice(catalog.slice_of(global)).slice;
+  const api::ResourceSlice& slice =
+      catalog.slice(catalog.slice_of(global)).slice;
   std::string key = catalog.device_id(global).driver;
   key.push_back('\0');
   for (const auto& [name, a] : d.attributes) {
@@ -471,14 +479,16 @@ int AllocatorCache::StaticClass(const Catalog& catalog, uint32_t global) {
   }
   key.push_back('\0');
   for (const auto& [name, c] : d.capacity) {
-    StrAppend(&key, name, "=", c.value.ToString(), "/", c.value.CanonicalString());
+    StrAppend(&key, name, "=", c.value.ToString(), "/",
+              c.value.CanonicalString());
     if (c.request_policy) {
       const auto& p = *c.request_policy;
       StrAppend(&key, " d", p.default_ ? p.default_->ToString() : "-");
       for (const auto& v : p.valid_values) StrAppend(&key, " v", v.ToString());
       if (p.valid_range) {
         StrAppend(&key, " r", p.valid_range->min.ToString(), ",",
-                  p.valid_range->max ? p.valid_range->max->ToString() : "-", ",",
+                  p.valid_range->max ? p.valid_range->max->ToString() : "-",
+                  ",",
                   p.valid_range->step ? p.valid_range->step->ToString() : "-");
       }
     }
@@ -493,7 +503,8 @@ int AllocatorCache::StaticClass(const Catalog& catalog, uint32_t global) {
     key.push_back('}');
   }
   key.push_back('\0');
-  for (const auto& t : d.taints) StrAppend(&key, t.key, "=", t.value, ":", t.effect, ";");
+  for (const auto& t : d.taints)
+    StrAppend(&key, t.key, "=", t.value, ":", t.effect, ";");
   key.push_back('\0');
   for (const auto& b : d.binding_conditions) StrAppend(&key, b, ";");
   key.push_back('|');
@@ -501,7 +512,8 @@ int AllocatorCache::StaticClass(const Catalog& catalog, uint32_t global) {
   StrAppend(&key, "\0", d.binds_to_node.value_or(false) ? "B" : "b",
             d.allow_multiple_allocations.value_or(false) ? "M" : "m");
   if (slice.spec.per_device_node_selection.value_or(false)) {
-    StrAppend(&key, "\0", d.node_name.value_or("-"), d.all_nodes.value_or(false) ? "A" : "a",
+    StrAppend(&key, "\0", d.node_name.value_or("-"),
+              d.all_nodes.value_or(false) ? "A" : "a",
               d.node_selector ? NodeSelectorGoString(*d.node_selector) : "-");
   }
   auto [it, inserted] = static_class_ids_.emplace(
@@ -571,7 +583,7 @@ bool SearchState::Tolerated(const RequestData& rd, int dev) const {
 }
 
 const api::DeviceAttribute* SearchState::ConstraintAttribute(Constraint& c,
-                                                            int dev) {
+                                                             int dev) {
   if (!c.attribute_known[dev]) {
     c.attribute_known[dev] = 1;
     c.attributes[dev] =
@@ -645,7 +657,8 @@ bool SearchState::CountersCouldFit(int dev) {
   return true;
 }
 
-void SearchState::InsertAllocatingCapacity(int dev, const CapacityMap& consumed) {
+void SearchState::InsertAllocatingCapacity(int dev,
+                                           const CapacityMap& consumed) {
   auto& entry = allocating_capacity[dev];
   if (!entry) {
     entry = consumed;
@@ -661,7 +674,8 @@ void SearchState::InsertAllocatingCapacity(int dev, const CapacityMap& consumed)
   }
 }
 
-void SearchState::RemoveAllocatingCapacity(int dev, const CapacityMap& consumed) {
+void SearchState::RemoveAllocatingCapacity(int dev,
+                                           const CapacityMap& consumed) {
   auto& entry = allocating_capacity[dev];
   if (!entry) return;
   for (const auto& [name, q] : consumed) {

@@ -60,8 +60,8 @@ class AllocatorCache {
                     const Features& features);
   // The state of catalog device `global` under `state`, looked up once per
   // state version.
-  const DeviceState& StateOf(const Catalog& catalog, const AllocatedState& state,
-                             uint32_t global);
+  const DeviceState& StateOf(const Catalog& catalog,
+                             const AllocatedState& state, uint32_t global);
   // Interned content class of catalog device `global`: devices with equal
   // classes have equal drivers, attributes, capacities, taints, binding
   // conditions, counter consumption and node selection, so every selector,
@@ -104,7 +104,7 @@ struct RequestData {
   std::string mode;
   int64_t count = 0;
   bool admin = false;
-  bool has_admin_field = false;  // adminAccess set (true or false)
+  bool has_admin_field = false;        // adminAccess set (true or false)
   std::vector<int> class_selectors;    // catalog selector ids
   std::vector<int> request_selectors;  // catalog selector ids
   int num_devices = 0;
@@ -204,7 +204,7 @@ struct SearchState {
   // Search state.
   std::vector<std::vector<int>> allocating;  // per device: claim indices
   std::vector<std::optional<CapacityMap>> allocating_capacity;
-  std::vector<CounterSets> consumed_counters;  // per pool
+  std::vector<CounterSets> consumed_counters;      // per pool
   std::vector<std::vector<DeviceResult>> results;  // per claim
 
   // Selection memo: [slot * devices + dev]: 2 unknown, 1, 0, -1 error.

@@ -1,0 +1,267 @@
+// Unit tests of the allocator's parts: features, capacity policies, node
+// selection, explanations, pruning and the upstream-bug switches.
+#include "allocator/allocator.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "allocator/internal/capacity.h"
+#include "allocator/internal/node_selection.h"
+#include "allocator/scenario.h"
+#include "gtest/gtest.h"
+
+namespace draplane::allocator {
+namespace {
+
+namespace fs = std::filesystem;
+
+Quantity Q(const char* s) { return *Quantity::Parse(s); }
+
+fs::path SourceDir() {
+  const char* env = std::getenv("DRAPLANE_SOURCE_DIR");
+  return env != nullptr ? fs::path(env) : fs::path(DRAPLANE_SOURCE_DIR);
+}
+
+Scenario Load(const std::string& name) {
+  std::ifstream f(SourceDir() / "tests" / "scenarios" / (name + ".yaml"));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  auto s = ParseScenario(ss.str(), name);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return *s;
+}
+
+TEST(FeaturesTest, DefaultsAndNames) {
+  Features f = Features::Defaults();
+  EXPECT_TRUE(f.admin_access && f.prioritized_list && f.partitionable_devices &&
+              f.device_taints && f.device_binding_and_status &&
+              f.consumable_capacity && f.fractional_capacity_range);
+  EXPECT_FALSE(f.list_type_attributes);
+  EXPECT_TRUE(f.OnlyIncubating());
+  auto parsed = Features::FromNames({"AdminAccess", "DeviceTaints"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_TRUE(parsed->admin_access && parsed->device_taints);
+  EXPECT_FALSE(parsed->prioritized_list);
+  EXPECT_EQ(Features::FromNames({"Nope"}).status().message().substr(0, 23),
+            "unknown feature \"Nope\" ");
+  EXPECT_FALSE(Features::FromNames({"AdminAccess", "AdminAccess"}).ok());
+}
+
+api::DeviceCapacity RangeCapacity(const char* value, const char* min,
+                                  const char* max, const char* step,
+                                  const char* def) {
+  api::CapacityRequestPolicy policy;
+  policy.default_ = Q(def);
+  policy.valid_range = api::CapacityRequestPolicyRange{
+      Q(min), max ? std::optional<Quantity>(Q(max)) : std::nullopt,
+      step ? std::optional<Quantity>(Q(step)) : std::nullopt};
+  return api::DeviceCapacity{Q(value), policy};
+}
+
+TEST(CapacityTest, RangeRoundsUpToStepAndChecksMax) {
+  std::map<std::string, api::DeviceCapacity> caps = {
+      {"memory", RangeCapacity("40Gi", "1Gi", "20Gi", "1Gi", "1Gi")}};
+  api::CapacityRequirements req{{{"memory", Q("2500Mi")}}};
+  auto consumed = internal::ConsumedCapacity(&req, caps, true);
+  ASSERT_TRUE(consumed.ok());
+  EXPECT_EQ(consumed->at("memory").ToString(), "3Gi");
+  // Above max: refused by the policy.
+  api::CapacityRequirements big{{{"memory", Q("21Gi")}}};
+  EXPECT_FALSE(*internal::RequestFits(nullptr, &big, caps, nullptr, true));
+  // Unrequested capacity consumes the default; earlier shares count.
+  internal::CapacityMap allocated = {{"memory", Q("39Gi")}};
+  EXPECT_TRUE(*internal::RequestFits(&allocated, nullptr, caps, nullptr, true));
+  allocated["memory"] = Q("39.5Gi");
+  EXPECT_FALSE(
+      *internal::RequestFits(&allocated, nullptr, caps, nullptr, true));
+  // A capacity the device lacks: not usable, no error.
+  api::CapacityRequirements other{{{"cores", Q("1")}}};
+  EXPECT_FALSE(*internal::RequestFits(nullptr, &other, caps, nullptr, true));
+}
+
+TEST(CapacityTest, ValidValuesRoundUpOrFail) {
+  api::CapacityRequestPolicy policy;
+  policy.default_ = Q("10");
+  policy.valid_values = {Q("10"), Q("50"), Q("100")};
+  std::map<std::string, api::DeviceCapacity> caps = {
+      {"bandwidth", api::DeviceCapacity{Q("100"), policy}}};
+  api::CapacityRequirements req{{{"bandwidth", Q("30")}}};
+  EXPECT_EQ(
+      internal::ConsumedCapacity(&req, caps, true)->at("bandwidth").ToString(),
+      "50");
+  api::CapacityRequirements over{{{"bandwidth", Q("101")}}};
+  EXPECT_FALSE(*internal::RequestFits(nullptr, &over, caps, nullptr, true));
+}
+
+TEST(CapacityTest, FractionalRangeNeedsTheGate) {
+  std::map<std::string, api::DeviceCapacity> caps = {
+      {"compute", RangeCapacity("1", "100m", nullptr, "100m", "100m")}};
+  api::CapacityRequirements req{{{"compute", Q("250m")}}};
+  EXPECT_EQ(
+      internal::ConsumedCapacity(&req, caps, true)->at("compute").ToString(),
+      "300m");
+  // Without DRAFractionalCapacityRange the arithmetic is on Value() (ceil):
+  // step and min become 1, so 250m rounds to 1.
+  EXPECT_EQ(
+      internal::ConsumedCapacity(&req, caps, false)->at("compute").ToString(),
+      "1");
+}
+
+TEST(NodeSelectionTest, OperatorsAndErrors) {
+  api::Node node;
+  node.metadata.name = "node1";
+  node.metadata.labels = {{"zone", "a"}, {"gpus", "8"}};
+  auto term = [](std::vector<api::NodeSelectorRequirement> exprs,
+                 std::vector<api::NodeSelectorRequirement> fields = {}) {
+    api::NodeSelector s;
+    s.node_selector_terms.push_back({std::move(exprs), std::move(fields)});
+    return s;
+  };
+  auto match = [&](const api::NodeSelector& s) {
+    return internal::NodeMatches(node, "", false, &s);
+  };
+  EXPECT_TRUE(*match(term({{"zone", "In", {"a", "b"}}})));
+  EXPECT_FALSE(*match(term({{"zone", "NotIn", {"a"}}})));
+  EXPECT_TRUE(*match(term({{"gpus", "Gt", {"4"}}, {"zone", "Exists", {}}})));
+  EXPECT_FALSE(*match(term({{"gpus", "Lt", {"4"}}})));
+  EXPECT_TRUE(*match(term({{"rack", "DoesNotExist", {}}})));
+  EXPECT_TRUE(*match(term({}, {{"metadata.name", "In", {"node1"}}})));
+  EXPECT_FALSE(*match(term({}, {{"metadata.name", "NotIn", {"node1"}}})));
+  EXPECT_FALSE(
+      *match(api::NodeSelector{{api::NodeSelectorTerm{}}}));  // empty term
+  EXPECT_TRUE(*internal::NodeMatches(node, "node1", false, nullptr));
+  EXPECT_TRUE(*internal::NodeMatches(node, "", true, nullptr));
+  auto bad = match(term({}, {{"metadata.name", "In", {"node1", "node2"}}}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "nodeSelectorTerms[0].matchFields[0].values: Invalid value: "
+            "[\"node1\",\"node2\"]: must have one element");
+  auto op = match(term({{"zone", "Is", {"a"}}}));
+  ASSERT_FALSE(op.ok());
+  EXPECT_NE(op.status().message().find("Unsupported value: \"Is\""),
+            std::string::npos);
+}
+
+TEST(ExplainTest, NamesTheConstraintAndTheValuesSeen) {
+  Scenario s = Load("constraint-match-attribute-version-mismatch");
+  RunOptions options;
+  options.explain = true;
+  Outcome o = RunScenario(s, options);
+  ASSERT_EQ(o.kind, OutcomeKind::kUnallocatable);
+  ASSERT_FALSE(o.explanations.empty());
+  bool found = false;
+  for (const auto& ce : o.explanations) {
+    for (const auto& r : ce.requests) {
+      for (const auto& c : r.constraints) {
+        if (c.kind == "matchAttribute") {
+          found = true;
+          EXPECT_GE(c.values.size(), 2u);  // differing versions
+          EXPECT_LT(c.usable, r.needed);
+          EXPECT_NE(r.summary.find(c.attribute), std::string::npos);
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(ExplainTest, CountsShortfallInUseAndTaints) {
+  {
+    Scenario s = Load("limits-8-of-7-devices");
+    RunOptions options;
+    options.explain = true;
+    Outcome o = RunScenario(s, options);
+    ASSERT_EQ(o.kind, OutcomeKind::kUnallocatable);
+    const RequestExplanation& r = o.explanations.at(0).requests.at(0);
+    EXPECT_EQ(r.needed, 8);
+    EXPECT_EQ(r.offered, 7);
+    EXPECT_EQ(r.available, 7);
+    EXPECT_NE(r.summary.find("1 short"), std::string::npos) << r.summary;
+  }
+  {
+    Scenario s = Load("request-all-some-in-use");
+    RunOptions options;
+    options.explain = true;
+    Outcome o = RunScenario(s, options);
+    ASSERT_EQ(o.kind, OutcomeKind::kUnallocatable);
+    const RequestExplanation& r = o.explanations.at(0).requests.at(0);
+    EXPECT_EQ(r.in_use, 1);
+    ASSERT_EQ(r.in_use_by.size(), 1u);
+    EXPECT_NE(r.summary.find(r.in_use_by[0]), std::string::npos);
+  }
+  {
+    Scenario s = Load("admin-access-taints-apply");
+    RunOptions options;
+    options.explain = true;
+    Outcome o = RunScenario(s, options);
+    ASSERT_EQ(o.kind, OutcomeKind::kUnallocatable);
+    int blocked = 0;
+    for (const auto& r : o.explanations.at(0).requests)
+      blocked += r.taint_blocked;
+    EXPECT_GT(blocked, 0);
+  }
+}
+
+TEST(PruningTest, ThirtyTwoOfThirtyOneIsAnsweredAtOnce) {
+  // Upstream tries every combination of 31 devices (kubernetes#131730).
+  Scenario s;
+  s.name = "32-of-31";
+  s.node = "node-0";
+  s.features = Features::Defaults();
+  api::ResourceSlice slice;
+  slice.metadata.name = "slice";
+  slice.spec.driver = "gpu.example.com";
+  slice.spec.pool = {"node-0", 1, 1};
+  slice.spec.node_name = "node-0";
+  for (int i = 0; i < 31; ++i) {
+    api::Device d;
+    d.name = "gpu-" + std::to_string(i);
+    slice.spec.devices.push_back(d);
+  }
+  s.slices.push_back(slice);
+  api::DeviceClass cls;
+  cls.metadata.name = "gpu";
+  s.classes.push_back(cls);
+  api::ResourceClaim claim;
+  claim.metadata.name = "c";
+  api::DeviceRequest req;
+  req.name = "gpus";
+  req.exactly = api::ExactDeviceRequest{};
+  req.exactly->device_class_name = "gpu";
+  req.exactly->allocation_mode = "ExactCount";
+  req.exactly->count = 32;
+  claim.spec.devices.requests.push_back(req);
+  s.claims.push_back(claim);
+  Outcome o = RunScenario(s, RunOptions{});
+  EXPECT_EQ(o.kind, OutcomeKind::kUnallocatable);
+  EXPECT_LE(o.steps, 3);
+}
+
+TEST(UpstreamFixesTest, AdminAccessCountersSwitch) {
+  // Upstream (kubernetes#140729): the admin request's partition reserves
+  // the GPU's counters, so the normal request cannot get the other half.
+  Scenario s = Load("admin-access-partition-counters");
+  ScenarioInputs in = BuildInputs(s);
+  Allocator allocator(s.features, in.slices, s.classes);
+  Outcome upstream = allocator.Allocate(in.node, in.claims, in.state);
+  EXPECT_EQ(upstream.kind, OutcomeKind::kUnallocatable);
+  AllocateOptions fixed;
+  fixed.fixes.admin_access_skips_counters = true;
+  Outcome o = allocator.Allocate(in.node, in.claims, in.state, fixed);
+  EXPECT_EQ(o.kind, OutcomeKind::kAllocated);
+}
+
+TEST(AllocatorTest, AlphaFeaturesAreRefusedClearly) {
+  Features f = Features::Defaults();
+  f.list_type_attributes = true;
+  Allocator allocator(f, {}, {});
+  api::Node node;
+  node.metadata.name = "n";
+  Outcome o = allocator.Allocate(node, {}, AllocatedState{});
+  EXPECT_EQ(o.kind, OutcomeKind::kFatal);
+  EXPECT_NE(o.message.find("ListTypeAttributes"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace draplane::allocator
