@@ -1,0 +1,31 @@
+// Feeds arbitrary bytes through `draplane allocate`: scenario parsing,
+// allocation (with explanations, under a short deadline) and the result
+// document. Every allocation returned must pass CheckAllocation. Any crash,
+// sanitizer report, hang or invalid allocation is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "allocator/allocation_check.h"
+#include "allocator/scenario.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace draplane::allocator;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto scenario = ParseScenario(text, "fuzz");
+  if (!scenario.ok()) return 0;
+  ScenarioInputs in = BuildInputs(*scenario);
+  Allocator allocator(scenario->features, in.slices, scenario->classes);
+  AllocateOptions options;
+  options.explain = true;
+  options.deadline = absl::Now() + absl::Seconds(1);
+  Outcome outcome = allocator.Allocate(in.node, in.claims, in.state, options);
+  (void)ResultDocument(*scenario, outcome);
+  if (outcome.kind == OutcomeKind::kAllocated) {
+    AllocationInputs check{scenario->features, &in.slices, &scenario->classes,
+                           &in.node, &in.claims, &in.state};
+    if (!CheckAllocation(check, outcome.results).ok()) std::abort();
+  }
+  return 0;
+}
