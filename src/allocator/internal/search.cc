@@ -403,13 +403,21 @@ void Search::DeallocateCounters(int dev) {
 }
 
 // A request with fewer devices that could ever satisfy it than it needs
-// fails in upstream's search too, after trying every combination. Only
-// decided when no candidate has a selector or capacity error (upstream
-// would report the first one it meets).
+// (on their own, or together under the claim's constraints) fails in
+// upstream's search too, after trying every combination. Only decided when
+// no candidate has a selector or capacity error (upstream would report the
+// first one it meets).
 bool Search::ProvablyInfeasible(RequestData& rd) {
   if (rd.feasibility >= 0) return rd.feasibility == 0;
   rd.feasibility = 1;
   int eligible = 0;
+  // With constraints on this request, the eligible devices are kept to see
+  // whether enough of them can satisfy each constraint together.
+  std::vector<Constraint*> constraints;
+  for (Constraint& c : s_.constraints[rd.claim]) {
+    if (c.applies[rd.slot]) constraints.push_back(&c);
+  }
+  std::vector<int> kept;
   for (int dev = 0; dev < static_cast<int>(s_.devices.size()); ++dev) {
     const LocalDevice& d = s_.devices[dev];
     if (!rd.admin && s_.StateOf(dev).exclusive) continue;
@@ -435,10 +443,38 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
       }
     }
     if (s_.features.device_taints && !s_.Tolerated(rd, dev)) continue;
-    if (++eligible >= rd.num_devices) return false;
+    ++eligible;
+    if (constraints.empty()) {
+      if (eligible >= rd.num_devices) return false;
+    } else {
+      kept.push_back(dev);
+    }
   }
-  rd.feasibility = 0;
-  return true;
+  if (eligible < rd.num_devices) {
+    rd.feasibility = 0;
+    return true;
+  }
+  // matchAttribute: the devices must share one value (a device without the
+  // attribute never passes); distinctAttribute: they need pairwise
+  // different values. Grouping by type and value can only overestimate what
+  // upstream accepts (a list value matches nothing), so a shortfall is
+  // certain. A value fixed by an earlier request only narrows it further.
+  for (Constraint* c : constraints) {
+    absl::flat_hash_map<std::string, int> groups;
+    for (int dev : kept) {
+      const api::DeviceAttribute* a = s_.ConstraintAttribute(*c, dev);
+      if (a != nullptr) ++groups[AttributeKey(a)];
+    }
+    int usable = 0;
+    for (const auto& [value, count] : groups) {
+      usable = c->match ? std::max(usable, count) : usable + 1;
+    }
+    if (usable < rd.num_devices) {
+      rd.feasibility = 0;
+      return true;
+    }
+  }
+  return false;
 }
 
 // Devices with equal signatures are interchangeable for every request of
