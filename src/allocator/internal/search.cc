@@ -460,10 +460,10 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
   // upstream accepts (a list value matches nothing), so a shortfall is
   // certain. A value fixed by an earlier request only narrows it further.
   for (Constraint* c : constraints) {
-    absl::flat_hash_map<std::string, int> groups;
+    absl::flat_hash_map<int, int> groups;
     for (int dev : kept) {
-      const api::DeviceAttribute* a = s_.ConstraintAttribute(*c, dev);
-      if (a != nullptr) ++groups[AttributeKey(a)];
+      const int value = s_.ConstraintValue(*c, dev);
+      if (value >= 0) ++groups[value];
     }
     int usable = 0;
     for (const auto& [value, count] : groups) {

@@ -288,8 +288,7 @@ std::string SearchState::Prepare() {
           c.applies[rd.slot] = c.Applies(rd.base_name, rd.sub_name) ? 1 : 0;
         }
       }
-      c.attributes.assign(devices.size(), nullptr);
-      c.attribute_known.assign(devices.size(), 0);
+      c.column = &cache.Column(catalog, c.attribute);
     }
   }
   in_all_list.assign(devices.size(), false);
@@ -522,6 +521,33 @@ int AllocatorCache::StaticClass(const Catalog& catalog, uint32_t global) {
   return cls;
 }
 
+AttributeColumn& AllocatorCache::Column(const Catalog& catalog,
+                                        const std::string& name) {
+  auto& column = columns_[name];
+  if (column == nullptr) column = std::make_unique<AttributeColumn>();
+  if (column->known.size() != catalog.num_devices()) {
+    column->attribute.assign(catalog.num_devices(), nullptr);
+    column->value.assign(catalog.num_devices(), -1);
+    column->known.assign(catalog.num_devices(), 0);
+  }
+  return *column;
+}
+
+void AllocatorCache::FillColumn(const Catalog& catalog, const std::string& name,
+                                AttributeColumn& column, uint32_t global) {
+  column.known[global] = 1;
+  const api::DeviceAttribute* a =
+      LookupAttribute(catalog.device(global), catalog.device_id(global), name);
+  column.attribute[global] = a;
+  if (a == nullptr) {
+    column.value[global] = -1;
+    return;
+  }
+  auto [it, inserted] = value_ids_.emplace(
+      AttributeKey(a), static_cast<int>(value_ids_.size()));
+  column.value[global] = it->second;
+}
+
 const CapacityPlan& AllocatorCache::DefaultPlan(const Catalog& catalog,
                                                 uint32_t global,
                                                 bool fractional_range) {
@@ -583,13 +609,16 @@ bool SearchState::Tolerated(const RequestData& rd, int dev) const {
 }
 
 const api::DeviceAttribute* SearchState::ConstraintAttribute(Constraint& c,
-                                                             int dev) {
-  if (!c.attribute_known[dev]) {
-    c.attribute_known[dev] = 1;
-    c.attributes[dev] =
-        LookupAttribute(*devices[dev].device, *devices[dev].id, c.attribute);
-  }
-  return c.attributes[dev];
+                                                            int dev) {
+  const uint32_t g = devices[dev].global;
+  if (!c.column->known[g]) cache.FillColumn(catalog, c.attribute, *c.column, g);
+  return c.column->attribute[g];
+}
+
+int SearchState::ConstraintValue(Constraint& c, int dev) {
+  const uint32_t g = devices[dev].global;
+  if (!c.column->known[g]) cache.FillColumn(catalog, c.attribute, *c.column, g);
+  return c.column->value[g];
 }
 
 const CounterSets& SearchState::AvailableCounters(int p) {

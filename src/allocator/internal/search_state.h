@@ -52,6 +52,15 @@ struct NodeView {
   std::pair<uint64_t, uint64_t> counters_state{0, 0};
 };
 
+// One attribute name's value on every catalog device, filled on first use:
+// the attribute (LookupAttribute) and an interned id of its type and value
+// (equal ids = equal typed values; -1 = no such attribute).
+struct AttributeColumn {
+  std::vector<const api::DeviceAttribute*> attribute;
+  std::vector<int> value;
+  std::vector<int8_t> known;
+};
+
 // Caches an Allocator keeps across Allocate calls.
 class AllocatorCache {
  public:
@@ -67,6 +76,11 @@ class AllocatorCache {
   // conditions, counter consumption and node selection, so every selector,
   // capacity plan, toleration and constraint treats them alike.
   int StaticClass(const Catalog& catalog, uint32_t global);
+  // The column of attribute `name` (fully qualified), sized to the catalog.
+  AttributeColumn& Column(const Catalog& catalog, const std::string& name);
+  // Fills entry `global` of `column` (attribute `name`) if needed.
+  void FillColumn(const Catalog& catalog, const std::string& name,
+                  AttributeColumn& column, uint32_t global);
   // The capacity plan of a request without capacity requests on catalog
   // device `global` (the same for every such request).
   const CapacityPlan& DefaultPlan(const Catalog& catalog, uint32_t global,
@@ -85,6 +99,8 @@ class AllocatorCache {
   std::vector<DeviceState> device_states_;
   std::vector<std::unique_ptr<CapacityPlan>> default_plans_;
   std::vector<int> static_classes_;  // per catalog device, -1 = unknown
+  absl::flat_hash_map<std::string, std::unique_ptr<AttributeColumn>> columns_;
+  absl::flat_hash_map<std::string, int> value_ids_;
   absl::flat_hash_map<std::string, int> static_class_ids_;
 };
 
@@ -126,9 +142,8 @@ struct Constraint {
 
   // Per request slot: the constraint covers that (sub)request.
   std::vector<int8_t> applies;
-  // Per candidate device: the attribute, looked up on first use.
-  std::vector<const api::DeviceAttribute*> attributes;
-  std::vector<int8_t> attribute_known;
+  // The allocator's per-device cache of this attribute.
+  struct AttributeColumn* column = nullptr;
 
   bool Applies(const std::string& base, const std::string& sub) const;
   // Upstream add/remove for a candidate of request slot `slot`; `attribute`
@@ -240,8 +255,9 @@ struct SearchState {
   const CapacityPlan& Plan(const RequestData& rd, int dev);
   bool Tolerated(const RequestData& rd, int dev) const;
   const CounterSets& AvailableCounters(int pool);
-  // The constraint's attribute on device `dev`, memoized.
+  // The constraint's attribute on device `dev` and its interned value id.
   const api::DeviceAttribute* ConstraintAttribute(Constraint& c, int dev);
+  int ConstraintValue(Constraint& c, int dev);
   // False when the device alone exceeds what its pool has left.
   bool CountersCouldFit(int dev);
   void InsertAllocatingCapacity(int dev, const CapacityMap& consumed);
