@@ -8,6 +8,7 @@
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "api/validation.h"
+#include "cel/cel.h"
 #include "common/str_cat.h"
 
 namespace draplane::allocator {
@@ -112,8 +113,12 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view text,
   return ParseScenario({ScenarioInput{std::string(text), std::string(source)}});
 }
 
-absl::StatusOr<Scenario> ParseScenario(
-    const std::vector<ScenarioInput>& inputs) {
+absl::StatusOr<Scenario> ParseScenario(const std::vector<ScenarioInput>& inputs,
+                                       const ParseOptions& options) {
+  api::ValidationOptions validation;
+  validation.compile_cel = [](std::string_view expression) {
+    return cel::Compiler::Default().CompileSelector(expression, true).status();
+  };
   Scenario s;
   bool have_header = false;
   std::optional<std::vector<std::string>> features;
@@ -164,6 +169,19 @@ absl::StatusOr<Scenario> ParseScenario(
         return fail(message);
       }
       api::Object& object = decoded->object;
+      if (options.validate) {
+        api::Object defaulted = object;
+        api::SetDefaults(defaulted);
+        const FieldErrorList errors =
+            api::ValidateObject(defaulted, validation);
+        if (!errors.empty()) {
+          std::string message = StrCat(ShortKind(object), " is invalid: ");
+          for (size_t i = 0; i < errors.size(); ++i) {
+            StrAppend(&message, i ? "; " : "", errors[i].ToString());
+          }
+          return fail(message);
+        }
+      }
       const std::string key = ShortKind(object);
       if (auto it = seen.find(key); it != seen.end()) {
         return fail(StrCat("duplicate object ", key, " (first seen as ",

@@ -42,8 +42,14 @@ struct ScenarioInput {
   std::string text;
   std::string source;
 };
-absl::StatusOr<Scenario> ParseScenario(
-    const std::vector<ScenarioInput>& inputs);
+struct ParseOptions {
+  // Also validate every object as the API server would on create
+  // (api::ValidateObject, CEL selectors compiled); the first invalid object
+  // fails the parse with its field errors.
+  bool validate = false;
+};
+absl::StatusOr<Scenario> ParseScenario(const std::vector<ScenarioInput>& inputs,
+                                       const ParseOptions& options = {});
 
 // The allocator's inputs, prepared as kube-scheduler's PreFilter does.
 struct ScenarioInputs {

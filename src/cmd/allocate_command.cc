@@ -18,6 +18,7 @@ struct AllocateFlags {
   std::string output = "table";
   bool explain = false;
   bool compact = false;
+  bool validate = false;
   double timeout_seconds = 10;
 };
 
@@ -49,7 +50,9 @@ int RunAllocate(const AllocateFlags& flags, Streams streams) {
     for (ManifestInput& in : *inputs) {
       parts.push_back({std::move(in.text), std::move(in.source)});
     }
-    scenario = allocator::ParseScenario(parts);
+    allocator::ParseOptions parse;
+    parse.validate = flags.validate;
+    scenario = allocator::ParseScenario(parts, parse);
   }
   if (!scenario.ok()) {
     if (flags.output == "table") {
@@ -134,6 +137,11 @@ void RegisterAllocate(CLI::App& app, Streams streams, int* exit_code) {
   cmd->add_flag("--explain", flags->explain,
                 "Table output: explain unallocated claims");
   cmd->add_flag("--compact", flags->compact, "JSON on one line");
+  cmd->add_flag("--validate", flags->validate,
+                "First validate every object as the API server would on "
+                "create (like `draplane validate`); an invalid one is an "
+                "input error (exit 1) with its field errors. Off by default, "
+                "like upstream's allocator, which trusts its input");
   cmd->add_option("--timeout", flags->timeout_seconds,
                   "Give up after this many seconds (kube-scheduler's Filter "
                   "timeout; 0 = none)")

@@ -543,8 +543,8 @@ void AllocatorCache::FillColumn(const Catalog& catalog, const std::string& name,
     column.value[global] = -1;
     return;
   }
-  auto [it, inserted] = value_ids_.emplace(
-      AttributeKey(a), static_cast<int>(value_ids_.size()));
+  auto [it, inserted] =
+      value_ids_.emplace(AttributeKey(a), static_cast<int>(value_ids_.size()));
   column.value[global] = it->second;
 }
 
@@ -609,7 +609,7 @@ bool SearchState::Tolerated(const RequestData& rd, int dev) const {
 }
 
 const api::DeviceAttribute* SearchState::ConstraintAttribute(Constraint& c,
-                                                            int dev) {
+                                                             int dev) {
   const uint32_t g = devices[dev].global;
   if (!c.column->known[g]) cache.FillColumn(catalog, c.attribute, *c.column, g);
   return c.column->attribute[g];
