@@ -75,16 +75,10 @@ int64_t P99(std::vector<int64_t> v) {
 }
 
 std::string OutcomeName(const Outcome& o) {
-  switch (o.kind) {
-    case OutcomeKind::kAllocated:
-      return "allocated";
-    case OutcomeKind::kUnallocatable:
-      return "unallocatable";
-    case OutcomeKind::kTimeout:
-      return "timeout";
-    default:
-      return StrCat("error: ", o.message);
+  if (o.kind == OutcomeKind::kFatal || o.kind == OutcomeKind::kInvalidPools) {
+    return StrCat("error: ", o.message);
   }
+  return OutcomeKindName(o.kind);
 }
 
 struct Run {

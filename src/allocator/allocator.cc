@@ -9,17 +9,26 @@
 
 namespace draplane::allocator {
 
-const char* OutcomeErrorClass(OutcomeKind kind) {
+const char* OutcomeKindName(OutcomeKind kind) {
   switch (kind) {
+    case OutcomeKind::kAllocated:
+      return "allocated";
+    case OutcomeKind::kUnallocatable:
+      return "unallocatable";
     case OutcomeKind::kFatal:
       return "fatal";
     case OutcomeKind::kInvalidPools:
       return "invalid-pools";
     case OutcomeKind::kTimeout:
       return "timeout";
-    default:
-      return "";
   }
+  return "";
+}
+
+const char* OutcomeErrorClass(OutcomeKind kind) {
+  return kind == OutcomeKind::kAllocated || kind == OutcomeKind::kUnallocatable
+             ? ""
+             : OutcomeKindName(kind);
 }
 
 Allocator::Allocator(Features features, std::vector<api::ResourceSlice> slices,

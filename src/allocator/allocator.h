@@ -29,8 +29,10 @@ enum class OutcomeKind {
   kTimeout,        // the deadline passed (the scheduler's Filter timeout)
 };
 
-// "fatal", "invalid-pools", "timeout" (result document error classes);
-// "" for the two non-error kinds.
+// "allocated", "unallocatable", "fatal", "invalid-pools", "timeout".
+const char* OutcomeKindName(OutcomeKind kind);
+// The result document's error class: OutcomeKindName for the three error
+// kinds, "" for the other two.
 const char* OutcomeErrorClass(OutcomeKind kind);
 
 struct Outcome {

@@ -68,22 +68,6 @@ std::vector<std::string> DeviceLines(const Scenario& s, const Outcome& o) {
   return lines;
 }
 
-std::string OutcomeWord(OutcomeKind k) {
-  switch (k) {
-    case OutcomeKind::kAllocated:
-      return "allocated";
-    case OutcomeKind::kUnallocatable:
-      return "unallocatable";
-    case OutcomeKind::kFatal:
-      return "fatal";
-    case OutcomeKind::kInvalidPools:
-      return "invalid-pools";
-    case OutcomeKind::kTimeout:
-      return "timeout";
-  }
-  return "?";
-}
-
 void CheckValid(const Scenario& s, const Outcome& o) {
   if (o.kind != OutcomeKind::kAllocated) return;
   ScenarioInputs in = BuildInputs(s);
@@ -106,7 +90,7 @@ TEST(ScenarioFilesTest, RulesHaveTheirExpectedOutcome) {
     RunOptions options;
     options.explain = true;
     Outcome o = RunScenario(*s, options);
-    EXPECT_EQ(OutcomeWord(o.kind), s->annotations.at("draplane.dev/expect"))
+    EXPECT_EQ(OutcomeKindName(o.kind), s->annotations.at("draplane.dev/expect"))
         << o.message;
     if (o.kind == OutcomeKind::kAllocated) {
       std::vector<std::string> want;

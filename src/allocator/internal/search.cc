@@ -61,7 +61,7 @@ class Search {
                       bool* allocated);
   void Rollback(const Undo& undo);
   bool CheckAvailableCounters(int dev);
-  void DeallocateCounters(int dev);
+  void ChargeCounters(int dev, int sign);
   Step Fatal(std::string message) {
     error_ = std::move(message);
     return kError;
@@ -347,25 +347,29 @@ void Search::Rollback(const Undo& undo) {
   for (int i = undo.constraints_added - 1; i >= 0; --i) {
     s_.constraints[undo.claim][i].Remove(undo.rd->slot);
   }
-  if (undo.counters_reserved) DeallocateCounters(undo.dev);
+  if (undo.counters_reserved) ChargeCounters(undo.dev, -1);
   (void)d;
+}
+
+// Adds (sign 1) or removes (sign -1) the device's counter consumption to
+// or from its pool's "consumed in this attempt" (a missing entry is zero).
+void Search::ChargeCounters(int dev, int sign) {
+  const LocalDevice& d = s_.devices[dev];
+  CounterSets& consumed = s_.consumed_counters[d.pool];
+  for (const api::DeviceCounterConsumption& c : d.device->consumes_counters) {
+    auto& set = consumed[c.counter_set];
+    for (const auto& [name, counter] : c.counters) {
+      Quantity& q = set[name];
+      (void)(sign > 0 ? q.Add(counter.value) : q.Sub(counter.value));
+    }
+  }
 }
 
 bool Search::CheckAvailableCounters(int dev) {
   const LocalDevice& d = s_.devices[dev];
   const CounterSets& available = s_.AvailableCounters(d.pool);
-  CounterSets& consumed = s_.consumed_counters[d.pool];
-  for (const api::DeviceCounterConsumption& c : d.device->consumes_counters) {
-    auto& set = consumed[c.counter_set];
-    for (const auto& [name, counter] : c.counters) {
-      auto it = set.find(name);
-      if (it == set.end()) {
-        set.emplace(name, counter.value);
-      } else {
-        (void)it->second.Add(counter.value);
-      }
-    }
-  }
+  const CounterSets& consumed = s_.consumed_counters[d.pool];
+  ChargeCounters(dev, 1);
   for (const auto& [set_name, counters] : available) {
     auto cs = consumed.find(set_name);
     for (const auto& [name, value] : counters) {
@@ -376,30 +380,12 @@ bool Search::CheckAvailableCounters(int dev) {
       }
       const int cmp = used ? value.Compare(*used) : value.Sign();
       if (cmp < 0) {
-        DeallocateCounters(dev);
+        ChargeCounters(dev, -1);
         return false;
       }
     }
   }
   return true;
-}
-
-void Search::DeallocateCounters(int dev) {
-  const LocalDevice& d = s_.devices[dev];
-  CounterSets& consumed = s_.consumed_counters[d.pool];
-  for (const api::DeviceCounterConsumption& c : d.device->consumes_counters) {
-    auto& set = consumed[c.counter_set];
-    for (const auto& [name, counter] : c.counters) {
-      auto it = set.find(name);
-      if (it == set.end()) {
-        Quantity q;
-        (void)q.Sub(counter.value);
-        set.emplace(name, std::move(q));
-      } else {
-        (void)it->second.Sub(counter.value);
-      }
-    }
-  }
 }
 
 // A request with fewer devices that could ever satisfy it than it needs

@@ -173,6 +173,34 @@ bool SearchState::AllocatingForClaim(int dev, int claim) const {
   return std::find(v.begin(), v.end(), claim) != v.end();
 }
 
+namespace {
+
+// A request (sub == nullptr) or subrequest `sub` of request `request`.
+RequestData NewRequestData(
+    int claim, const std::string& request, const std::string* sub,
+    const std::string& class_name,
+    const std::vector<api::DeviceSelector>& selectors,
+    const std::vector<api::DeviceToleration>& tolerations,
+    const std::optional<api::CapacityRequirements>& capacity,
+    const std::string& mode, int64_t count) {
+  RequestData rd;
+  rd.claim = claim;
+  rd.is_sub = sub != nullptr;
+  rd.name = sub != nullptr ? *sub : request;
+  rd.full_name = sub != nullptr ? StrCat(request, "/", *sub) : request;
+  rd.base_name = request;
+  if (sub != nullptr) rd.sub_name = *sub;
+  rd.class_name = class_name;
+  rd.selectors = &selectors;
+  rd.tolerations = &tolerations;
+  rd.capacity = capacity ? &*capacity : nullptr;
+  rd.mode = mode;
+  rd.count = count;
+  return rd;
+}
+
+}  // namespace
+
 std::string SearchState::Prepare() {
   requests.resize(claims.size());
   constraints.resize(claims.size());
@@ -210,45 +238,27 @@ std::string SearchState::Prepare() {
       if (has_subs) {
         min_per_request = std::numeric_limits<int>::max();
         for (const api::DeviceSubRequest& sub : request.first_available) {
-          RequestData rd;
-          rd.is_sub = true;
-          rd.name = sub.name;
-          rd.full_name = StrCat(request.name, "/", sub.name);
-          rd.base_name = request.name;
-          rd.sub_name = sub.name;
-          rd.class_name = sub.device_class_name;
-          rd.selectors = &sub.selectors;
-          rd.tolerations = &sub.tolerations;
-          rd.capacity = sub.capacity ? &*sub.capacity : nullptr;
-          rd.mode = sub.allocation_mode;
-          rd.count = sub.count;
+          RequestData rd = NewRequestData(
+              ci, request.name, &sub.name, sub.device_class_name, sub.selectors,
+              sub.tolerations, sub.capacity, sub.allocation_mode, sub.count);
           rd.slot = slots++;
-          rd.claim = ci;
           if (auto err = ValidateRequest(ci, rd); !err.empty()) return err;
           min_per_request = std::min(min_per_request, rd.num_devices);
           alternatives.push_back(std::move(rd));
         }
       } else {
-        RequestData rd;
-        rd.name = request.name;
-        rd.full_name = request.name;
-        rd.base_name = request.name;
         if (!request.exactly) {
           return StrCat("claim ", claim_name(), ", request ", request.name,
                         ": missing device class name (unsupported request "
                         "type?)");
         }
         const api::ExactDeviceRequest& e = *request.exactly;
-        rd.class_name = e.device_class_name;
-        rd.selectors = &e.selectors;
-        rd.tolerations = &e.tolerations;
-        rd.capacity = e.capacity ? &*e.capacity : nullptr;
-        rd.mode = e.allocation_mode;
-        rd.count = e.count;
+        RequestData rd = NewRequestData(
+            ci, request.name, nullptr, e.device_class_name, e.selectors,
+            e.tolerations, e.capacity, e.allocation_mode, e.count);
         rd.admin = e.admin_access.value_or(false);
         rd.has_admin_field = e.admin_access.has_value();
         rd.slot = slots++;
-        rd.claim = ci;
         if (auto err = ValidateRequest(ci, rd); !err.empty()) return err;
         min_per_request = rd.num_devices;
         alternatives.push_back(std::move(rd));
