@@ -79,6 +79,7 @@ class Search {
   int64_t steps_ = 0;
   std::vector<Undo> undo_stack_;
   std::vector<int64_t> signatures_;  // per local device, lazily
+  absl::flat_hash_map<std::vector<int32_t>, int64_t> signature_ids_;
 };
 
 Outcome Search::Run() {
@@ -464,14 +465,16 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
 }
 
 // Devices with equal signatures are interchangeable for every request of
-// this Allocate call: equal content (driver, attributes, capacity, taints,
-// counter consumption, node selection: the same static class, so the same
-// selector outcomes, capacity fit, taint tolerance and constraint values),
-// the same pool when they consume counters, and the same allocation status.
-// Shared (allowMultipleAllocations) devices and devices an "All" request
-// takes are never interchangeable: the first depend on their own capacity
-// state, and an "All" request takes its devices in a fixed order and reports
-// the first constraint violation as an error, so a swap can change it.
+// this Allocate call: the same outcome of every request's selectors (true,
+// false or error; per-device node selection and binding conditions
+// included), capacity fit and taint tolerance, the same value (or absence)
+// of every constraint attribute, the same counter consumption from the same
+// pool, and the same allocation status. Attributes no selector or
+// constraint looks at (UUIDs, bus IDs) do not matter. Shared
+// (allowMultipleAllocations) devices and devices an "All" request takes are
+// never interchangeable: the first depend on their own capacity state, and
+// an "All" request takes its devices in a fixed order and reports the first
+// constraint violation as an error, so a swap can change it.
 int64_t Search::Signature(int dev) {
   int64_t& sig = signatures_[dev];
   if (sig != kNoSignature) return sig;
@@ -485,9 +488,38 @@ int64_t Search::Signature(int dev) {
     sig = -1 - static_cast<int64_t>(dev);
     return sig;
   }
-  const int64_t cls = s_.cache.StaticClass(s_.catalog, d.global);
-  const int64_t pool = d.device->consumes_counters.empty() ? 0 : d.pool + 1;
-  sig = (cls << 32) | (pool << 1) | (st.exclusive ? 1 : 0);
+  std::vector<int32_t> key;
+  key.push_back(st.exclusive ? 1 : 0);
+  if (d.device->consumes_counters.empty()) {
+    key.push_back(-1);
+  } else {
+    key.push_back(d.pool);
+    key.push_back(s_.cache.CounterClass(s_.catalog, d.global));
+  }
+  for (auto& claim_requests : s_.requests) {
+    for (auto& alternatives : claim_requests) {
+      for (RequestData& rd : alternatives) {
+        const std::string* err = nullptr;
+        const int sel = s_.Selectable(rd, dev, &err);
+        key.push_back(sel);
+        if (sel != 1) continue;
+        if (s_.features.consumable_capacity) {
+          auto fits = PlanFits(s_.Plan(rd, dev), nullptr, d.device->capacity,
+                               nullptr);
+          key.push_back(!fits.ok() ? 2 : *fits ? 1 : 0);
+        }
+        if (s_.features.device_taints) key.push_back(s_.Tolerated(rd, dev));
+      }
+    }
+  }
+  for (auto& claim_constraints : s_.constraints) {
+    for (Constraint& c : claim_constraints) {
+      key.push_back(s_.ConstraintValue(c, dev));
+    }
+  }
+  auto [it, inserted] = signature_ids_.emplace(
+      std::move(key), static_cast<int64_t>(signature_ids_.size()));
+  sig = it->second;
   return sig;
 }
 

@@ -472,61 +472,22 @@ int SearchState::Selectable(const RequestData& rd, int dev,
   return memo = 1;
 }
 
-int AllocatorCache::StaticClass(const Catalog& catalog, uint32_t global) {
-  if (static_classes_.size() != catalog.num_devices()) {
-    static_classes_.assign(catalog.num_devices(), -1);
+int AllocatorCache::CounterClass(const Catalog& catalog, uint32_t global) {
+  if (counter_classes_.size() != catalog.num_devices()) {
+    counter_classes_.assign(catalog.num_devices(), -1);
   }
-  int& cls = static_classes_[global];
+  int& cls = counter_classes_[global];
   if (cls >= 0) return cls;
-  const api::Device& d = catalog.device(global);
-  const api::ResourceSlice& slice =
-      catalog.slice(catalog.slice_of(global)).slice;
-  std::string key = catalog.device_id(global).driver;
-  key.push_back('\0');
-  for (const auto& [name, a] : d.attributes) {
-    StrAppend(&key, name, "=", AttributeKey(&a), "\n");
-  }
-  key.push_back('\0');
-  for (const auto& [name, c] : d.capacity) {
-    StrAppend(&key, name, "=", c.value.ToString(), "/",
-              c.value.CanonicalString());
-    if (c.request_policy) {
-      const auto& p = *c.request_policy;
-      StrAppend(&key, " d", p.default_ ? p.default_->ToString() : "-");
-      for (const auto& v : p.valid_values) StrAppend(&key, " v", v.ToString());
-      if (p.valid_range) {
-        StrAppend(&key, " r", p.valid_range->min.ToString(), ",",
-                  p.valid_range->max ? p.valid_range->max->ToString() : "-",
-                  ",",
-                  p.valid_range->step ? p.valid_range->step->ToString() : "-");
-      }
-    }
-    key.push_back('\n');
-  }
-  key.push_back('\0');
-  for (const auto& c : d.consumes_counters) {
+  std::string key;
+  for (const auto& c : catalog.device(global).consumes_counters) {
     StrAppend(&key, c.counter_set, "{");
     for (const auto& [name, v] : c.counters) {
-      StrAppend(&key, name, "=", v.value.CanonicalString(), ",");
+      StrAppend(&key, name, "=", v.value.ToString(), ",");
     }
     key.push_back('}');
   }
-  key.push_back('\0');
-  for (const auto& t : d.taints)
-    StrAppend(&key, t.key, "=", t.value, ":", t.effect, ";");
-  key.push_back('\0');
-  for (const auto& b : d.binding_conditions) StrAppend(&key, b, ";");
-  key.push_back('|');
-  for (const auto& b : d.binding_failure_conditions) StrAppend(&key, b, ";");
-  StrAppend(&key, "\0", d.binds_to_node.value_or(false) ? "B" : "b",
-            d.allow_multiple_allocations.value_or(false) ? "M" : "m");
-  if (slice.spec.per_device_node_selection.value_or(false)) {
-    StrAppend(&key, "\0", d.node_name.value_or("-"),
-              d.all_nodes.value_or(false) ? "A" : "a",
-              d.node_selector ? NodeSelectorGoString(*d.node_selector) : "-");
-  }
-  auto [it, inserted] = static_class_ids_.emplace(
-      std::move(key), static_cast<int>(static_class_ids_.size()));
+  auto [it, inserted] = counter_class_ids_.emplace(
+      std::move(key), static_cast<int>(counter_class_ids_.size()));
   cls = it->second;
   return cls;
 }

@@ -71,11 +71,9 @@ class AllocatorCache {
   // state version.
   const DeviceState& StateOf(const Catalog& catalog,
                              const AllocatedState& state, uint32_t global);
-  // Interned content class of catalog device `global`: devices with equal
-  // classes have equal drivers, attributes, capacities, taints, binding
-  // conditions, counter consumption and node selection, so every selector,
-  // capacity plan, toleration and constraint treats them alike.
-  int StaticClass(const Catalog& catalog, uint32_t global);
+  // Interned id of catalog device `global`'s counter consumption (equal
+  // ids = equal consumption of the same counter sets).
+  int CounterClass(const Catalog& catalog, uint32_t global);
   // The column of attribute `name` (fully qualified), sized to the catalog.
   AttributeColumn& Column(const Catalog& catalog, const std::string& name);
   // Fills entry `global` of `column` (attribute `name`) if needed.
@@ -98,10 +96,10 @@ class AllocatorCache {
   std::vector<uint32_t> state_stamp_;
   std::vector<DeviceState> device_states_;
   std::vector<std::unique_ptr<CapacityPlan>> default_plans_;
-  std::vector<int> static_classes_;  // per catalog device, -1 = unknown
+  std::vector<int> counter_classes_;  // per catalog device, -1 = unknown
+  absl::flat_hash_map<std::string, int> counter_class_ids_;
   absl::flat_hash_map<std::string, std::unique_ptr<AttributeColumn>> columns_;
   absl::flat_hash_map<std::string, int> value_ids_;
-  absl::flat_hash_map<std::string, int> static_class_ids_;
 };
 
 // One request or subrequest of a claim (upstream requestData).
