@@ -9,6 +9,7 @@
 //                                 cached selector results) is built once
 //                                 per class and reused, as the scheduler
 //                                 reuses it until slices change;
+//   allocs_median                 heap allocations per warm allocation;
 //   cold_median_ns / cold_p99_ns  cold: a new Allocator per allocation
 //                                 (devices converted, selectors compiled
 //                                 and evaluated from scratch).
@@ -19,9 +20,12 @@
 // Usage: allocator_benchmark --scenarios DIR [--budget-ms 8000]
 //                            [--only NAME,...] [--mode warm|cold|both]
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,6 +34,23 @@
 #include "allocator/scenario.h"
 #include "api/meta_types.h"
 #include "common/str_cat.h"
+
+// Heap allocations are counted (every operator new), to report them per
+// allocation; the benchmark is single-threaded.
+namespace {
+std::atomic<uint64_t> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -57,6 +78,7 @@ const BenchClass kClasses[] = {
 
 struct Samples {
   std::vector<int64_t> ns;
+  std::vector<int64_t> allocs;
   std::vector<int64_t> steps;
   int timeouts = 0;
 };
@@ -105,6 +127,8 @@ void RunClass(const BenchClass& bc, const Scenario& sc, bool warm,
           const std::vector<const draplane::api::ResourceClaim*>& claims,
           const AllocatedState& state) {
         options.deadline = absl::Now() + absl::Seconds(3);
+        const uint64_t allocs_before =
+            g_allocations.load(std::memory_order_relaxed);
         const auto start = Clock::now();
         std::unique_ptr<Allocator> own;
         Allocator* a = shared.get();
@@ -117,6 +141,8 @@ void RunClass(const BenchClass& bc, const Scenario& sc, bool warm,
             std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
                                                                  start)
                 .count());
+        samples.allocs.push_back(static_cast<int64_t>(
+            g_allocations.load(std::memory_order_relaxed) - allocs_before));
         samples.steps.push_back(o.steps);
         if (o.kind == OutcomeKind::kTimeout) ++samples.timeouts;
         return o;
@@ -241,6 +267,7 @@ int main(int argc, char** argv) {
     c["cold_p99_ns"] = P99(run.cold.ns);
     c["timeouts"] = run.warm.timeouts + run.cold.timeouts;
     c["steps_median"] = Median(run.warm.steps);
+    c["allocs_median"] = Median(run.warm.allocs);
     c["outcome"] = run.outcome;
     report["classes"].push_back(std::move(c));
   }
