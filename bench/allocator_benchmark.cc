@@ -30,27 +30,11 @@
 #include <string>
 #include <vector>
 
+#include "allocation_counter.h"
 #include "allocator/allocator.h"
 #include "allocator/scenario.h"
 #include "api/meta_types.h"
 #include "common/str_cat.h"
-
-// Heap allocations are counted (every operator new), to report them per
-// allocation; the benchmark is single-threaded.
-namespace {
-std::atomic<uint64_t> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -127,8 +111,7 @@ void RunClass(const BenchClass& bc, const Scenario& sc, bool warm,
           const std::vector<const draplane::api::ResourceClaim*>& claims,
           const AllocatedState& state) {
         options.deadline = absl::Now() + absl::Seconds(3);
-        const uint64_t allocs_before =
-            g_allocations.load(std::memory_order_relaxed);
+        const uint64_t allocs_before = draplane::bench::AllocationCount();
         const auto start = Clock::now();
         std::unique_ptr<Allocator> own;
         Allocator* a = shared.get();
@@ -142,7 +125,7 @@ void RunClass(const BenchClass& bc, const Scenario& sc, bool warm,
                                                                  start)
                 .count());
         samples.allocs.push_back(static_cast<int64_t>(
-            g_allocations.load(std::memory_order_relaxed) - allocs_before));
+            draplane::bench::AllocationCount() - allocs_before));
         samples.steps.push_back(o.steps);
         if (o.kind == OutcomeKind::kTimeout) ++samples.timeouts;
         return o;
