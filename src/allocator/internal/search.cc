@@ -49,7 +49,9 @@ class Search {
          const Features& features, const api::Node& node,
          const std::vector<const api::ResourceClaim*>& claims,
          const AllocatedState& state, const AllocateOptions& options)
-      : s_(catalog, cache, view, features, node, claims, state, options) {}
+      : s_(catalog, cache, view, features, node, claims, state, options),
+        signatures_(cache.scratch().signatures),
+        undo_stack_(cache.scratch().undo) {}
 
   Outcome Run();
 
@@ -77,8 +79,8 @@ class Search {
   std::string error_;
   bool timed_out_ = false;
   int64_t steps_ = 0;
-  std::vector<Undo> undo_stack_;
-  std::vector<int64_t> signatures_;  // per local device, lazily
+  std::vector<Undo>& undo_stack_;
+  std::vector<int64_t>& signatures_;  // per local device, lazily
   absl::flat_hash_map<std::vector<int32_t>, int64_t> signature_ids_;
 };
 
@@ -96,11 +98,16 @@ Outcome Search::Run() {
     return out;
   }
 
+  // Reset the reused buffers, keeping their memory.
   signatures_.assign(s_.devices.size(), kNoSignature);
-  s_.allocating.assign(s_.devices.size(), {});
+  s_.allocating.resize(s_.devices.size());
+  for (auto& claims : s_.allocating) claims.clear();
   s_.allocating_capacity.assign(s_.devices.size(), std::nullopt);
-  s_.consumed_counters.assign(s_.pools.size(), {});
-  s_.results.assign(s_.claims.size(), {});
+  s_.consumed_counters.resize(s_.pools.size());
+  for (auto& counters : s_.consumed_counters) counters.clear();
+  s_.results.resize(s_.claims.size());
+  for (auto& results : s_.results) results.clear();
+  undo_stack_.clear();
 
   const Step done = AllocateOne(0, 0, 0, 0, false, 0);
   out.steps = steps_;
@@ -504,8 +511,8 @@ int64_t Search::Signature(int dev) {
         key.push_back(sel);
         if (sel != 1) continue;
         if (s_.features.consumable_capacity) {
-          auto fits = PlanFits(s_.Plan(rd, dev), nullptr, d.device->capacity,
-                               nullptr);
+          auto fits =
+              PlanFits(s_.Plan(rd, dev), nullptr, d.device->capacity, nullptr);
           key.push_back(!fits.ok() ? 2 : *fits ? 1 : 0);
         }
         if (s_.features.device_taints) key.push_back(s_.Tolerated(rd, dev));

@@ -104,6 +104,9 @@ std::string AttributeKey(const api::DeviceAttribute* a) {
   return out;
 }
 
+AllocatorCache::AllocatorCache() : scratch_(std::make_unique<Scratch>()) {}
+AllocatorCache::~AllocatorCache() = default;
+
 NodeView& AllocatorCache::ViewFor(Catalog& catalog, const api::Node& node,
                                   const Features& features) {
   // Pools depend on the node's name and labels only.
@@ -202,6 +205,7 @@ RequestData NewRequestData(
 }  // namespace
 
 std::string SearchState::Prepare() {
+  selection.clear();
   requests.resize(claims.size());
   constraints.resize(claims.size());
   int slots = 0;

@@ -61,9 +61,15 @@ struct AttributeColumn {
   std::vector<int8_t> known;
 };
 
+struct Scratch;
+
 // Caches an Allocator keeps across Allocate calls.
 class AllocatorCache {
  public:
+  AllocatorCache();
+  ~AllocatorCache();
+  Scratch& scratch() { return *scratch_; }
+
   // The view of `node`, computed on first use.
   NodeView& ViewFor(Catalog& catalog, const api::Node& node,
                     const Features& features);
@@ -96,6 +102,7 @@ class AllocatorCache {
   std::vector<uint32_t> state_stamp_;
   std::vector<DeviceState> device_states_;
   std::vector<std::unique_ptr<CapacityPlan>> default_plans_;
+  std::unique_ptr<Scratch> scratch_;
   std::vector<int> counter_classes_;  // per catalog device, -1 = unknown
   absl::flat_hash_map<std::string, int> counter_class_ids_;
   absl::flat_hash_map<std::string, std::unique_ptr<AttributeColumn>> columns_;
@@ -182,6 +189,19 @@ struct Undo {
   CapacityMap consumed;
 };
 
+// Buffers of one Allocate call, kept by the Allocator so that later calls
+// reuse their memory (contents are reset by every call).
+struct Scratch {
+  std::vector<int8_t> selection;
+  std::vector<bool> in_all_list;
+  std::vector<std::vector<int>> allocating;
+  std::vector<std::optional<CapacityMap>> allocating_capacity;
+  std::vector<CounterSets> consumed_counters;
+  std::vector<std::vector<DeviceResult>> results;
+  std::vector<int64_t> signatures;
+  std::vector<Undo> undo;
+};
+
 // The data of one Allocate call shared by the search and the explainer.
 struct SearchState {
   SearchState(Catalog& catalog, AllocatorCache& cache, NodeView& view,
@@ -197,7 +217,13 @@ struct SearchState {
         state(state),
         options(options),
         pools(view.pools),
-        devices(view.devices) {}
+        devices(view.devices),
+        allocating(cache.scratch().allocating),
+        allocating_capacity(cache.scratch().allocating_capacity),
+        consumed_counters(cache.scratch().consumed_counters),
+        results(cache.scratch().results),
+        selection(cache.scratch().selection),
+        in_all_list(cache.scratch().in_all_list) {}
 
   Catalog& catalog;
   AllocatorCache& cache;
@@ -221,10 +247,10 @@ struct SearchState {
   std::vector<std::vector<DeviceResult>> results;  // per claim
 
   // Selection memo: [slot * devices + dev]: 2 unknown, 1, 0, -1 error.
-  std::vector<int8_t> selection;
+  std::vector<int8_t>& selection;
   absl::flat_hash_map<int64_t, std::string> selection_errors;
   // Per device: some "All" request takes it.
-  std::vector<bool> in_all_list;
+  std::vector<bool>& in_all_list;
   // Capacity plans: [slot * devices + dev], created on first use.
   std::vector<std::unique_ptr<CapacityPlan>> plans;
 
