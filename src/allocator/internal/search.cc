@@ -269,7 +269,9 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
   const bool admin_exempt =
       rd.admin && s_.options.fixes.admin_access_skips_counters;
   if (!skip_counters && !admin_exempt && !device.consumes_counters.empty()) {
-    if (!CheckAvailableCounters(dev)) return kFail;
+    // A device whose counters exceed what its pool has left even on its
+    // own fails upstream's check whatever else is being allocated.
+    if (!s_.CountersCouldFit(dev) || !CheckAvailableCounters(dev)) return kFail;
     undo.counters_reserved = true;
   }
 
@@ -378,22 +380,26 @@ bool Search::CheckAvailableCounters(int dev) {
   const CounterSets& available = s_.AvailableCounters(d.pool);
   const CounterSets& consumed = s_.consumed_counters[d.pool];
   ChargeCounters(dev, 1);
-  for (const auto& [set_name, counters] : available) {
-    auto cs = consumed.find(set_name);
-    for (const auto& [name, value] : counters) {
-      const Quantity* used = nullptr;
-      if (cs != consumed.end()) {
-        auto it = cs->second.find(name);
-        if (it != cs->second.end()) used = &it->second;
-      }
-      const int cmp = used ? value.Compare(*used) : value.Sign();
-      if (cmp < 0) {
-        ChargeCounters(dev, -1);
-        return false;
+  // Upstream checks every counter of every set of the pool; the counters
+  // this device does not consume are unchanged and were within bounds
+  // unless the pool is over-consumed already (SearchState::PoolOverConsumed).
+  bool fits = !s_.PoolOverConsumed(d.pool);
+  for (const auto& c : d.device->consumes_counters) {
+    if (!fits) break;
+    auto set = available.find(c.counter_set);
+    if (set == available.end()) continue;
+    const auto& used_set = consumed.at(c.counter_set);
+    for (const auto& [name, counter] : c.counters) {
+      auto it = set->second.find(name);
+      if (it == set->second.end()) continue;
+      if (it->second.Compare(used_set.at(name)) < 0) {
+        fits = false;
+        break;
       }
     }
   }
-  return true;
+  if (!fits) ChargeCounters(dev, -1);
+  return fits;
 }
 
 // A request with fewer devices that could ever satisfy it than it needs

@@ -141,6 +141,7 @@ NodeView& AllocatorCache::ViewFor(Catalog& catalog, const api::Node& node,
     }
   }
   view.available_counters.resize(view.pools.size());
+  view.over_consumed.resize(view.pools.size());
   return view;
 }
 
@@ -306,6 +307,7 @@ std::string SearchState::Prepare() {
     }
   }
   in_all_list.assign(devices.size(), false);
+  counters_fit.assign(devices.size(), -1);
   for (const auto& claim_requests : requests) {
     for (const auto& alternatives : claim_requests) {
       for (const RequestData& rd : alternatives) {
@@ -632,30 +634,47 @@ const CounterSets& SearchState::AvailableCounters(int p) {
       }
     }
   }
+  bool negative = false;
+  for (const auto& [set_name, counters] : available) {
+    for (const auto& [name, value] : counters) {
+      if (value.Sign() < 0) negative = true;
+    }
+  }
+  view.over_consumed[p] = negative ? 1 : 0;
   cached = std::move(available);
   return *cached;
 }
 
+bool SearchState::PoolOverConsumed(int pool) {
+  AvailableCounters(pool);
+  return view.over_consumed[pool] != 0;
+}
+
 bool SearchState::CountersCouldFit(int dev) {
+  int8_t& memo = counters_fit[dev];
+  if (memo < 0) memo = CountersFitAlone(dev) ? 1 : 0;
+  return memo == 1;
+}
+
+bool SearchState::CountersFitAlone(int dev) {
   const LocalDevice& d = devices[dev];
   const CounterSets& available = AvailableCounters(d.pool);
-  for (const auto& [set_name, counters] : available) {
-    const api::DeviceCounterConsumption* consumption = nullptr;
-    for (const auto& c : d.device->consumes_counters) {
-      if (c.counter_set == set_name) consumption = &c;
-    }
-    for (const auto& [name, value] : counters) {
+  if (PoolOverConsumed(d.pool)) return false;
+  for (const auto& c : d.device->consumes_counters) {
+    auto set = available.find(c.counter_set);
+    if (set == available.end()) continue;
+    for (const auto& [name, counter] : c.counters) {
+      auto it = set->second.find(name);
+      if (it == set->second.end()) continue;
+      // Every consumption of this set counts (a device may list a set
+      // twice in invalid input; upstream adds them all).
       Quantity used;
-      if (consumption != nullptr) {
-        // Every consumption of this set counts (a device may list a set
-        // twice in invalid input; upstream adds them all).
-        for (const auto& c : d.device->consumes_counters) {
-          if (c.counter_set != set_name) continue;
-          auto it = c.counters.find(name);
-          if (it != c.counters.end()) (void)used.Add(it->second.value);
-        }
+      for (const auto& other : d.device->consumes_counters) {
+        if (other.counter_set != c.counter_set) continue;
+        auto o = other.counters.find(name);
+        if (o != other.counters.end()) (void)used.Add(o->second.value);
       }
-      if (value.Compare(used) < 0) return false;
+      if (it->second.Compare(used) < 0) return false;
     }
   }
   return true;

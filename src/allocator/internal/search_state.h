@@ -49,6 +49,8 @@ struct NodeView {
   // Per pool: counters left after the devices the allocated state holds,
   // valid for `counters_state`.
   std::vector<std::optional<CounterSets>> available_counters;
+  // Per pool: some counter is already below zero (valid with the above).
+  std::vector<int8_t> over_consumed;
   std::pair<uint64_t, uint64_t> counters_state{0, 0};
 };
 
@@ -200,6 +202,7 @@ struct Scratch {
   std::vector<std::vector<DeviceResult>> results;
   std::vector<int64_t> signatures;
   std::vector<Undo> undo;
+  std::vector<int8_t> counters_fit;
 };
 
 // The data of one Allocate call shared by the search and the explainer.
@@ -223,7 +226,8 @@ struct SearchState {
         consumed_counters(cache.scratch().consumed_counters),
         results(cache.scratch().results),
         selection(cache.scratch().selection),
-        in_all_list(cache.scratch().in_all_list) {}
+        in_all_list(cache.scratch().in_all_list),
+        counters_fit(cache.scratch().counters_fit) {}
 
   Catalog& catalog;
   AllocatorCache& cache;
@@ -251,6 +255,8 @@ struct SearchState {
   absl::flat_hash_map<int64_t, std::string> selection_errors;
   // Per device: some "All" request takes it.
   std::vector<bool>& in_all_list;
+  // Per device: CountersCouldFit memo (-1 = not computed).
+  std::vector<int8_t>& counters_fit;
   // Capacity plans: [slot * devices + dev], created on first use.
   std::vector<std::unique_ptr<CapacityPlan>> plans;
 
@@ -284,11 +290,17 @@ struct SearchState {
   int ConstraintValue(Constraint& c, int dev);
   // False when the device alone exceeds what its pool has left.
   bool CountersCouldFit(int dev);
+  // Upstream compares every counter of every set of the pool after adding
+  // a device; with the attempt's consumption within bounds before, that is
+  // "no counter of the pool below zero, and the counters this device
+  // consumes still within bounds" (this).
+  bool PoolOverConsumed(int pool);
   void InsertAllocatingCapacity(int dev, const CapacityMap& consumed);
   void RemoveAllocatingCapacity(int dev, const CapacityMap& consumed);
 
  private:
   std::string ValidateRequest(int claim, RequestData& rd);
+  bool CountersFitAlone(int dev);
 };
 
 }  // namespace draplane::allocator::internal
