@@ -30,6 +30,10 @@ Catalog::Catalog(std::vector<api::ResourceSlice> slices,
       slices_by_node_[node].push_back(i);
     }
   }
+  // Convert every device for CEL now: the conversion costs microseconds per
+  // device, and paying it once here keeps it out of every Allocate call
+  // (upstream converts per device and request on each call).
+  for (DeviceEntry& d : devices_) Convert(d);
   for (api::DeviceClass& c : classes) {
     std::string name = c.metadata.name;
     classes_.emplace(std::move(name), std::move(c));
@@ -72,21 +76,24 @@ const std::string* Catalog::CompileError(int selector) const {
   return s.program ? nullptr : &s.compile_error;
 }
 
+void Catalog::Convert(DeviceEntry& d) {
+  if (d.converted) return;
+  d.converted = true;
+  auto converted = cel::Device::Create(d.id.driver, *d.device);
+  if (converted.ok()) {
+    d.cel.emplace(*std::move(converted));
+  } else {
+    d.cel_error = std::string(converted.status().message());
+  }
+}
+
 int Catalog::Evaluate(int selector, uint32_t global,
                       const std::string** error) {
   Selector& s = selectors_[selector];
   int8_t& cached = s.results[global];
   if (cached == 2) {
     DeviceEntry& d = devices_[global];
-    if (!d.converted) {
-      d.converted = true;
-      auto converted = cel::Device::Create(d.id.driver, *d.device);
-      if (converted.ok()) {
-        d.cel.emplace(*std::move(converted));
-      } else {
-        d.cel_error = std::string(converted.status().message());
-      }
-    }
+    Convert(d);
     if (!d.cel) {
       s.errors[global] = d.cel_error;
       cached = -1;

@@ -16,8 +16,9 @@ namespace draplane::allocator::internal {
 
 // The cluster's ResourceSlices and DeviceClasses as the allocator reads
 // them, converted once: every device has a global index, its DeviceId and
-// (on first use) its CEL value; selector results are cached per
-// (expression, device) for the catalog's lifetime. Not thread-safe.
+// its CEL value (converted when the catalog is built); selector results
+// are cached per (expression, device) for the catalog's lifetime. Not
+// thread-safe.
 class Catalog {
  public:
   Catalog(std::vector<api::ResourceSlice> slices,
@@ -74,6 +75,8 @@ class Catalog {
     std::vector<int8_t> results;  // per device: 2 = not evaluated yet
     absl::flat_hash_map<uint32_t, std::string> errors;
   };
+
+  void Convert(DeviceEntry& d);
 
   cel::Compiler compiler_;
   std::vector<Slice> slices_;
