@@ -286,6 +286,7 @@ Outcome RunScenario(const Scenario& scenario, const RunOptions& options) {
                       scenario.classes);
   AllocateOptions opts;
   opts.explain = options.explain;
+  opts.fixes = options.fixes;
   if (options.timeout > absl::ZeroDuration()) {
     opts.deadline = absl::Now() + options.timeout;
   }

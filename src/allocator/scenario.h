@@ -68,6 +68,7 @@ std::vector<api::ResourceSlice> ApplyTaintRules(
 
 struct RunOptions {
   bool explain = false;
+  UpstreamFixes fixes;                         // default: exactly upstream
   absl::Duration timeout = absl::Seconds(10);  // kube-scheduler's default
 };
 

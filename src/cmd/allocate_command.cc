@@ -19,6 +19,7 @@ struct AllocateFlags {
   bool explain = false;
   bool compact = false;
   bool validate = false;
+  std::vector<std::string> fixes;
   double timeout_seconds = 10;
 };
 
@@ -67,6 +68,15 @@ int RunAllocate(const AllocateFlags& flags, Streams streams) {
 
   allocator::RunOptions options;
   options.explain = true;
+  for (const std::string& fix : flags.fixes) {
+    if (fix == "admin-access-counters") {
+      options.fixes.admin_access_skips_counters = true;
+    } else {
+      streams.err << "error: unknown --fix \"" << fix
+                  << "\" (known: admin-access-counters)\n";
+      return 2;
+    }
+  }
   options.timeout = flags.timeout_seconds > 0
                         ? absl::Seconds(flags.timeout_seconds)
                         : absl::ZeroDuration();
@@ -142,6 +152,12 @@ void RegisterAllocate(CLI::App& app, Streams streams, int* exit_code) {
                 "create (like `draplane validate`); an invalid one is an "
                 "input error (exit 1) with its field errors. Off by default, "
                 "like upstream's allocator, which trusts its input");
+  cmd->add_option("--fix", flags->fixes,
+                  "Do the right thing where upstream 1.37 has a known bug "
+                  "(draplane goes beyond upstream; default: exactly "
+                  "upstream). admin-access-counters: adminAccess requests do "
+                  "not reserve shared counters (kubernetes#140729); "
+                  "repeatable");
   cmd->add_option("--timeout", flags->timeout_seconds,
                   "Give up after this many seconds (kube-scheduler's Filter "
                   "timeout; 0 = none)")

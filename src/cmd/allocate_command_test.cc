@@ -94,6 +94,16 @@ spec:
       << r.err;
 }
 
+TEST(AllocateCommandTest, FixFlagSwitchesAnUpstreamBugOff) {
+  const std::string file = Scenario("admin-access-partition-counters.yaml");
+  EXPECT_EQ(RunDraplane({"allocate", "-f", file}).code, 3);  // upstream
+  EXPECT_EQ(
+      RunDraplane({"allocate", "-f", file, "--fix", "admin-access-counters"})
+          .code,
+      0);
+  EXPECT_EQ(RunDraplane({"allocate", "-f", file, "--fix", "nope"}).code, 2);
+}
+
 TEST(AllocateCommandTest, NodeFlagOverridesTheHeader) {
   // The rule scenario's devices are on node1; on node2 nothing fits.
   auto r = RunDraplane({"allocate", "-f", Scenario("request-exact-count.yaml"),
