@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)ResultDocument(*scenario, outcome);
   if (outcome.kind == OutcomeKind::kAllocated) {
     AllocationInputs check{scenario->features, &in.slices, &scenario->classes,
-                           &in.node, &in.claims, &in.state};
+                           &in.node,           &in.claims, &in.state};
     if (!CheckAllocation(check, outcome.results).ok()) std::abort();
   }
   return 0;
