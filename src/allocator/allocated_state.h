@@ -64,12 +64,6 @@ class AllocatedState {
     const Entry* e = Find(id);
     return e != nullptr && e->exclusive;
   }
-  // A shared (allowMultipleAllocations) allocation exists: upstream's
-  // AggregatedCapacity entry or AllocatedSharedDeviceIDs entry.
-  bool IsShared(const DeviceId& id) const {
-    const Entry* e = Find(id);
-    return e != nullptr && e->shared;
-  }
   // Upstream internal.IsDeviceAllocated: exclusive or shared.
   bool IsAllocated(const DeviceId& id) const {
     const Entry* e = Find(id);

@@ -97,6 +97,13 @@ absl::Status ParseHeader(const api::Json& j, Scenario& s,
   return absl::OkStatus();
 }
 
+// "ns/name", or "name" without a namespace (upstream's klog.KObj).
+std::string ClaimName(const api::ResourceClaim& claim) {
+  return claim.metadata.namespace_.empty()
+             ? claim.metadata.name
+             : StrCat(claim.metadata.namespace_, "/", claim.metadata.name);
+}
+
 std::string ShortKind(const api::Object& o) {
   const api::ObjectMeta* m = o.metadata();
   std::string key = o.kind();
@@ -264,9 +271,7 @@ ScenarioInputs BuildInputs(const Scenario& scenario) {
     }
     in.state.AddAllocation(*claim.status.allocation,
                            scenario.features.consumable_capacity,
-                           StrCat(claim.metadata.namespace_,
-                                  claim.metadata.namespace_.empty() ? "" : "/",
-                                  claim.metadata.name));
+                           ClaimName(claim));
   }
   if (scenario.features.device_taints && !scenario.taint_rules.empty()) {
     in.slices = ApplyTaintRules(scenario.slices, scenario.taint_rules);
@@ -350,10 +355,7 @@ std::string ResultTable(const Scenario& scenario, const Outcome& outcome) {
   std::string reasons;
   for (const api::ResourceClaim& claim : scenario.claims) {
     if (claim.status.allocation) continue;
-    const std::string name =
-        claim.metadata.namespace_.empty()
-            ? claim.metadata.name
-            : StrCat(claim.metadata.namespace_, "/", claim.metadata.name);
+    const std::string name = ClaimName(claim);
     if (outcome.kind == OutcomeKind::kAllocated) {
       for (const auto& r : outcome.results[i].devices.results) {
         rows.push_back({name, r.request, r.driver, r.pool, r.device});

@@ -20,7 +20,7 @@ Catalog::Catalog(std::vector<api::ResourceSlice> slices,
     s.first_device = static_cast<uint32_t>(devices_.size());
     for (const api::Device& d : s.slice.spec.devices) {
       devices_.push_back(DeviceEntry{
-          &d, i, DeviceId{s.slice.spec.driver, s.slice.spec.pool.name, d.name},
+          &d, DeviceId{s.slice.spec.driver, s.slice.spec.pool.name, d.name},
           std::nullopt, "", false});
     }
     const std::string node = s.slice.spec.node_name.value_or("");

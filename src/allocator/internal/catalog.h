@@ -43,7 +43,6 @@ class Catalog {
   const DeviceId& device_id(uint32_t global) const {
     return devices_[global].id;
   }
-  uint32_t slice_of(uint32_t global) const { return devices_[global].slice; }
 
   // nullptr when there is no such class.
   const api::DeviceClass* FindClass(const std::string& name) const;
@@ -63,7 +62,6 @@ class Catalog {
  private:
   struct DeviceEntry {
     const api::Device* device;
-    uint32_t slice;
     DeviceId id;
     std::optional<cel::Device> cel;
     std::string cel_error;  // conversion failed

@@ -50,8 +50,8 @@ class Search {
          const std::vector<const api::ResourceClaim*>& claims,
          const AllocatedState& state, const AllocateOptions& options)
       : s_(catalog, cache, view, features, node, claims, state, options),
-        signatures_(cache.scratch().signatures),
-        undo_stack_(cache.scratch().undo) {}
+        undo_stack_(cache.scratch().undo),
+        signatures_(cache.scratch().signatures) {}
 
   Outcome Run();
 
@@ -353,12 +353,10 @@ void Search::Rollback(const Undo& undo) {
     auto& claims = s_.allocating[undo.dev];
     claims.erase(std::find(claims.begin(), claims.end(), undo.claim));
   }
-  const LocalDevice& d = s_.devices[undo.dev];
   for (int i = undo.constraints_added - 1; i >= 0; --i) {
     s_.constraints[undo.claim][i].Remove(undo.rd->slot);
   }
   if (undo.counters_reserved) ChargeCounters(undo.dev, -1);
-  (void)d;
 }
 
 // Adds (sign 1) or removes (sign -1) the device's counter consumption to
