@@ -32,6 +32,13 @@ Scenario Load(const std::string& name) {
   return *s;
 }
 
+// Runs a rule scenario with explanations.
+Outcome Explained(const std::string& name) {
+  RunOptions options;
+  options.explain = true;
+  return RunScenario(Load(name), options);
+}
+
 TEST(FeaturesTest, DefaultsAndNames) {
   Features f = Features::Defaults();
   EXPECT_TRUE(f.admin_access && f.prioritized_list && f.partitionable_devices &&
@@ -144,10 +151,7 @@ TEST(NodeSelectionTest, OperatorsAndErrors) {
 }
 
 TEST(ExplainTest, NamesTheConstraintAndTheValuesSeen) {
-  Scenario s = Load("constraint-match-attribute-version-mismatch");
-  RunOptions options;
-  options.explain = true;
-  Outcome o = RunScenario(s, options);
+  Outcome o = Explained("constraint-match-attribute-version-mismatch");
   ASSERT_EQ(o.kind, OutcomeKind::kUnallocatable);
   ASSERT_FALSE(o.explanations.empty());
   bool found = false;
@@ -168,10 +172,7 @@ TEST(ExplainTest, NamesTheConstraintAndTheValuesSeen) {
 
 TEST(ExplainTest, CountsShortfallInUseAndTaints) {
   {
-    Scenario s = Load("limits-8-of-7-devices");
-    RunOptions options;
-    options.explain = true;
-    Outcome o = RunScenario(s, options);
+    Outcome o = Explained("limits-8-of-7-devices");
     ASSERT_EQ(o.kind, OutcomeKind::kUnallocatable);
     const RequestExplanation& r = o.explanations.at(0).requests.at(0);
     EXPECT_EQ(r.needed, 8);
@@ -180,10 +181,7 @@ TEST(ExplainTest, CountsShortfallInUseAndTaints) {
     EXPECT_NE(r.summary.find("1 short"), std::string::npos) << r.summary;
   }
   {
-    Scenario s = Load("request-all-some-in-use");
-    RunOptions options;
-    options.explain = true;
-    Outcome o = RunScenario(s, options);
+    Outcome o = Explained("request-all-some-in-use");
     ASSERT_EQ(o.kind, OutcomeKind::kUnallocatable);
     const RequestExplanation& r = o.explanations.at(0).requests.at(0);
     EXPECT_EQ(r.in_use, 1);
@@ -191,10 +189,7 @@ TEST(ExplainTest, CountsShortfallInUseAndTaints) {
     EXPECT_NE(r.summary.find(r.in_use_by[0]), std::string::npos);
   }
   {
-    Scenario s = Load("admin-access-taints-apply");
-    RunOptions options;
-    options.explain = true;
-    Outcome o = RunScenario(s, options);
+    Outcome o = Explained("admin-access-taints-apply");
     ASSERT_EQ(o.kind, OutcomeKind::kUnallocatable);
     int blocked = 0;
     for (const auto& r : o.explanations.at(0).requests)
