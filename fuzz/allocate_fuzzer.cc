@@ -4,7 +4,9 @@
 // sanitizer report, hang or invalid allocation is a bug.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "allocator/allocation_check.h"
@@ -25,7 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (outcome.kind == OutcomeKind::kAllocated) {
     AllocationInputs check{scenario->features, &in.slices, &scenario->classes,
                            &in.node,           &in.claims, &in.state};
-    if (!CheckAllocation(check, outcome.results).ok()) std::abort();
+    if (absl::Status valid = CheckAllocation(check, outcome.results);
+        !valid.ok()) {
+      std::fprintf(stderr, "invalid allocation: %s\n",
+                   std::string(valid.message()).c_str());
+      std::abort();
+    }
   }
   return 0;
 }

@@ -30,39 +30,84 @@ bool NodeOk(const api::Node& node, const std::optional<std::string>& name,
   return m.ok() && *m;
 }
 
-// The devices usable on the node, by DeviceId: newest generation of a
-// complete pool, slice (or device) selecting the node.
-std::map<std::tuple<std::string, std::string, std::string>, Located>
-UsableDevices(const AllocationInputs& in) {
-  std::map<std::pair<std::string, std::string>, int64_t> newest;
+// A pool as the node sees it. Slices selecting the node (for per-device
+// node selection: one of its devices does; with PartitionableDevices off,
+// none with counter sets or per-device selection) decide the generation.
+// When they alone do not make up resourceSliceCount, the pool's slices for
+// other nodes at that generation complete it, and any newer generation
+// anywhere makes it obsolete (upstream's multi-node pools).
+struct VisiblePool {
+  int64_t generation = INT64_MIN;
+  std::vector<const api::ResourceSlice*> visible;  // at `generation`
+  std::vector<const api::ResourceSlice*> members;  // the whole pool
+  bool usable = false;                             // complete, not obsolete
+};
+std::map<std::pair<std::string, std::string>, VisiblePool> VisiblePools(
+    const AllocationInputs& in) {
+  std::map<std::pair<std::string, std::string>, VisiblePool> pools;
   for (const api::ResourceSlice& s : *in.slices) {
-    auto key = std::make_pair(s.spec.driver, s.spec.pool.name);
-    auto it = newest.find(key);
-    if (it == newest.end() || it->second < s.spec.pool.generation) {
-      newest[key] = s.spec.pool.generation;
-    }
-  }
-  std::map<std::pair<std::string, std::string>, int64_t> count;
-  for (const api::ResourceSlice& s : *in.slices) {
-    auto key = std::make_pair(s.spec.driver, s.spec.pool.name);
-    if (s.spec.pool.generation == newest[key]) ++count[key];
-  }
-  std::map<std::tuple<std::string, std::string, std::string>, Located> out;
-  for (const api::ResourceSlice& s : *in.slices) {
-    auto key = std::make_pair(s.spec.driver, s.spec.pool.name);
-    if (s.spec.pool.generation != newest[key]) continue;
-    if (count[key] != s.spec.pool.resource_slice_count) continue;
     const bool per_device = s.spec.per_device_node_selection.value_or(false);
-    if (!per_device && !NodeOk(*in.node, s.spec.node_name, s.spec.all_nodes,
-                               s.spec.node_selector)) {
+    if (!in.features.partitionable_devices &&
+        (s.spec.per_device_node_selection.has_value() ||
+         !s.spec.shared_counters.empty())) {
       continue;
     }
-    for (const api::Device& d : s.spec.devices) {
-      if (per_device &&
-          !NodeOk(*in.node, d.node_name, d.all_nodes, d.node_selector)) {
+    bool visible = false;
+    if (per_device && !s.spec.node_name && !s.spec.all_nodes &&
+        !s.spec.node_selector) {
+      for (const api::Device& d : s.spec.devices) {
+        visible = visible ||
+                  NodeOk(*in.node, d.node_name, d.all_nodes, d.node_selector);
+      }
+    } else {
+      visible = NodeOk(*in.node, s.spec.node_name, s.spec.all_nodes,
+                       s.spec.node_selector);
+    }
+    if (!visible) continue;
+    VisiblePool& pool = pools[{s.spec.driver, s.spec.pool.name}];
+    if (s.spec.pool.generation > pool.generation) {
+      pool.generation = s.spec.pool.generation;
+      pool.visible.clear();
+    }
+    if (s.spec.pool.generation == pool.generation) pool.visible.push_back(&s);
+  }
+  for (auto& [key, pool] : pools) {
+    const int64_t want = pool.visible.front()->spec.pool.resource_slice_count;
+    if (static_cast<int64_t>(pool.visible.size()) == want) {
+      pool.members = pool.visible;
+      pool.usable = true;
+      continue;
+    }
+    bool obsolete = false;
+    for (const api::ResourceSlice& s : *in.slices) {
+      if (s.spec.driver != key.first || s.spec.pool.name != key.second) {
         continue;
       }
-      out[{s.spec.driver, s.spec.pool.name, d.name}] = Located{&s, &d};
+      if (s.spec.pool.generation > pool.generation) obsolete = true;
+      if (s.spec.pool.generation == pool.generation) pool.members.push_back(&s);
+    }
+    pool.usable =
+        !obsolete && static_cast<int64_t>(pool.members.size()) == want;
+  }
+  return pools;
+}
+
+// The devices usable on the node, by DeviceId: visible slices of complete
+// pools, and for per-device node selection the devices selecting the node.
+std::map<std::tuple<std::string, std::string, std::string>, Located>
+UsableDevices(const AllocationInputs& in) {
+  std::map<std::tuple<std::string, std::string, std::string>, Located> out;
+  for (const auto& [key, pool] : VisiblePools(in)) {
+    if (!pool.usable) continue;
+    for (const api::ResourceSlice* s : pool.visible) {
+      const bool per_device = s->spec.per_device_node_selection.value_or(false);
+      for (const api::Device& d : s->spec.devices) {
+        if (per_device &&
+            !NodeOk(*in.node, d.node_name, d.all_nodes, d.node_selector)) {
+          continue;
+        }
+        out[{key.first, key.second, d.name}] = Located{s, &d};
+      }
     }
   }
   return out;
@@ -329,20 +374,12 @@ absl::Status CheckAllocation(
 
   // Counters: the pool's sets minus what allocated devices and the new
   // results consume never go below zero.
+  const auto visible = VisiblePools(in);
   for (const auto& [pool, sets] : counters) {
     std::map<std::string, std::map<std::string, Quantity>> left;
     std::map<std::string, std::map<std::string, Quantity>> used = sets;
-    int64_t newest = INT64_MIN;
-    for (const api::ResourceSlice& s : *in.slices) {
-      if (s.spec.driver == pool.first && s.spec.pool.name == pool.second) {
-        newest = std::max(newest, s.spec.pool.generation);
-      }
-    }
-    for (const api::ResourceSlice& s : *in.slices) {
-      if (s.spec.driver != pool.first || s.spec.pool.name != pool.second ||
-          s.spec.pool.generation != newest) {
-        continue;
-      }
+    for (const api::ResourceSlice* slice : visible.at(pool).members) {
+      const api::ResourceSlice& s = *slice;
       for (const auto& set : s.spec.shared_counters) {
         for (const auto& [name, v] : set.counters)
           left[set.name][name] = v.value;

@@ -196,6 +196,31 @@ size_t FindInvalidUtf8(std::string_view s) {
   return std::string_view::npos;
 }
 
+// Offset of the first character of well-formed UTF-8 `s` that YAML's
+// reader refuses (go-yaml: only #x9, #xA, #xD, #x20-#x7E, #x85,
+// #xA0-#xD7FF, #xE000-#xFFFD and #x10000-#x10FFFF are allowed), or npos.
+size_t FindYamlControlCharacter(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    uint32_t cp = len == 1   ? c
+                  : len == 2 ? c & 0x1F
+                  : len == 3 ? c & 0x0F
+                             : c & 0x07;
+    for (int k = 1; k < len; ++k) {
+      cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    }
+    const bool allowed = cp == 0x09 || cp == 0x0A || cp == 0x0D ||
+                         (cp >= 0x20 && cp <= 0x7E) || cp == 0x85 ||
+                         (cp >= 0xA0 && cp <= 0xD7FF) ||
+                         (cp >= 0xE000 && cp <= 0xFFFD) || cp >= 0x10000;
+    if (!allowed) return i;
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
 // ------------------------------------------------------- YAML scalars
 // YAML 1.1 numbers may contain '_' digit separators.
 std::string WithoutUnderscores(std::string_view s) {
@@ -642,6 +667,12 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
     LineCol pos = PositionOf(text, bad);
     return PositionError(source_name, pos.line, pos.column,
                          "invalid UTF-8 byte sequence");
+  }
+  if (size_t bad = FindYamlControlCharacter(text);
+      bad != std::string_view::npos) {
+    LineCol pos = PositionOf(text, bad);
+    return PositionError(source_name, pos.line, pos.column,
+                         "control characters are not allowed");
   }
   std::vector<YAML::Node> docs;
   try {

@@ -132,6 +132,24 @@ TEST(ParseManifestsTest, RejectsInvalidUtf8WithPosition) {
   EXPECT_FALSE(ParseManifests("{\"a\": \"\xff\"}").ok());
 }
 
+// go-yaml's reader refuses control characters; sigs.k8s.io/yaml (what
+// kubectl and the API server use) reports "control characters are not
+// allowed". Found by the allocate fuzzer as a difference from draref.
+TEST(ParseManifestsTest, RejectsControlCharactersLikeGoYaml) {
+  auto docs =
+      ParseManifests(std::string("a: ok\nb: x\x07\x00y\n", 14), "ctl.yaml");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_EQ(docs.status().message(),
+            "ctl.yaml:2:5: control characters are not allowed");
+  EXPECT_FALSE(ParseManifests("a: \x7f\n").ok());          // DEL
+  EXPECT_FALSE(ParseManifests("a: \xc2\x80\n").ok());      // C1 control
+  EXPECT_FALSE(ParseManifests("a: \xef\xbf\xbe\n").ok());  // U+FFFE
+  // Tabs, CR, NEL, NBSP and astral characters are allowed.
+  EXPECT_TRUE(
+      ParseManifests("a: \"x\ty\"\r\nb: \xc2\x85\xc2\xa0\xf0\x9f\x98\x80\n")
+          .ok());
+}
+
 // yaml-cpp 0.7 loops forever on these; found by the manifest fuzzer.
 TEST(ParseManifestsTest, RejectsFlowIndicatorsWhereABlockNodeStarts) {
   for (const char* text : {",paiVersision: reso resou", ",a", " ,", "---\n,",
