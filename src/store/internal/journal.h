@@ -1,0 +1,38 @@
+// The durability seam of the store: every write is appended to a journal
+// before it becomes visible, and a store is rebuilt from its journal on
+// open. The in-memory store has no journal.
+#ifndef DRAPLANE_STORE_INTERNAL_JOURNAL_H_
+#define DRAPLANE_STORE_INTERNAL_JOURNAL_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+
+namespace draplane::store::internal {
+
+// One write: the new version of a key (or its tombstone).
+struct JournalEntry {
+  int64_t revision = 0;
+  std::string key;
+  int64_t create_revision = 0;
+  bool deleted = false;
+  std::string value;          // the new value; for deletions the old one
+  int64_t prev_revision = 0;  // the key's previous version, 0 if none
+};
+
+class Journal {
+ public:
+  virtual ~Journal() = default;
+  // Durable when it returns OK; on error nothing of the entry is kept.
+  virtual absl::Status Append(const JournalEntry& entry) = 0;
+  // Forgets versions at or below `revision` that a newer version at or
+  // below it supersedes, and tombstones at or below it; remembers
+  // `revision` as the compact revision.
+  virtual absl::Status Compact(int64_t revision) = 0;
+};
+
+}  // namespace draplane::store::internal
+
+#endif  // DRAPLANE_STORE_INTERNAL_JOURNAL_H_

@@ -1,0 +1,340 @@
+#include "store/internal/revisioned_store.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/cord.h"
+#include "common/str_cat.h"
+
+namespace draplane::store {
+namespace {
+
+constexpr char kErrorPayload[] = "draplane.dev/store-error";
+
+absl::Status WithKind(absl::Status status, const char* kind) {
+  status.SetPayload(kErrorPayload, absl::Cord(kind));
+  return status;
+}
+
+bool HasKind(const absl::Status& status, const char* kind) {
+  auto payload = status.GetPayload(kErrorPayload);
+  return payload.has_value() && *payload == kind;
+}
+
+bool HasPrefix(std::string_view key, std::string_view prefix) {
+  return key.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+bool IsConflict(const absl::Status& status) {
+  return HasKind(status, "conflict");
+}
+bool IsCompacted(const absl::Status& status) {
+  return HasKind(status, "compacted");
+}
+bool IsFutureRevision(const absl::Status& status) {
+  return HasKind(status, "future");
+}
+
+namespace internal {
+
+class RevisionedStore::WatchHandle : public Watch {
+ public:
+  WatchHandle(RevisionedStore* store, uint64_t id) : store_(store), id_(id) {}
+  ~WatchHandle() override { store_->RemoveWatcher(id_); }
+
+ private:
+  RevisionedStore* store_;
+  uint64_t id_;
+};
+
+RevisionedStore::RevisionedStore(const StoreOptions& options,
+                                 std::unique_ptr<Journal> journal)
+    : options_(options), journal_(std::move(journal)) {}
+
+RevisionedStore::~RevisionedStore() = default;
+
+void RevisionedStore::Replay(const JournalEntry& entry) {
+  std::unique_lock lock(state_mu_);
+  ApplyLocked(entry, /*notify=*/false);
+}
+
+void RevisionedStore::FinishReplay(int64_t compact_revision) {
+  std::unique_lock lock(state_mu_);
+  revision_ = std::max(revision_, compact_revision);
+  // The journal keeps the newest version at or below the compact revision
+  // of each key: their events are not history any more.
+  while (!history_.empty() && history_.front().revision <= compact_revision) {
+    history_.pop_front();
+  }
+  compact_revision_ = compact_revision;
+}
+
+int64_t RevisionedStore::Revision() const {
+  std::shared_lock lock(state_mu_);
+  return revision_;
+}
+
+int64_t RevisionedStore::CompactRevision() const {
+  std::shared_lock lock(state_mu_);
+  return compact_revision_;
+}
+
+absl::Status RevisionedStore::CheckReadRevision(int64_t revision) const {
+  if (revision < 0) {
+    return absl::InvalidArgumentError(StrCat("invalid revision ", revision));
+  }
+  if (revision > revision_) {
+    return WithKind(absl::OutOfRangeError(StrCat(
+                        "required revision ", revision,
+                        " is a future revision (current ", revision_, ")")),
+                    "future");
+  }
+  if (revision != 0 && revision < compact_revision_) {
+    return WithKind(
+        absl::OutOfRangeError(StrCat("required revision ", revision,
+                                     " has been compacted (compacted to ",
+                                     compact_revision_, ")")),
+        "compacted");
+  }
+  return absl::OkStatus();
+}
+
+const RevisionedStore::Version* RevisionedStore::VersionAt(
+    const std::vector<Version>& versions, int64_t revision) const {
+  // Versions are in revision order; the newest at or below `revision`.
+  auto it = std::upper_bound(
+      versions.begin(), versions.end(), revision,
+      [](int64_t r, const Version& v) { return r < v.revision; });
+  if (it == versions.begin()) return nullptr;
+  --it;
+  return it->value == nullptr ? nullptr : &*it;
+}
+
+absl::StatusOr<Record> RevisionedStore::Get(std::string_view key,
+                                            int64_t revision) const {
+  std::shared_lock lock(state_mu_);
+  if (auto s = CheckReadRevision(revision); !s.ok()) return s;
+  const int64_t at = revision == 0 ? revision_ : revision;
+  auto it = keys_.find(key);
+  const Version* v = it == keys_.end() ? nullptr : VersionAt(it->second, at);
+  if (v == nullptr)
+    return absl::NotFoundError(StrCat("key ", key, " not found"));
+  return Record{std::string(key), v->value, v->create_revision, v->revision};
+}
+
+absl::StatusOr<ListResult> RevisionedStore::List(
+    const ListOptions& options) const {
+  std::shared_lock lock(state_mu_);
+  if (auto s = CheckReadRevision(options.revision); !s.ok()) return s;
+  ListResult result;
+  result.revision = options.revision == 0 ? revision_ : options.revision;
+  auto it = options.start_after.empty() || options.start_after < options.prefix
+                ? keys_.lower_bound(options.prefix)
+                : keys_.upper_bound(options.start_after);
+  for (; it != keys_.end() && HasPrefix(it->first, options.prefix); ++it) {
+    const Version* v = VersionAt(it->second, result.revision);
+    if (v == nullptr) continue;
+    if (options.limit > 0 &&
+        static_cast<int64_t>(result.records.size()) >= options.limit) {
+      ++result.remaining;
+      continue;
+    }
+    result.records.push_back(
+        Record{it->first, v->value, v->create_revision, v->revision});
+  }
+  return result;
+}
+
+int64_t RevisionedStore::Count(std::string_view prefix) const {
+  std::shared_lock lock(state_mu_);
+  int64_t n = 0;
+  for (auto it = keys_.lower_bound(prefix);
+       it != keys_.end() && HasPrefix(it->first, prefix); ++it) {
+    if (it->second.back().value != nullptr) ++n;
+  }
+  return n;
+}
+
+absl::StatusOr<Record> RevisionedStore::Create(std::string_view key,
+                                               std::string value) {
+  return Write(Op::kCreate, key, std::move(value), 0);
+}
+
+absl::StatusOr<Record> RevisionedStore::Update(std::string_view key,
+                                               std::string value,
+                                               int64_t expected_mod_revision) {
+  return Write(Op::kUpdate, key, std::move(value), expected_mod_revision);
+}
+
+absl::StatusOr<Record> RevisionedStore::Delete(std::string_view key,
+                                               int64_t expected_mod_revision) {
+  return Write(Op::kDelete, key, "", expected_mod_revision);
+}
+
+absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
+                                              std::string value,
+                                              int64_t expected_mod_revision) {
+  if (key.empty()) return absl::InvalidArgumentError("empty key");
+  std::lock_guard write_lock(write_mu_);
+  // Only writers change the state, and they are serialised: reading it
+  // here without state_mu_ races with no one but readers.
+  JournalEntry entry;
+  entry.revision = revision_ + 1;
+  entry.key = std::string(key);
+  auto it = keys_.find(key);
+  const Version* current = nullptr;
+  if (it != keys_.end() && it->second.back().value != nullptr) {
+    current = &it->second.back();
+  }
+  if (op == Op::kCreate) {
+    if (current != nullptr) {
+      return absl::AlreadyExistsError(StrCat("key ", key, " already exists"));
+    }
+    entry.create_revision = entry.revision;
+    entry.value = std::move(value);
+  } else {
+    if (current == nullptr) {
+      return absl::NotFoundError(StrCat("key ", key, " not found"));
+    }
+    if (expected_mod_revision != 0 &&
+        expected_mod_revision != current->revision) {
+      return WithKind(
+          absl::AbortedError(StrCat("key ", key, " was modified at revision ",
+                                    current->revision, ", expected ",
+                                    expected_mod_revision)),
+          "conflict");
+    }
+    entry.create_revision = current->create_revision;
+    entry.deleted = op == Op::kDelete;
+    entry.value = op == Op::kDelete ? *current->value : std::move(value);
+  }
+  if (it != keys_.end()) entry.prev_revision = it->second.back().revision;
+  if (journal_ != nullptr) {
+    if (auto s = journal_->Append(entry); !s.ok()) return s;
+  }
+  Record record{entry.key, nullptr, entry.create_revision, entry.revision};
+  {
+    std::unique_lock lock(state_mu_);
+    ApplyLocked(entry, /*notify=*/true);
+    record.value = keys_.find(key)->second.back().value;
+    if (op == Op::kDelete) record.value = history_.back().value;
+    if (options_.retain_revisions > 0 &&
+        revision_ - compact_revision_ >= 2 * options_.retain_revisions) {
+      const int64_t target = revision_ - options_.retain_revisions;
+      if (journal_ == nullptr || journal_->Compact(target).ok()) {
+        CompactLocked(target);
+      }
+    }
+  }
+  return record;
+}
+
+void RevisionedStore::ApplyLocked(const JournalEntry& entry, bool notify) {
+  std::vector<Version>& versions = keys_[entry.key];
+  Event event;
+  event.revision = entry.revision;
+  event.key = entry.key;
+  event.create_revision = entry.create_revision;
+  const bool existed = !versions.empty() && versions.back().value != nullptr;
+  if (existed) event.prev_value = versions.back().value;
+  Value value = std::make_shared<const std::string>(entry.value);
+  if (entry.deleted) {
+    event.type = EventType::kDeleted;
+    event.value = event.prev_value ? event.prev_value : value;
+    versions.push_back(Version{entry.revision, entry.create_revision, nullptr});
+    if (existed) --live_keys_;
+  } else {
+    event.type = existed ? EventType::kUpdated : EventType::kCreated;
+    event.value = value;
+    versions.push_back(Version{entry.revision, entry.create_revision, value});
+    if (!existed) ++live_keys_;
+  }
+  revision_ = std::max(revision_, entry.revision);
+  history_.push_back(std::move(event));
+  if (!notify) return;
+  const Event& e = history_.back();
+  for (auto& [id, w] : watchers_) {
+    if (e.revision > w.after_revision && HasPrefix(e.key, w.prefix)) {
+      w.sink(e);
+    }
+  }
+}
+
+absl::StatusOr<std::unique_ptr<Watch>> RevisionedStore::WatchPrefix(
+    std::string_view prefix, int64_t after_revision, WatchSink sink) {
+  std::unique_lock lock(state_mu_);
+  if (after_revision < compact_revision_) {
+    return WithKind(
+        absl::OutOfRangeError(StrCat("required revision ", after_revision,
+                                     " has been compacted (compacted to ",
+                                     compact_revision_, ")")),
+        "compacted");
+  }
+  auto first = std::upper_bound(
+      history_.begin(), history_.end(), after_revision,
+      [](int64_t r, const Event& e) { return r < e.revision; });
+  for (auto it = first; it != history_.end(); ++it) {
+    if (HasPrefix(it->key, prefix)) sink(*it);
+  }
+  const uint64_t id = next_watcher_++;
+  watchers_.emplace(
+      id, Watcher{std::string(prefix), after_revision, std::move(sink)});
+  return std::unique_ptr<Watch>(new WatchHandle(this, id));
+}
+
+void RevisionedStore::RemoveWatcher(uint64_t id) {
+  std::unique_lock lock(state_mu_);
+  watchers_.erase(id);
+}
+
+absl::Status RevisionedStore::Compact(int64_t revision) {
+  std::lock_guard write_lock(write_mu_);
+  {
+    std::shared_lock lock(state_mu_);
+    if (revision > revision_) {
+      return absl::InvalidArgumentError(
+          StrCat("cannot compact to revision ", revision,
+                 ": the current revision is ", revision_));
+    }
+    if (revision <= compact_revision_) return absl::OkStatus();
+  }
+  if (journal_ != nullptr) {
+    if (auto s = journal_->Compact(revision); !s.ok()) return s;
+  }
+  std::unique_lock lock(state_mu_);
+  CompactLocked(revision);
+  return absl::OkStatus();
+}
+
+void RevisionedStore::CompactLocked(int64_t revision) {
+  for (auto it = keys_.begin(); it != keys_.end();) {
+    std::vector<Version>& versions = it->second;
+    // Keep the newest version at or below `revision` (what reads at
+    // `revision` see) unless it is a tombstone, and everything newer.
+    size_t keep_from = 0;
+    while (keep_from + 1 < versions.size() &&
+           versions[keep_from + 1].revision <= revision) {
+      ++keep_from;
+    }
+    if (versions[keep_from].revision <= revision &&
+        versions[keep_from].value == nullptr) {
+      ++keep_from;
+    }
+    versions.erase(versions.begin(), versions.begin() + keep_from);
+    it = versions.empty() ? keys_.erase(it) : std::next(it);
+  }
+  while (!history_.empty() && history_.front().revision <= revision) {
+    history_.pop_front();
+  }
+  compact_revision_ = revision;
+}
+
+}  // namespace internal
+
+std::unique_ptr<Store> NewMemoryStore(const StoreOptions& options) {
+  return std::make_unique<internal::RevisionedStore>(options, nullptr);
+}
+
+}  // namespace draplane::store

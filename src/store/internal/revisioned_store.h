@@ -1,0 +1,93 @@
+// The one implementation of the Store semantics (store.h): an in-memory
+// multi-version index of every key, the retained event history and the
+// watchers, with an optional journal for durability.
+#ifndef DRAPLANE_STORE_INTERNAL_REVISIONED_STORE_H_
+#define DRAPLANE_STORE_INTERNAL_REVISIONED_STORE_H_
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "store/internal/journal.h"
+#include "store/store.h"
+
+namespace draplane::store::internal {
+
+class RevisionedStore : public Store {
+ public:
+  // `journal` may be null (memory only).
+  RevisionedStore(const StoreOptions& options,
+                  std::unique_ptr<Journal> journal);
+  ~RevisionedStore() override;
+
+  // Rebuilding from a journal, before the store is shared: entries in
+  // revision order, then the compact revision.
+  void Replay(const JournalEntry& entry);
+  void FinishReplay(int64_t compact_revision);
+
+  int64_t Revision() const override;
+  int64_t CompactRevision() const override;
+  absl::StatusOr<Record> Get(std::string_view key,
+                             int64_t revision) const override;
+  absl::StatusOr<ListResult> List(const ListOptions& options) const override;
+  int64_t Count(std::string_view prefix) const override;
+  absl::StatusOr<Record> Create(std::string_view key,
+                                std::string value) override;
+  absl::StatusOr<Record> Update(std::string_view key, std::string value,
+                                int64_t expected_mod_revision) override;
+  absl::StatusOr<Record> Delete(std::string_view key,
+                                int64_t expected_mod_revision) override;
+  absl::StatusOr<std::unique_ptr<Watch>> WatchPrefix(std::string_view prefix,
+                                                     int64_t after_revision,
+                                                     WatchSink sink) override;
+  absl::Status Compact(int64_t revision) override;
+
+ private:
+  struct Version {
+    int64_t revision = 0;
+    int64_t create_revision = 0;
+    Value value;  // null: deleted at `revision`
+  };
+  struct Watcher {
+    std::string prefix;
+    int64_t after_revision = 0;
+    WatchSink sink;
+  };
+  class WatchHandle;
+  enum class Op { kCreate, kUpdate, kDelete };
+
+  absl::StatusOr<Record> Write(Op op, std::string_view key, std::string value,
+                               int64_t expected_mod_revision);
+  // Caller holds state_mu_ (shared or exclusive).
+  absl::Status CheckReadRevision(int64_t revision) const;
+  const Version* VersionAt(const std::vector<Version>& versions,
+                           int64_t revision) const;
+  // Caller holds state_mu_ exclusively.
+  void ApplyLocked(const JournalEntry& entry, bool notify);
+  void CompactLocked(int64_t revision);
+  void RemoveWatcher(uint64_t id);
+
+  const StoreOptions options_;
+  std::unique_ptr<Journal> journal_;
+
+  // Serialises writers (held across the journal append, so a slow disk
+  // never blocks readers).
+  std::mutex write_mu_;
+  // Guards everything below.
+  mutable std::shared_mutex state_mu_;
+  int64_t revision_ = 0;
+  int64_t compact_revision_ = 0;
+  int64_t live_keys_ = 0;
+  std::map<std::string, std::vector<Version>, std::less<>> keys_;
+  std::deque<Event> history_;  // events with revision > compact_revision_
+  std::map<uint64_t, Watcher> watchers_;
+  uint64_t next_watcher_ = 1;
+};
+
+}  // namespace draplane::store::internal
+
+#endif  // DRAPLANE_STORE_INTERNAL_REVISIONED_STORE_H_

@@ -1,0 +1,226 @@
+#include "store/internal/sqlite_journal.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "common/str_cat.h"
+
+namespace draplane::store::internal {
+namespace {
+
+constexpr char kSchema[] = R"sql(
+CREATE TABLE IF NOT EXISTS log (
+  revision INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  create_revision INTEGER NOT NULL,
+  prev_revision INTEGER NOT NULL,
+  deleted INTEGER NOT NULL,
+  value BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS log_prev_revision ON log (prev_revision);
+CREATE TABLE IF NOT EXISTS meta (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+)sql";
+
+absl::Status SqliteError(sqlite3* db, std::string_view what) {
+  return absl::InternalError(StrCat("sqlite: ", what, ": ",
+                                    db ? sqlite3_errmsg(db) : "out of memory"));
+}
+
+// A prepared statement, finalized on destruction.
+class Statement {
+ public:
+  Statement() = default;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { sqlite3_finalize(stmt_); }
+  absl::Status Prepare(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) {
+      return SqliteError(db, StrCat("prepare ", sql));
+    }
+    return absl::OkStatus();
+  }
+  sqlite3_stmt* get() const { return stmt_; }
+  void Finalize() {
+    sqlite3_finalize(stmt_);
+    stmt_ = nullptr;
+  }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+class SqliteJournal : public Journal {
+ public:
+  SqliteJournal(sqlite3* db, int lock_fd) : db_(db), lock_fd_(lock_fd) {}
+  ~SqliteJournal() override {
+    insert_.Finalize();
+    sqlite3_close_v2(db_);
+    if (lock_fd_ >= 0) close(lock_fd_);
+  }
+
+  absl::Status Init() {
+    if (auto s = insert_.Prepare(
+            db_,
+            "INSERT INTO log (revision, key, create_revision, prev_revision, "
+            "deleted, value) VALUES (?, ?, ?, ?, ?, ?)");
+        !s.ok()) {
+      return s;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Append(const JournalEntry& e) override {
+    sqlite3_stmt* st = insert_.get();
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, e.revision);
+    sqlite3_bind_text(st, 2, e.key.data(), static_cast<int>(e.key.size()),
+                      SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, e.create_revision);
+    sqlite3_bind_int64(st, 4, e.prev_revision);
+    sqlite3_bind_int(st, 5, e.deleted ? 1 : 0);
+    sqlite3_bind_blob(st, 6, e.value.data(), static_cast<int>(e.value.size()),
+                      SQLITE_STATIC);
+    const int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) return SqliteError(db_, "append");
+    return absl::OkStatus();
+  }
+
+  absl::Status Compact(int64_t revision) override {
+    if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) !=
+        SQLITE_OK) {
+      return SqliteError(db_, "begin");
+    }
+    Statement del, meta;
+    absl::Status s = del.Prepare(
+        db_,
+        "DELETE FROM log WHERE revision <= ?1 AND (deleted = 1 OR revision "
+        "IN (SELECT prev_revision FROM log WHERE revision <= ?1))");
+    if (s.ok()) {
+      sqlite3_bind_int64(del.get(), 1, revision);
+      if (sqlite3_step(del.get()) != SQLITE_DONE)
+        s = SqliteError(db_, "compact");
+    }
+    if (s.ok()) {
+      s = meta.Prepare(db_,
+                       "INSERT OR REPLACE INTO meta (name, value) VALUES "
+                       "('compact_revision', ?)");
+    }
+    if (s.ok()) {
+      sqlite3_bind_int64(meta.get(), 1, revision);
+      if (sqlite3_step(meta.get()) != SQLITE_DONE)
+        s = SqliteError(db_, "compact");
+    }
+    if (!s.ok()) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      return s;
+    }
+    if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+      s = SqliteError(db_, "commit");
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    return s;
+  }
+
+ private:
+  sqlite3* db_;
+  int lock_fd_;
+  Statement insert_;
+};
+
+absl::Status Load(sqlite3* db, RevisionedStore& store) {
+  int64_t compact = 0;
+  {
+    Statement st;
+    if (auto s = st.Prepare(
+            db, "SELECT value FROM meta WHERE name = 'compact_revision'");
+        !s.ok()) {
+      return s;
+    }
+    if (sqlite3_step(st.get()) == SQLITE_ROW) {
+      compact = sqlite3_column_int64(st.get(), 0);
+    }
+  }
+  Statement st;
+  if (auto s = st.Prepare(db,
+                          "SELECT revision, key, create_revision, "
+                          "prev_revision, deleted, value FROM log ORDER BY "
+                          "revision");
+      !s.ok()) {
+    return s;
+  }
+  int rc;
+  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
+    JournalEntry e;
+    e.revision = sqlite3_column_int64(st.get(), 0);
+    const auto* key = sqlite3_column_text(st.get(), 1);
+    e.key.assign(reinterpret_cast<const char*>(key),
+                 sqlite3_column_bytes(st.get(), 1));
+    e.create_revision = sqlite3_column_int64(st.get(), 2);
+    e.prev_revision = sqlite3_column_int64(st.get(), 3);
+    e.deleted = sqlite3_column_int(st.get(), 4) != 0;
+    const void* blob = sqlite3_column_blob(st.get(), 5);
+    const int n = sqlite3_column_bytes(st.get(), 5);
+    if (n > 0) e.value.assign(static_cast<const char*>(blob), n);
+    store.Replay(e);
+  }
+  if (rc != SQLITE_DONE) return SqliteError(db, "load");
+  store.FinishReplay(compact);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<RevisionedStore>> OpenSqliteJournaledStore(
+    const std::string& path, const StoreOptions& options) {
+  // An advisory lock on a side file: two processes must never append to
+  // one journal (revisions would collide).
+  const std::string lock_path = path + ".lock";
+  int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return absl::FailedPreconditionError(
+        StrCat("cannot open ", lock_path, ": ", std::strerror(errno)));
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    close(fd);
+    return absl::FailedPreconditionError(
+        StrCat(path, " is in use by another draplane process"));
+  }
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(
+          path.c_str(), &db,
+          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+          nullptr) != SQLITE_OK) {
+    absl::Status s = SqliteError(db, StrCat("open ", path));
+    sqlite3_close_v2(db);
+    close(fd);
+    return s;
+  }
+  auto journal = std::make_unique<SqliteJournal>(db, fd);
+  const char* setup =
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
+      "PRAGMA busy_timeout=30000;";
+  if (sqlite3_exec(db, setup, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    return SqliteError(db, "configure");
+  }
+  if (sqlite3_exec(db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    return SqliteError(db, "create schema");
+  }
+  if (auto s = journal->Init(); !s.ok()) return s;
+  // The store owns the journal (and so the connection); Replay never
+  // journals.
+  auto store = std::make_unique<RevisionedStore>(options, std::move(journal));
+  if (auto s = Load(db, *store); !s.ok()) return s;
+  return store;
+}
+
+}  // namespace draplane::store::internal

@@ -1,0 +1,153 @@
+// A revisioned key-value store with watch: the storage model Kubernetes'
+// API server expects from etcd, embedded.
+//
+// Semantics (etcd v3, as kube-apiserver uses it):
+//  - One global revision, incremented by exactly 1 by every successful
+//    write; it is the resourceVersion of everything the API server returns.
+//  - Each key has a create_revision (kept until it is deleted) and a
+//    mod_revision (the revision of its last write). Writes can be made
+//    conditional on the mod_revision (optimistic concurrency).
+//  - Reads at an older revision and watches from an older revision work
+//    until that revision is compacted; then they fail with IsCompacted().
+//  - Watch delivers every change under a key prefix in revision order,
+//    first the retained history after the start revision, then live
+//    changes, with no gap and no duplicate.
+//
+// Backends: the in-memory store (tests, simulation) and the SQLite store
+// (standalone server: one file, WAL, every acknowledged write is on disk
+// before the call returns). Both share one implementation of the
+// semantics; SQLite only adds durability. Thread-safe: any number of
+// readers, writers and watchers at once.
+#ifndef DRAPLANE_STORE_STORE_H_
+#define DRAPLANE_STORE_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace draplane::store {
+
+// Values are immutable once written and shared between the index, the
+// event history and every watcher.
+using Value = std::shared_ptr<const std::string>;
+
+// The version of a key visible at some revision.
+struct Record {
+  std::string key;
+  Value value;
+  int64_t create_revision = 0;
+  int64_t mod_revision = 0;
+};
+
+enum class EventType { kCreated, kUpdated, kDeleted };
+
+struct Event {
+  EventType type = EventType::kCreated;
+  int64_t revision = 0;  // the write's revision
+  std::string key;
+  // kCreated/kUpdated: the new value. kDeleted: the value that was deleted.
+  Value value;
+  // kUpdated/kDeleted: the value before the write. kCreated: null.
+  Value prev_value;
+  int64_t create_revision = 0;  // of the key (of the deleted key for kDeleted)
+};
+
+struct ListOptions {
+  std::string prefix;       // keys starting with this
+  std::string start_after;  // only keys > this (pagination); "" = from start
+  int64_t limit = 0;        // at most this many records; 0 = all
+  int64_t revision = 0;     // read at this revision; 0 = the current one
+};
+
+struct ListResult {
+  std::vector<Record> records;  // in key order
+  int64_t revision = 0;         // the revision read at
+  int64_t remaining = 0;        // matching keys after the last record
+};
+
+// Called for each event of a watch, in revision order. Runs on the thread
+// of the write that made the event (or of Watch() for history) while the
+// store holds an internal lock: it must be quick (queue the event) and must
+// not call the store.
+using WatchSink = std::function<void(const Event&)>;
+
+// A live watch. Destroying it cancels it: once the destructor returns the
+// sink is never called again.
+class Watch {
+ public:
+  virtual ~Watch() = default;
+};
+
+struct StoreOptions {
+  // Revisions of history kept for watches and old reads; older history is
+  // compacted automatically (in batches, so up to twice this is kept).
+  // 0 keeps everything until Compact() is called.
+  int64_t retain_revisions = 100000;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // The current revision (0 for an empty new store).
+  virtual int64_t Revision() const = 0;
+  // The revision up to which history is compacted (0 = none).
+  virtual int64_t CompactRevision() const = 0;
+
+  // The key at `revision` (0 = current). NotFound when absent then;
+  // IsCompacted() / IsFutureRevision() for revisions out of range.
+  virtual absl::StatusOr<Record> Get(std::string_view key,
+                                     int64_t revision = 0) const = 0;
+  virtual absl::StatusOr<ListResult> List(const ListOptions& options) const = 0;
+  // Number of keys under `prefix` now.
+  virtual int64_t Count(std::string_view prefix) const = 0;
+
+  // Creates `key`; AlreadyExists when it exists.
+  virtual absl::StatusOr<Record> Create(std::string_view key,
+                                        std::string value) = 0;
+  // Replaces `key`'s value. `expected_mod_revision` 0 = unconditional;
+  // otherwise IsConflict() unless it equals the key's mod_revision.
+  // NotFound when the key does not exist.
+  virtual absl::StatusOr<Record> Update(std::string_view key, std::string value,
+                                        int64_t expected_mod_revision) = 0;
+  // Deletes `key`, with the same precondition as Update. Returns the
+  // deleted record with mod_revision set to the deletion's revision.
+  virtual absl::StatusOr<Record> Delete(std::string_view key,
+                                        int64_t expected_mod_revision) = 0;
+
+  // Watches keys under `prefix`: events with revision > after_revision,
+  // history first. IsCompacted() when after_revision < CompactRevision().
+  // A start revision in the future is allowed (events arrive when made).
+  virtual absl::StatusOr<std::unique_ptr<Watch>> WatchPrefix(
+      std::string_view prefix, int64_t after_revision, WatchSink sink) = 0;
+
+  // Drops history at or below `revision` (<= the current revision).
+  virtual absl::Status Compact(int64_t revision) = 0;
+};
+
+// A store that keeps everything in memory.
+std::unique_ptr<Store> NewMemoryStore(const StoreOptions& options = {});
+
+// A durable store in the SQLite database file `path` (created when
+// missing; its directory must exist). Holds an exclusive lock on the file
+// for the store's lifetime: a second open fails with FailedPrecondition.
+absl::StatusOr<std::unique_ptr<Store>> OpenSqliteStore(
+    const std::string& path, const StoreOptions& options = {});
+
+// Error classification (the API server maps these to HTTP statuses).
+// Conflict: a conditional write's expected mod_revision was stale (409).
+bool IsConflict(const absl::Status& status);
+// Compacted: the revision asked for is no longer retained (410 Gone).
+bool IsCompacted(const absl::Status& status);
+// Future revision: a read at a revision not reached yet.
+bool IsFutureRevision(const absl::Status& status);
+
+}  // namespace draplane::store
+
+#endif  // DRAPLANE_STORE_STORE_H_
