@@ -21,6 +21,7 @@ void RegisterValidate(CLI::App& app, Streams streams, int* exit_code);
 void RegisterConvert(CLI::App& app, Streams streams, int* exit_code);
 void RegisterCel(CLI::App& app, Streams streams, int* exit_code);
 void RegisterAllocate(CLI::App& app, Streams streams, int* exit_code);
+void RegisterServer(CLI::App& app, Streams streams, int* exit_code);
 
 // Builds the whole command tree and runs it on argv. Returns the exit code.
 int RunMain(int argc, const char* const* argv, Streams streams);

@@ -29,6 +29,7 @@ int RunMain(int argc, const char* const* argv, Streams streams) {
   RegisterConvert(app, streams, &exit_code);
   RegisterCel(app, streams, &exit_code);
   RegisterAllocate(app, streams, &exit_code);
+  RegisterServer(app, streams, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

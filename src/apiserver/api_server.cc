@@ -1,0 +1,988 @@
+#include "apiserver/api_server.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "api/manifest.h"
+#include "api/object_codec.h"
+#include "apiserver/internal/api_errors.h"
+#include "apiserver/internal/discovery.h"
+#include "apiserver/internal/object_filter.h"
+#include "apiserver/internal/patching.h"
+#include "apiserver/internal/registry.h"
+#include "apiserver/internal/resources.h"
+#include "common/str_cat.h"
+#include "printers/table_printer.h"
+
+namespace draplane::apiserver {
+namespace {
+
+using api::Json;
+using internal::ResourceInfo;
+
+constexpr char kJson[] = "application/json";
+
+// What a request URL names.
+struct Target {
+  const ResourceInfo* resource = nullptr;
+  std::string group;
+  std::string version;
+  std::string namespace_;  // for namespaced resources ("" = all)
+  std::string name;        // "" for collections
+  std::string subresource;
+};
+
+std::vector<std::string_view> Split(std::string_view path) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  while (start < path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    if (end > start) out.push_back(path.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+// Parses /api/v1/... and /apis/<g>/<v>/... resource paths; nullopt when
+// the path is not a resource path (discovery, unknown).
+absl::StatusOr<Target> ParseResourcePath(
+    const std::vector<std::string_view>& s) {
+  Target t;
+  size_t i;
+  if (s.size() >= 3 && s[0] == "api" && s[1] == "v1") {
+    t.version = "v1";
+    i = 2;
+  } else if (s.size() >= 4 && s[0] == "apis") {
+    t.group = std::string(s[1]);
+    t.version = std::string(s[2]);
+    i = 3;
+  } else {
+    return internal::PathNotFound();
+  }
+  std::vector<std::string_view> rest(s.begin() + i, s.end());
+  auto find = [&](std::string_view plural) -> const ResourceInfo* {
+    const ResourceInfo* r = internal::FindResource(t.group, plural);
+    return r != nullptr && r->ServesVersion(t.version) ? r : nullptr;
+  };
+  // namespaces/<ns>/<resource>[/<name>[/<sub>]]
+  if (rest.size() >= 3 && rest[0] == "namespaces" && t.group.empty() &&
+      internal::FindResource("", rest[2]) != nullptr &&
+      internal::FindResource("", rest[2])->namespaced()) {
+    t.namespace_ = std::string(rest[1]);
+    rest.erase(rest.begin(), rest.begin() + 2);
+  } else if (rest.size() >= 3 && rest[0] == "namespaces" && !t.group.empty()) {
+    t.namespace_ = std::string(rest[1]);
+    rest.erase(rest.begin(), rest.begin() + 2);
+  }
+  if (rest.empty() || rest.size() > 3) return internal::PathNotFound();
+  t.resource = find(rest[0]);
+  if (t.resource == nullptr) return internal::PathNotFound();
+  if (!t.namespace_.empty() && !t.resource->namespaced()) {
+    return internal::PathNotFound();
+  }
+  if (rest.size() >= 2) t.name = std::string(rest[1]);
+  if (rest.size() == 3) {
+    t.subresource = std::string(rest[2]);
+    if (!t.resource->HasSubresource(t.subresource)) {
+      return internal::PathNotFound();
+    }
+  }
+  if (t.resource->namespaced() && t.namespace_.empty() && !t.name.empty()) {
+    return internal::PathNotFound();
+  }
+  return t;
+}
+
+// The media type a response should use for objects.
+struct Negotiated {
+  bool table = false;
+  std::string table_version = "v1";  // meta.k8s.io version of the Table
+};
+
+Negotiated Negotiate(const std::string& accept) {
+  Negotiated n;
+  size_t start = 0;
+  // The first acceptable media range wins.
+  while (start <= accept.size()) {
+    size_t end = accept.find(',', start);
+    if (end == std::string::npos) end = accept.size();
+    std::string_view range(accept.data() + start, end - start);
+    if (range.find("as=Table") != std::string_view::npos &&
+        range.find("g=meta.k8s.io") != std::string_view::npos) {
+      n.table = true;
+      n.table_version =
+          range.find("v=v1beta1") != std::string_view::npos ? "v1beta1" : "v1";
+      return n;
+    }
+    if (range.find("application/json") != std::string_view::npos ||
+        range.find("*/*") != std::string_view::npos ||
+        range.find("application/vnd.kubernetes.protobuf") !=
+            std::string_view::npos) {
+      return n;
+    }
+    start = end + 1;
+  }
+  return n;
+}
+
+// Converts a stored (v1) object into `api_version`.
+absl::StatusOr<Json> ToVersion(const ResourceInfo& r, const Json& object,
+                               std::string_view version) {
+  if (version == r.StorageVersion()) return object;
+  auto decoded = api::DecodeObject(object);
+  if (!decoded.ok()) {
+    return internal::InternalServerError(
+        std::string(decoded.status().message()));
+  }
+  auto encoded = api::EncodeObject(decoded->object, r.ApiVersion(version));
+  if (!encoded.ok()) {
+    return internal::InternalServerError(
+        std::string(encoded.status().message()));
+  }
+  return *std::move(encoded);
+}
+
+enum class FieldValidation { kIgnore, kWarn, kStrict };
+
+absl::StatusOr<FieldValidation> ParseFieldValidation(const std::string& v) {
+  if (v.empty() || v == "Warn") return FieldValidation::kWarn;
+  if (v == "Strict") return FieldValidation::kStrict;
+  if (v == "Ignore") return FieldValidation::kIgnore;
+  return internal::BadRequest(
+      StrCat("fieldValidation parameter unsupported: ", v,
+             " (supported values: \"Ignore\", \"Strict\", \"Warn\")"));
+}
+
+absl::StatusOr<bool> ParseDryRun(const HttpRequest& req) {
+  bool dry = false;
+  auto range = req.query.equal_range("dryRun");
+  for (auto it = range.first; it != range.second; ++it) {
+    if (it->second != "All") {
+      return internal::BadRequest(StrCat(
+          "Invalid dry run value: unsupported dry run option: ", it->second,
+          " (supported values: \"All\")"));
+    }
+    dry = true;
+  }
+  return dry;
+}
+
+// Parses a request body in the request's Content-Type into JSON.
+absl::StatusOr<Json> ParseBody(const HttpRequest& req) {
+  std::string type = req.Header("content-type");
+  if (size_t semi = type.find(';'); semi != std::string::npos) {
+    type.resize(semi);
+  }
+  if (type.empty() || type == kJson) {
+    auto json = api::ParseJsonText(req.body, "request body");
+    if (!json.ok()) {
+      return internal::BadRequest(std::string(json.status().message()));
+    }
+    return *std::move(json);
+  }
+  if (type == "application/yaml") {
+    auto docs = api::ParseManifests(req.body, "request body");
+    if (!docs.ok()) {
+      return internal::BadRequest(std::string(docs.status().message()));
+    }
+    if (docs->size() != 1) {
+      return internal::BadRequest("the request body must hold one object");
+    }
+    return (*docs)[0].json;
+  }
+  return internal::UnsupportedMediaType(type);
+}
+
+// A request body (in the URL's version) checked and converted to the
+// storage version; unknown fields handled per fieldValidation.
+absl::StatusOr<Json> BodyToStorage(const Target& t, Json body,
+                                   FieldValidation validation,
+                                   std::vector<std::string>& warnings) {
+  const ResourceInfo& r = *t.resource;
+  if (!body.is_object()) {
+    return internal::BadRequest("the request body must be a JSON object");
+  }
+  const std::string expected = r.ApiVersion(t.version);
+  const std::string api_version = body.value("apiVersion", "");
+  const std::string kind = body.value("kind", "");
+  if (api_version.empty()) body["apiVersion"] = expected;
+  if (kind.empty()) body["kind"] = std::string(r.kind->kind);
+  if (!api_version.empty() && api_version != expected) {
+    return internal::BadRequest(
+        StrCat("the API version in the data (", api_version,
+               ") does not match the expected API version (", expected, ")"));
+  }
+  if (!kind.empty() && kind != r.kind->kind) {
+    return internal::BadRequest(StrCat("the kind in the data (", kind,
+                                       ") does not match the expected kind (",
+                                       r.kind->kind, ")"));
+  }
+  auto decoded = api::DecodeObject(body);
+  if (!decoded.ok()) {
+    return internal::BadRequest(std::string(decoded.status().message()));
+  }
+  if (!decoded->unknown_fields.empty()) {
+    if (validation == FieldValidation::kStrict) {
+      std::string msg = "strict decoding error: ";
+      for (size_t i = 0; i < decoded->unknown_fields.size(); ++i) {
+        if (i > 0) msg += ", ";
+        StrAppend(&msg, "unknown field \"", decoded->unknown_fields[i].field,
+                  "\"");
+      }
+      return internal::BadRequest(msg);
+    }
+    if (validation == FieldValidation::kWarn) {
+      for (const FieldError& e : decoded->unknown_fields) {
+        warnings.push_back(StrCat("unknown field \"", e.field, "\""));
+      }
+    }
+  }
+  auto encoded =
+      api::EncodeObject(decoded->object, r.ApiVersion(r.StorageVersion()));
+  if (!encoded.ok()) {
+    return internal::BadRequest(std::string(encoded.status().message()));
+  }
+  return *std::move(encoded);
+}
+
+std::string WarningHeader(const std::string& message) {
+  std::string escaped;
+  for (char c : message) {
+    if (c == '"' || c == '\\') escaped.push_back('\\');
+    escaped.push_back(c);
+  }
+  return StrCat("299 - \"", escaped, "\"");
+}
+
+}  // namespace
+
+class ApiServer::Impl {
+ public:
+  Impl(store::Store* store, ApiServerOptions options)
+      : registry_(store), options_(std::move(options)) {
+    EnsureDefaultNamespaces();
+  }
+
+  void Handle(const HttpRequest& req, ResponseWriter& w) {
+    if (!Authenticated(req)) {
+      SendError(w, internal::Unauthorized(), {});
+      return;
+    }
+    const auto segments = Split(req.path);
+    if (req.method == "GET" && HandleNonResource(req, segments, w)) return;
+    auto target = ParseResourcePath(segments);
+    if (!target.ok()) {
+      SendError(w, target.status(), {});
+      return;
+    }
+    Dispatch(req, *target, w);
+  }
+
+  void FinalizeNamespaces() {
+    const ResourceInfo& nsr = *internal::FindResource("", "namespaces");
+    auto list = registry_.List(nsr, {});
+    if (!list.ok()) return;
+    for (const Json& ns : list->items) {
+      if (!ns.at("metadata").contains("deletionTimestamp")) continue;
+      const std::string name = internal::NameOf(ns);
+      bool empty = true;
+      for (const ResourceInfo& r : internal::Resources()) {
+        if (!r.namespaced()) continue;
+        internal::ListQuery q;
+        q.namespace_ = name;
+        auto items = registry_.List(r, q);
+        if (!items.ok()) {
+          empty = false;
+          continue;
+        }
+        for (const Json& item : items->items) {
+          empty = false;
+          (void)registry_.Delete(r, name, internal::NameOf(item), {});
+        }
+      }
+      if (!empty) continue;
+      // Every object is gone: drop the "kubernetes" finalizer, which
+      // removes the namespace.
+      (void)registry_.Modify(nsr, "", name,
+                             [](const Json& current) -> absl::StatusOr<Json> {
+                               Json next = current;
+                               if (next.contains("spec"))
+                                 next["spec"].erase("finalizers");
+                               return next;
+                             },
+                             {.dry_run = false, .subresource = "finalize"});
+      auto cur = registry_.Get(nsr, "", name);
+      if (cur.ok() &&
+          cur->value("spec", Json::object())
+              .value("finalizers", Json::array())
+              .empty() &&
+          cur->at("metadata").value("finalizers", Json::array()).empty()) {
+        (void)registry_.store().Delete(
+            internal::Registry::Prefix(nsr, "") + name, 0);
+      }
+    }
+  }
+
+ private:
+  bool Authenticated(const HttpRequest& req) const {
+    if (options_.tokens.empty()) return true;
+    if (req.path == "/version" || req.path == "/healthz" ||
+        req.path == "/livez" || req.path == "/readyz") {
+      return true;
+    }
+    const std::string auth = req.Header("authorization");
+    constexpr std::string_view kBearer = "Bearer ";
+    if (auth.size() <= kBearer.size() ||
+        auth.compare(0, kBearer.size(), kBearer) != 0) {
+      return false;
+    }
+    const std::string token = auth.substr(kBearer.size());
+    for (const std::string& t : options_.tokens) {
+      if (t.size() == token.size() &&
+          CRYPTO_memcmp_equal(t.data(), token.data(), t.size())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Constant-time comparison.
+  static bool CRYPTO_memcmp_equal(const char* a, const char* b, size_t n) {
+    unsigned char diff = 0;
+    for (size_t i = 0; i < n; ++i) diff |= a[i] ^ b[i];
+    return diff == 0;
+  }
+
+  void EnsureDefaultNamespaces() {
+    const ResourceInfo& nsr = *internal::FindResource("", "namespaces");
+    for (const char* name :
+         {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+      Json ns{{"apiVersion", "v1"},
+              {"kind", "Namespace"},
+              {"metadata", Json{{"name", name}}}};
+      (void)registry_.Create(nsr, "", std::move(ns), {});
+    }
+  }
+
+  void SendJson(ResponseWriter& w, int code, const Json& body,
+                const std::vector<std::string>& warnings,
+                std::string content_type = kJson) {
+    HttpHeaders headers{{"Content-Type", std::move(content_type)},
+                        {"Cache-Control", "no-cache, private"}};
+    for (const std::string& warning : warnings) {
+      headers.emplace_back("Warning", WarningHeader(warning));
+    }
+    w.Send(code, headers, api::DumpJson(body) + "\n");
+  }
+
+  void SendError(ResponseWriter& w, const absl::Status& status,
+                 const std::vector<std::string>& warnings) {
+    SendJson(w, internal::HttpCode(status), internal::StatusBody(status),
+             warnings);
+  }
+
+  bool HandleNonResource(const HttpRequest& req,
+                         const std::vector<std::string_view>& s,
+                         ResponseWriter& w) {
+    const std::string accept = req.Header("accept");
+    if (s.size() == 1 && s[0] == "version") {
+      SendJson(w, 200,
+               Json{{"major", options_.version_major},
+                    {"minor", options_.version_minor},
+                    {"gitVersion", options_.git_version},
+                    {"gitCommit", "draplane"},
+                    {"gitTreeState", "clean"},
+                    {"buildDate", "2026-11-30T00:00:00Z"},
+                    {"goVersion", "go1.23.4"},
+                    {"compiler", "gc"},
+                    {"platform", "linux/amd64"}},
+               {});
+      return true;
+    }
+    if (s.size() == 1 &&
+        (s[0] == "healthz" || s[0] == "livez" || s[0] == "readyz")) {
+      w.Send(200, {{"Content-Type", "text/plain"}}, "ok");
+      return true;
+    }
+    if (s.size() == 1 && (s[0] == "api" || s[0] == "apis")) {
+      if (internal::AcceptsAggregatedDiscovery(accept)) {
+        SendJson(w, 200, internal::AggregatedDiscovery(s[0] == "api"), {},
+                 std::string(internal::kAggregatedDiscoveryContentType));
+      } else {
+        SendJson(w, 200,
+                 s[0] == "api" ? internal::LegacyApiVersions()
+                               : internal::LegacyApiGroupList(),
+                 {});
+      }
+      return true;
+    }
+    if (s.size() == 2 && s[0] == "api" && s[1] == "v1") {
+      SendJson(w, 200, *internal::LegacyResourceList("", "v1"), {});
+      return true;
+    }
+    if (s.size() == 2 && s[0] == "apis") {
+      auto group = internal::LegacyApiGroup(s[1]);
+      if (!group) return false;
+      SendJson(w, 200, *group, {});
+      return true;
+    }
+    if (s.size() == 3 && s[0] == "apis") {
+      auto list = internal::LegacyResourceList(s[1], s[2]);
+      if (!list) return false;
+      SendJson(w, 200, *list, {});
+      return true;
+    }
+    return false;
+  }
+
+  void Dispatch(const HttpRequest& req, const Target& t, ResponseWriter& w) {
+    const ResourceInfo& r = *t.resource;
+    const std::string& m = req.method;
+    std::vector<std::string> warnings;
+    absl::Status status;
+    if (m == "GET" && t.name.empty()) {
+      const std::string watch = req.Query("watch");
+      if (watch == "true" || watch == "1") {
+        Watch(req, t, w);
+        return;
+      }
+      status = List(req, t, w);
+    } else if (m == "GET") {
+      status = Get(req, t, w);
+    } else if (m == "POST" && t.name.empty()) {
+      status = Create(req, t, w);
+    } else if (m == "POST" && t.subresource == "binding") {
+      status = Bind(req, t, w);
+    } else if (m == "PUT" && !t.name.empty()) {
+      status = Update(req, t, w);
+    } else if (m == "PATCH" && !t.name.empty()) {
+      status = Patch(req, t, w);
+    } else if (m == "DELETE" && !t.name.empty() && t.subresource.empty()) {
+      status = Delete(req, t, w);
+    } else if (m == "DELETE" && t.name.empty()) {
+      status = DeleteCollection(req, t, w);
+    } else {
+      status = internal::MethodNotSupported(r, m);
+    }
+    if (!status.ok()) SendError(w, status, warnings);
+  }
+
+  // Sends one object (converted, or as a one-row Table).
+  absl::Status SendObject(const HttpRequest& req, const Target& t,
+                          const Json& object, int code,
+                          const std::vector<std::string>& warnings,
+                          ResponseWriter& w) {
+    const Negotiated n = Negotiate(req.Header("accept"));
+    if (n.table) {
+      auto table = Table(req, t, {object}, "", "", n);
+      if (!table.ok()) return table.status();
+      SendJson(w, code, *table, warnings);
+      return absl::OkStatus();
+    }
+    auto out = ToVersion(*t.resource, object, t.version);
+    if (!out.ok()) return out.status();
+    SendJson(w, code, *out, warnings);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Json> Table(const HttpRequest& req, const Target& t,
+                             const std::vector<Json>& objects,
+                             const std::string& resource_version,
+                             const std::string& continue_token,
+                             const Negotiated& n) {
+    printers::TableOptions options;
+    options.now = absl::Now();
+    auto include = printers::ParseIncludeObject(req.Query("includeObject"));
+    if (!include.ok()) {
+      return internal::BadRequest(std::string(include.status().message()));
+    }
+    options.include_object = *include;
+    options.resource_version = resource_version;
+    options.continue_token = continue_token;
+    std::vector<Json> converted;
+    converted.reserve(objects.size());
+    for (const Json& o : objects) {
+      auto v = ToVersion(*t.resource, o, t.version);
+      if (!v.ok()) return v.status();
+      converted.push_back(*std::move(v));
+    }
+    auto table = printers::PrintTable(converted, t.resource->group(),
+                                      t.resource->kind->kind, options);
+    if (!table.ok()) {
+      return internal::InternalServerError(
+          std::string(table.status().message()));
+    }
+    (*table)["apiVersion"] = StrCat("meta.k8s.io/", n.table_version);
+    return *std::move(table);
+  }
+
+  absl::Status Get(const HttpRequest& req, const Target& t, ResponseWriter& w) {
+    auto object = registry_.Get(*t.resource, t.namespace_, t.name);
+    if (!object.ok()) return object.status();
+    return SendObject(req, t, *object, 200, {}, w);
+  }
+
+  absl::StatusOr<internal::ObjectFilter> Filter(const HttpRequest& req,
+                                                const Target& t) {
+    return internal::BuildObjectFilter(*t.resource, req.Query("labelSelector"),
+                                       req.Query("fieldSelector"));
+  }
+
+  absl::Status List(const HttpRequest& req, const Target& t,
+                    ResponseWriter& w) {
+    internal::ListQuery q;
+    q.namespace_ = t.namespace_;
+    auto filter = Filter(req, t);
+    if (!filter.ok()) return filter.status();
+    q.filter = *filter;
+    if (req.HasQuery("limit")) {
+      int64_t limit = 0;
+      if (!absl::SimpleAtoi(req.Query("limit"), &limit) || limit < 0) {
+        return internal::BadRequest(
+            StrCat("invalid limit: ", req.Query("limit")));
+      }
+      q.limit = limit;
+    }
+    q.continue_token = req.Query("continue");
+    q.resource_version = req.Query("resourceVersion");
+    q.resource_version_match = req.Query("resourceVersionMatch");
+    auto result = registry_.List(*t.resource, q);
+    if (!result.ok()) return result.status();
+    const std::string rv = std::to_string(result->revision);
+    const Negotiated n = Negotiate(req.Header("accept"));
+    if (n.table) {
+      auto table = Table(req, t, result->items, rv, result->continue_token, n);
+      if (!table.ok()) return table.status();
+      SendJson(w, 200, *table, {});
+      return absl::OkStatus();
+    }
+    Json items = Json::array();
+    for (const Json& item : result->items) {
+      auto v = ToVersion(*t.resource, item, t.version);
+      if (!v.ok()) return v.status();
+      items.push_back(*std::move(v));
+    }
+    Json meta{{"resourceVersion", rv}};
+    if (!result->continue_token.empty()) {
+      meta["continue"] = result->continue_token;
+      if (result->remaining) meta["remainingItemCount"] = *result->remaining;
+    }
+    SendJson(w, 200,
+             Json{{"kind", t.resource->ListKind()},
+                  {"apiVersion", t.resource->ApiVersion(t.version)},
+                  {"metadata", std::move(meta)},
+                  {"items", std::move(items)}},
+             {});
+    return absl::OkStatus();
+  }
+
+  absl::Status Create(const HttpRequest& req, const Target& t,
+                      ResponseWriter& w) {
+    auto validation = ParseFieldValidation(req.Query("fieldValidation"));
+    if (!validation.ok()) return validation.status();
+    auto dry = ParseDryRun(req);
+    if (!dry.ok()) return dry.status();
+    auto body = ParseBody(req);
+    if (!body.ok()) return body.status();
+    std::vector<std::string> warnings;
+    auto storage = BodyToStorage(t, *std::move(body), *validation, warnings);
+    if (!storage.ok()) return storage.status();
+    auto result = registry_.Create(*t.resource, t.namespace_,
+                                   *std::move(storage), {.dry_run = *dry});
+    if (!result.ok()) return result.status();
+    return SendObject(req, t, result->object, 201, warnings, w);
+  }
+
+  absl::Status Update(const HttpRequest& req, const Target& t,
+                      ResponseWriter& w) {
+    if (!t.subresource.empty() && t.subresource != "status" &&
+        t.subresource != "finalize") {
+      return internal::MethodNotSupported(*t.resource, req.method);
+    }
+    auto validation = ParseFieldValidation(req.Query("fieldValidation"));
+    if (!validation.ok()) return validation.status();
+    auto dry = ParseDryRun(req);
+    if (!dry.ok()) return dry.status();
+    auto body = ParseBody(req);
+    if (!body.ok()) return body.status();
+    std::vector<std::string> warnings;
+    auto storage = BodyToStorage(t, *std::move(body), *validation, warnings);
+    if (!storage.ok()) return storage.status();
+    auto result = registry_.Update(
+        *t.resource, t.namespace_, t.name, *std::move(storage),
+        {.dry_run = *dry,
+         .subresource = t.subresource == "status" ? "status" : ""});
+    if (!result.ok()) return result.status();
+    return SendObject(req, t, result->object, result->created ? 201 : 200,
+                      warnings, w);
+  }
+
+  absl::Status Patch(const HttpRequest& req, const Target& t,
+                     ResponseWriter& w) {
+    std::string type = req.Header("content-type");
+    if (size_t semi = type.find(';'); semi != std::string::npos) {
+      type.resize(semi);
+    }
+    auto kind = internal::ParsePatchType(type, *t.resource);
+    if (!kind.ok()) return kind.status();
+    auto validation = ParseFieldValidation(req.Query("fieldValidation"));
+    if (!validation.ok()) return validation.status();
+    auto dry = ParseDryRun(req);
+    if (!dry.ok()) return dry.status();
+    const bool apply = *kind == internal::PatchType::kApply;
+    if (apply && req.Query("fieldManager").empty()) {
+      return internal::BadRequest(
+          "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required "
+          "value: is required for apply patch");
+    }
+    std::vector<std::string> warnings;
+    auto mutate = [&](const Json& current) -> absl::StatusOr<Json> {
+      Json versioned;
+      if (!current.is_null()) {
+        auto v = ToVersion(*t.resource, current, t.version);
+        if (!v.ok()) return v.status();
+        versioned = *std::move(v);
+      }
+      auto patched =
+          internal::ApplyPatch(*kind, *t.resource, versioned, req.body,
+                               req.Query("force") == "true");
+      if (!patched.ok()) return patched.status();
+      warnings.clear();
+      return BodyToStorage(t, *std::move(patched), *validation, warnings);
+    };
+    auto result = registry_.Modify(
+        *t.resource, t.namespace_, t.name, mutate,
+        {.dry_run = *dry,
+         .subresource = t.subresource == "status" ? "status" : ""},
+        /*create=*/apply && t.subresource.empty());
+    if (!result.ok()) return result.status();
+    return SendObject(req, t, result->object, result->created ? 201 : 200,
+                      warnings, w);
+  }
+
+  absl::StatusOr<internal::DeleteOptions> DeleteOptionsOf(
+      const HttpRequest& req) {
+    internal::DeleteOptions options;
+    auto dry = ParseDryRun(req);
+    if (!dry.ok()) return dry.status();
+    options.dry_run = *dry;
+    if (!req.body.empty()) {
+      auto body = api::ParseJsonText(req.body, "request body");
+      if (!body.ok() || !body->is_object()) {
+        return internal::BadRequest("the body of DeleteOptions is invalid");
+      }
+      if (body->contains("dryRun")) {
+        for (const Json& v : (*body)["dryRun"]) {
+          if (v != "All") {
+            return internal::BadRequest("Invalid dry run value");
+          }
+          options.dry_run = true;
+        }
+      }
+      if (body->contains("preconditions") &&
+          (*body)["preconditions"].is_object()) {
+        const Json& p = (*body)["preconditions"];
+        if (p.contains("uid") && p["uid"].is_string()) {
+          options.precondition_uid = p["uid"].get<std::string>();
+        }
+        if (p.contains("resourceVersion") && p["resourceVersion"].is_string()) {
+          options.precondition_resource_version =
+              p["resourceVersion"].get<std::string>();
+        }
+      }
+    }
+    return options;
+  }
+
+  absl::Status Delete(const HttpRequest& req, const Target& t,
+                      ResponseWriter& w) {
+    auto options = DeleteOptionsOf(req);
+    if (!options.ok()) return options.status();
+    auto object = registry_.Delete(*t.resource, t.namespace_, t.name, *options);
+    if (!object.ok()) return object.status();
+    if (t.resource->kind->kind == "Namespace" && !options->dry_run) {
+      FinalizeNamespaces();
+      if (auto again = registry_.Get(*t.resource, "", t.name); again.ok()) {
+        *object = *std::move(again);
+      }
+    }
+    return SendObject(req, t, *object, 200, {}, w);
+  }
+
+  absl::Status DeleteCollection(const HttpRequest& req, const Target& t,
+                                ResponseWriter& w) {
+    auto options = DeleteOptionsOf(req);
+    if (!options.ok()) return options.status();
+    internal::ListQuery q;
+    q.namespace_ = t.namespace_;
+    auto filter = Filter(req, t);
+    if (!filter.ok()) return filter.status();
+    q.filter = *filter;
+    auto list = registry_.List(*t.resource, q);
+    if (!list.ok()) return list.status();
+    Json items = Json::array();
+    for (const Json& item : list->items) {
+      auto deleted = registry_.Delete(*t.resource, internal::NamespaceOf(item),
+                                      internal::NameOf(item), *options);
+      if (!deleted.ok() && !absl::IsNotFound(deleted.status())) {
+        return deleted.status();
+      }
+      if (deleted.ok()) {
+        auto v = ToVersion(*t.resource, *deleted, t.version);
+        if (v.ok()) items.push_back(*std::move(v));
+      }
+    }
+    SendJson(
+        w, 200,
+        Json{{"kind", t.resource->ListKind()},
+             {"apiVersion", t.resource->ApiVersion(t.version)},
+             {"metadata", Json{{"resourceVersion",
+                                std::to_string(registry_.store().Revision())}}},
+             {"items", std::move(items)}},
+        {});
+    return absl::OkStatus();
+  }
+
+  // POST pods/<name>/binding: assigns the pod to a node (upstream
+  // BindingREST: only when spec.nodeName is unset).
+  absl::Status Bind(const HttpRequest& req, const Target& t,
+                    ResponseWriter& w) {
+    auto body = ParseBody(req);
+    if (!body.ok()) return body.status();
+    const Json target = body->value("target", Json::object());
+    const std::string node = target.value("name", "");
+    if (node.empty()) {
+      return internal::Invalid(
+          *t.resource, t.name,
+          {draplane::Required(FieldPath("target.name"), "")});
+    }
+    const std::string body_name =
+        body->value("metadata", Json::object()).value("name", t.name);
+    if (body_name != t.name) {
+      return internal::BadRequest(
+          StrCat("the name of the binding (", body_name,
+                 ") does not match the name on the URL (", t.name, ")"));
+    }
+    auto result = registry_.Modify(
+        *t.resource, t.namespace_, t.name,
+        [&](const Json& current) -> absl::StatusOr<Json> {
+          Json next = current;
+          Json& spec = next["spec"];
+          const std::string assigned = spec.value("nodeName", "");
+          if (!assigned.empty()) {
+            return internal::Conflict(
+                *t.resource, t.name,
+                StrCat("pod ", t.name, " is already assigned to node \"",
+                       assigned, "\""));
+          }
+          if (!current.at("metadata").value("deletionTimestamp", "").empty()) {
+            return internal::Conflict(*t.resource, t.name,
+                                      "pod is being deleted, cannot be "
+                                      "assigned to a host");
+          }
+          spec["nodeName"] = node;
+          Metadata(next).erase("resourceVersion");
+          return next;
+        },
+        {});
+    if (!result.ok()) return result.status();
+    // The PodScheduled condition is status: written through /status.
+    (void)registry_.Modify(
+        *t.resource, t.namespace_, t.name,
+        [&](const Json& current) -> absl::StatusOr<Json> {
+          Json next = current;
+          Json& status = next["status"];
+          Json conditions = status.value("conditions", Json::array());
+          Json updated = Json::array();
+          for (const Json& c : conditions) {
+            if (c.value("type", "") != "PodScheduled") updated.push_back(c);
+          }
+          updated.push_back(
+              Json{{"type", "PodScheduled"},
+                   {"status", "True"},
+                   {"lastProbeTime", nullptr},
+                   {"lastTransitionTime", internal::Timestamp(absl::Now())}});
+          status["conditions"] = std::move(updated);
+          Metadata(next).erase("resourceVersion");
+          return next;
+        },
+        {.dry_run = false, .subresource = "status"});
+    SendJson(w, 201,
+             Json{{"kind", "Status"},
+                  {"apiVersion", "v1"},
+                  {"metadata", Json::object()},
+                  {"status", "Success"},
+                  {"code", 201}},
+             {});
+    return absl::OkStatus();
+  }
+
+  static Json& Metadata(Json& object) {
+    if (!object.contains("metadata") || !object["metadata"].is_object()) {
+      object["metadata"] = Json::object();
+    }
+    return object["metadata"];
+  }
+
+  void Watch(const HttpRequest& req, const Target& t, ResponseWriter& w);
+
+  internal::Registry registry_;
+  const ApiServerOptions options_;
+};
+
+// A watch: events queued by the store's sink, converted and filtered on
+// the connection's thread.
+void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
+                            ResponseWriter& w) {
+  const ResourceInfo& r = *t.resource;
+  auto filter = Filter(req, t);
+  if (!filter.ok()) {
+    SendError(w, filter.status(), {});
+    return;
+  }
+  const Negotiated n = Negotiate(req.Header("accept"));
+  const bool bookmarks = req.Query("allowWatchBookmarks") == "true";
+  const bool send_initial = req.Query("sendInitialEvents") == "true";
+  absl::Duration timeout = options_.max_watch;
+  if (req.HasQuery("timeoutSeconds")) {
+    int64_t seconds = 0;
+    if (!absl::SimpleAtoi(req.Query("timeoutSeconds"), &seconds) ||
+        seconds < 0) {
+      SendError(w, internal::BadRequest("invalid timeoutSeconds"), {});
+      return;
+    }
+    timeout = std::min(timeout, absl::Seconds(seconds));
+  }
+  const std::string rv_text = req.Query("resourceVersion");
+  int64_t start = 0;
+  std::vector<Json> initial;
+  if (rv_text.empty() || rv_text == "0" || send_initial) {
+    internal::ListQuery q;
+    q.namespace_ = t.namespace_;
+    q.filter = *filter;
+    auto list = registry_.List(r, q);
+    if (!list.ok()) {
+      SendError(w, list.status(), {});
+      return;
+    }
+    initial = std::move(list->items);
+    start = list->revision;
+  } else if (!absl::SimpleAtoi(rv_text, &start) || start < 0) {
+    SendError(
+        w, internal::BadRequest(StrCat("invalid resource version: ", rv_text)),
+        {});
+    return;
+  }
+
+  struct Queue {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<store::Event> events;
+  };
+  auto queue = std::make_shared<Queue>();
+  auto watch =
+      registry_.Watch(r, t.namespace_, start, [queue](const store::Event& e) {
+        std::lock_guard lock(queue->mu);
+        queue->events.push_back(e);
+        queue->cv.notify_one();
+      });
+  HttpHeaders headers{{"Content-Type", kJson},
+                      {"Cache-Control", "no-cache, private"}};
+  if (!w.StartStream(200, headers)) return;
+  bool first_table = true;
+  auto send = [&](std::string_view type, const Json& object) -> bool {
+    Json out;
+    if (type == "BOOKMARK" || type == "ERROR") {
+      out = object;
+    } else if (n.table) {
+      auto table = Table(req, t, {object}, "", "", n);
+      if (!table.ok()) return false;
+      out = *std::move(table);
+      if (!first_table) out.erase("columnDefinitions");
+      first_table = false;
+    } else {
+      auto v = ToVersion(r, object, t.version);
+      if (!v.ok()) return false;
+      out = *std::move(v);
+    }
+    return w.WriteChunk(
+        api::DumpJson(Json{{"type", std::string(type)}, {"object", out}}) +
+        "\n");
+  };
+  auto bookmark = [&](int64_t revision, bool initial_end) {
+    Json meta{{"resourceVersion", std::to_string(revision)}};
+    if (initial_end) {
+      meta["annotations"] = Json{{"k8s.io/initial-events-end", "true"}};
+    }
+    return send("BOOKMARK", Json{{"kind", std::string(r.kind->kind)},
+                                 {"apiVersion", r.ApiVersion(t.version)},
+                                 {"metadata", std::move(meta)}});
+  };
+  if (!watch.ok()) {
+    send("ERROR", internal::StatusBody(watch.status()));
+    return;
+  }
+  for (const Json& object : initial) {
+    if (!send("ADDED", object)) return;
+  }
+  if (send_initial && bookmarks && !bookmark(start, true)) return;
+
+  const absl::Time deadline = absl::Now() + timeout;
+  absl::Time next_bookmark = absl::Now() + options_.bookmark_interval;
+  int64_t last_revision = start;
+  while (!w.Stopping()) {
+    std::deque<store::Event> batch;
+    {
+      std::unique_lock lock(queue->mu);
+      queue->cv.wait_for(lock, std::chrono::milliseconds(500),
+                         [&] { return !queue->events.empty(); });
+      batch.swap(queue->events);
+    }
+    for (const store::Event& e : batch) {
+      internal::ObjectEvent ev = internal::Registry::ToObjectEvent(e);
+      last_revision = e.revision;
+      const bool now_matches = !*filter || (*filter)(ev.object);
+      const bool before_matched = ev.type == internal::ObjectEvent::kModified &&
+                                  (!*filter || (*filter)(ev.prev_object));
+      std::string_view type;
+      switch (ev.type) {
+        case internal::ObjectEvent::kAdded:
+          type = now_matches ? "ADDED" : "";
+          break;
+        case internal::ObjectEvent::kModified:
+          type = now_matches ? (before_matched ? "MODIFIED" : "ADDED")
+                             : (before_matched ? "DELETED" : "");
+          break;
+        case internal::ObjectEvent::kDeleted:
+          type = now_matches ? "DELETED" : "";
+          break;
+      }
+      if (!type.empty() && !send(type, ev.object)) return;
+    }
+    const absl::Time now = absl::Now();
+    if (now >= deadline) break;
+    if (bookmarks && now >= next_bookmark) {
+      if (!bookmark(std::max(last_revision, start), false)) return;
+      next_bookmark = now + options_.bookmark_interval;
+    }
+    if (w.ClientGone()) break;
+  }
+}
+
+ApiServer::ApiServer(store::Store* store, ApiServerOptions options)
+    : impl_(std::make_unique<Impl>(store, std::move(options))) {}
+
+ApiServer::~ApiServer() = default;
+
+void ApiServer::Handle(const HttpRequest& request, ResponseWriter& writer) {
+  impl_->Handle(request, writer);
+}
+
+void ApiServer::FinalizeNamespaces() { impl_->FinalizeNamespaces(); }
+
+}  // namespace draplane::apiserver

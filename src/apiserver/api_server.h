@@ -1,0 +1,60 @@
+// draplane's Kubernetes API server: the REST surface kubectl and client-go
+// use (discovery, CRUD, status subresources, watch, Tables, patches,
+// Status errors) over a store::Store. Transport-independent: Handle() takes
+// one parsed HTTP request; http_server.h serves it over TCP/TLS.
+//
+// Beyond upstream (documented in docs/apiserver.md): field selectors
+// `status.allocation` / `status.reservedFor` on ResourceClaims.
+#ifndef DRAPLANE_APISERVER_API_SERVER_H_
+#define DRAPLANE_APISERVER_API_SERVER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "apiserver/http_server.h"
+#include "store/store.h"
+
+namespace draplane::apiserver {
+
+struct ApiServerOptions {
+  // Accepted bearer tokens. Empty: no authentication (only for a server
+  // listening on loopback without TLS, where kubectl sends no credentials).
+  std::vector<std::string> tokens;
+  // /version: what kubectl sees. kubectl's dispatcher picks its build by
+  // the minor version (see docs/apiserver.md).
+  std::string version_major = "1";
+  std::string version_minor = "32";
+  std::string git_version = "v1.32.0";
+  // Upper bound of a watch without timeoutSeconds.
+  absl::Duration max_watch = absl::Minutes(30);
+  // Interval of BOOKMARK events for watches that allow them.
+  absl::Duration bookmark_interval = absl::Minutes(1);
+};
+
+class ApiServer {
+ public:
+  // `store` outlives the server.
+  ApiServer(store::Store* store, ApiServerOptions options);
+  ~ApiServer();
+  ApiServer(const ApiServer&) = delete;
+  ApiServer& operator=(const ApiServer&) = delete;
+
+  // Answers one request; blocks for watches until they end (client gone,
+  // timeout, or the writer reports Stopping()).
+  void Handle(const HttpRequest& request, ResponseWriter& writer);
+
+  // One pass of the built-in namespace finalizer: deletes the contents of
+  // terminating namespaces and removes those left empty. The standalone
+  // server runs it periodically; tests call it directly.
+  void FinalizeNamespaces();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace draplane::apiserver
+
+#endif  // DRAPLANE_APISERVER_API_SERVER_H_

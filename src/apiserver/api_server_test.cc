@@ -1,0 +1,511 @@
+#include "apiserver/api_server.h"
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/meta_types.h"
+#include "gtest/gtest.h"
+
+namespace draplane::apiserver {
+namespace {
+
+using api::Json;
+
+// Records what a handler answers.
+class RecordingWriter : public ResponseWriter {
+ public:
+  void Send(int status, const HttpHeaders& headers, std::string body) override {
+    code = status;
+    this->headers = headers;
+    this->body = std::move(body);
+  }
+  bool StartStream(int status, const HttpHeaders& headers) override {
+    code = status;
+    this->headers = headers;
+    return true;
+  }
+  bool WriteChunk(std::string_view data) override {
+    std::lock_guard lock(mu);
+    chunks.emplace_back(data);
+    return true;
+  }
+  bool Stopping() const override { return stop.load(); }
+  bool ClientGone() const override { return false; }
+
+  Json JsonBody() const { return Json::parse(body); }
+  std::string Header(const std::string& name) const {
+    for (const auto& [k, v] : headers) {
+      if (k == name) return v;
+    }
+    return "";
+  }
+  std::vector<Json> Events() {
+    std::lock_guard lock(mu);
+    std::vector<Json> out;
+    for (const auto& c : chunks) out.push_back(Json::parse(c));
+    return out;
+  }
+
+  int code = 0;
+  HttpHeaders headers;
+  std::string body;
+  std::mutex mu;
+  std::vector<std::string> chunks;
+  std::atomic<bool> stop{false};
+};
+
+class ApiServerTest : public ::testing::Test {
+ protected:
+  ApiServerTest()
+      : store_(store::NewMemoryStore()), server_(store_.get(), {}) {}
+
+  HttpRequest Request(std::string method, std::string target,
+                      std::string body = "",
+                      std::string content_type = "application/json") {
+    HttpRequest req;
+    req.method = std::move(method);
+    const size_t q = target.find('?');
+    req.path = target.substr(0, q);
+    if (q != std::string::npos) {
+      std::string query = target.substr(q + 1);
+      size_t start = 0;
+      while (start < query.size()) {
+        size_t amp = query.find('&', start);
+        if (amp == std::string::npos) amp = query.size();
+        std::string pair = query.substr(start, amp - start);
+        const size_t eq = pair.find('=');
+        req.query.emplace(pair.substr(0, eq),
+                          eq == std::string::npos ? "" : pair.substr(eq + 1));
+        start = amp + 1;
+      }
+    }
+    req.body = std::move(body);
+    if (!req.body.empty()) req.headers["content-type"] = content_type;
+    req.headers["accept"] = "application/json";
+    return req;
+  }
+
+  RecordingWriter Do(const HttpRequest& req) {
+    RecordingWriter w;
+    server_.Handle(req, w);
+    return w;
+  }
+  RecordingWriter Do(std::string method, std::string target,
+                     std::string body = "",
+                     std::string content_type = "application/json") {
+    return Do(Request(std::move(method), std::move(target), std::move(body),
+                      std::move(content_type)));
+  }
+
+  std::unique_ptr<store::Store> store_;
+  ApiServer server_;
+};
+
+constexpr char kClasses[] = "/apis/resource.k8s.io/v1/deviceclasses";
+constexpr char kClaims[] =
+    "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims";
+
+std::string DeviceClass(
+    const std::string& name,
+    const std::string& expr = "device.driver == \"gpu.example.com\"") {
+  return api::DumpJson(
+      Json{{"apiVersion", "resource.k8s.io/v1"},
+           {"kind", "DeviceClass"},
+           {"metadata", Json{{"name", name}, {"labels", Json{{"tier", "a"}}}}},
+           {"spec",
+            Json{{"selectors",
+                  Json::array({Json{{"cel", Json{{"expression", expr}}}}})}}}});
+}
+
+std::string Claim(const std::string& name) {
+  return api::DumpJson(Json{
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "ResourceClaim"},
+      {"metadata", Json{{"name", name}}},
+      {"spec", Json{{"devices",
+                     Json{{"requests",
+                           Json::array({Json{
+                               {"name", "gpu"},
+                               {"exactly", Json{{"deviceClassName",
+                                                 "gpu.example.com"}}}}})}}}}}});
+}
+
+TEST_F(ApiServerTest, VersionPinsKubectlsMinor) {
+  auto w = Do("GET", "/version");
+  EXPECT_EQ(w.code, 200);
+  EXPECT_EQ(w.JsonBody()["major"], "1");
+  EXPECT_EQ(w.JsonBody()["minor"], "32");
+}
+
+TEST_F(ApiServerTest, AggregatedAndLegacyDiscovery) {
+  HttpRequest req = Request("GET", "/apis");
+  req.headers["accept"] =
+      "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+      "application/json;g=apidiscovery.k8s.io;v=v2beta1;as="
+      "APIGroupDiscoveryList,application/json";
+  auto w = Do(req);
+  ASSERT_EQ(w.code, 200);
+  EXPECT_EQ(w.Header("Content-Type"),
+            "application/json;g=apidiscovery.k8s.io;v=v2;as="
+            "APIGroupDiscoveryList");
+  Json list = w.JsonBody();
+  EXPECT_EQ(list["kind"], "APIGroupDiscoveryList");
+  const Json& resource_group = list["items"][0];
+  EXPECT_EQ(resource_group["metadata"]["name"], "resource.k8s.io");
+  ASSERT_EQ(resource_group["versions"].size(), 3u);
+  EXPECT_EQ(resource_group["versions"][0]["version"], "v1");
+  const Json& classes = resource_group["versions"][0]["resources"][0];
+  EXPECT_EQ(classes["resource"], "deviceclasses");
+  EXPECT_EQ(classes["scope"], "Cluster");
+  EXPECT_EQ(classes["singularResource"], "deviceclass");
+
+  req.path = "/api";
+  Json core = Do(req).JsonBody();
+  ASSERT_EQ(core["items"].size(), 1u);
+  EXPECT_EQ(core["items"][0]["metadata"]["name"], "");
+
+  auto legacy = Do("GET", "/api");
+  EXPECT_EQ(legacy.JsonBody()["kind"], "APIVersions");
+  Json rl = Do("GET", "/apis/resource.k8s.io/v1").JsonBody();
+  EXPECT_EQ(rl["kind"], "APIResourceList");
+  bool claim_status = false;
+  for (const Json& r : rl["resources"]) {
+    if (r["name"] == "resourceclaims/status") claim_status = true;
+  }
+  EXPECT_TRUE(claim_status);
+  EXPECT_EQ(Do("GET", "/apis/nope.example.com/v1").code, 404);
+}
+
+TEST_F(ApiServerTest, CreateGetListUpdateDelete) {
+  auto created = Do("POST", kClasses, DeviceClass("gpu.example.com"));
+  ASSERT_EQ(created.code, 201) << created.body;
+  Json obj = created.JsonBody();
+  const std::string rv = obj["metadata"]["resourceVersion"];
+  EXPECT_FALSE(rv.empty());
+  EXPECT_EQ(obj["metadata"]["generation"], 1);
+  EXPECT_EQ(obj["metadata"]["uid"].get<std::string>().size(), 36u);
+  EXPECT_EQ(obj["metadata"]["creationTimestamp"].get<std::string>().size(),
+            20u);
+
+  auto again = Do("POST", kClasses, DeviceClass("gpu.example.com"));
+  EXPECT_EQ(again.code, 409);
+  EXPECT_EQ(again.JsonBody()["reason"], "AlreadyExists");
+  EXPECT_EQ(again.JsonBody()["message"],
+            "deviceclasses.resource.k8s.io \"gpu.example.com\" already "
+            "exists");
+
+  auto got = Do("GET", std::string(kClasses) + "/gpu.example.com");
+  ASSERT_EQ(got.code, 200);
+  EXPECT_EQ(got.JsonBody()["metadata"]["resourceVersion"], rv);
+
+  // Served in v1beta1 too, converted.
+  auto beta =
+      Do("GET", "/apis/resource.k8s.io/v1beta1/deviceclasses/gpu.example.com");
+  ASSERT_EQ(beta.code, 200) << beta.body;
+  EXPECT_EQ(beta.JsonBody()["apiVersion"], "resource.k8s.io/v1beta1");
+
+  auto list = Do("GET", kClasses);
+  ASSERT_EQ(list.code, 200);
+  EXPECT_EQ(list.JsonBody()["kind"], "DeviceClassList");
+  EXPECT_EQ(list.JsonBody()["items"].size(), 1u);
+
+  // A stale resourceVersion conflicts; the current one updates and bumps
+  // the generation because the spec changed.
+  Json update = Json::parse(
+      DeviceClass("gpu.example.com", "device.driver == \"other.example.com\""));
+  update["metadata"]["resourceVersion"] = "1";
+  auto stale = Do("PUT", std::string(kClasses) + "/gpu.example.com",
+                  api::DumpJson(update));
+  EXPECT_EQ(stale.code, 409);
+  EXPECT_EQ(stale.JsonBody()["message"],
+            "Operation cannot be fulfilled on deviceclasses.resource.k8s.io "
+            "\"gpu.example.com\": the object has been modified; please apply "
+            "your changes to the latest version and try again");
+  update["metadata"]["resourceVersion"] = rv;
+  auto updated = Do("PUT", std::string(kClasses) + "/gpu.example.com",
+                    api::DumpJson(update));
+  ASSERT_EQ(updated.code, 200) << updated.body;
+  EXPECT_EQ(updated.JsonBody()["metadata"]["generation"], 2);
+  EXPECT_NE(updated.JsonBody()["metadata"]["resourceVersion"], rv);
+  EXPECT_EQ(updated.JsonBody()["metadata"]["uid"], obj["metadata"]["uid"]);
+
+  auto deleted = Do("DELETE", std::string(kClasses) + "/gpu.example.com");
+  EXPECT_EQ(deleted.code, 200);
+  auto missing = Do("GET", std::string(kClasses) + "/gpu.example.com");
+  EXPECT_EQ(missing.code, 404);
+  EXPECT_EQ(missing.JsonBody()["message"],
+            "deviceclasses.resource.k8s.io \"gpu.example.com\" not found");
+  EXPECT_EQ(missing.JsonBody()["details"]["kind"], "deviceclasses");
+}
+
+TEST_F(ApiServerTest, BadInputGetsKubernetesErrorsAndStoresNothing) {
+  const int64_t before = store_->Revision();
+  auto bad_json = Do("POST", kClasses, "{\"apiVersion\": ");
+  EXPECT_EQ(bad_json.code, 400);
+  EXPECT_EQ(bad_json.JsonBody()["kind"], "Status");
+  EXPECT_EQ(bad_json.JsonBody()["reason"], "BadRequest");
+
+  auto wrong_kind = Do("POST", kClasses, Claim("c"));
+  EXPECT_EQ(wrong_kind.code, 400);
+  EXPECT_EQ(wrong_kind.JsonBody()["message"],
+            "the kind in the data (ResourceClaim) does not match the "
+            "expected kind (DeviceClass)");
+
+  auto invalid = Do("POST", kClasses, DeviceClass("Bad_Name", "device.x("));
+  EXPECT_EQ(invalid.code, 422);
+  Json status = invalid.JsonBody();
+  EXPECT_EQ(status["reason"], "Invalid");
+  EXPECT_EQ(status["details"]["kind"], "DeviceClass");
+  ASSERT_GE(status["details"]["causes"].size(), 2u);
+  EXPECT_EQ(status["details"]["causes"][0]["field"], "metadata.name");
+  EXPECT_NE(status["message"].get<std::string>().find(
+                "DeviceClass.resource.k8s.io \"Bad_Name\" is invalid: ["),
+            std::string::npos);
+
+  auto unknown = Do("POST", std::string(kClasses) + "?fieldValidation=Strict",
+                    R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass",
+                        "metadata":{"name":"x"},"spec":{"bogus":1}})");
+  EXPECT_EQ(unknown.code, 400);
+  EXPECT_EQ(unknown.JsonBody()["message"],
+            "strict decoding error: unknown field \"spec.bogus\"");
+  auto warned = Do("POST", std::string(kClasses) + "?dryRun=All",
+                   R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass",
+                       "metadata":{"name":"x"},"spec":{"bogus":1}})");
+  EXPECT_EQ(warned.code, 201);
+  EXPECT_EQ(warned.Header("Warning"),
+            "299 - \"unknown field \\\"spec.bogus\\\"\"");
+
+  auto no_ns =
+      Do("POST", "/apis/resource.k8s.io/v1/namespaces/nope/resourceclaims",
+         Claim("c"));
+  EXPECT_EQ(no_ns.code, 404);
+  EXPECT_EQ(no_ns.JsonBody()["message"], "namespaces \"nope\" not found");
+
+  EXPECT_EQ(Do("GET", "/apis/resource.k8s.io/v1/frobs").code, 404);
+  EXPECT_EQ(Do("POST", kClasses, "{}", "application/xml").code, 415);
+  EXPECT_EQ(store_->Revision(), before);  // nothing stored
+}
+
+TEST_F(ApiServerTest, StatusSubresourceSeparatesSpecAndStatus) {
+  ASSERT_EQ(Do("POST", kClaims, Claim("c1")).code, 201);
+  Json claim = Do("GET", std::string(kClaims) + "/c1").JsonBody();
+  // Status sent to the main resource is ignored.
+  Json with_status = claim;
+  with_status["status"] =
+      Json{{"reservedFor",
+            Json::array(
+                {Json{{"resource", "pods"}, {"name", "p"}, {"uid", "u1"}}})}};
+  auto main =
+      Do("PUT", std::string(kClaims) + "/c1", api::DumpJson(with_status));
+  ASSERT_EQ(main.code, 200) << main.body;
+  EXPECT_FALSE(main.JsonBody().contains("status"));
+  // ...and written through /status (the claim must be allocated to be
+  // reserved, so validation refuses it: upstream's rule).
+  auto status = Do("PUT", std::string(kClaims) + "/c1/status",
+                   api::DumpJson(with_status));
+  EXPECT_EQ(status.code, 422) << status.body;
+  // A claim's spec is immutable.
+  Json changed = claim;
+  changed["spec"]["devices"]["requests"][0]["name"] = "other";
+  auto immutable =
+      Do("PUT", std::string(kClaims) + "/c1", api::DumpJson(changed));
+  EXPECT_EQ(immutable.code, 422);
+}
+
+TEST_F(ApiServerTest, FinalizersDeferDeletion) {
+  Json claim = Json::parse(Claim("held"));
+  claim["metadata"]["finalizers"] = Json::array({"example.com/hold"});
+  ASSERT_EQ(Do("POST", kClaims, api::DumpJson(claim)).code, 201);
+  auto marked = Do("DELETE", std::string(kClaims) + "/held");
+  ASSERT_EQ(marked.code, 200);
+  EXPECT_TRUE(marked.JsonBody()["metadata"].contains("deletionTimestamp"));
+  auto still = Do("GET", std::string(kClaims) + "/held");
+  ASSERT_EQ(still.code, 200);
+  Json current = still.JsonBody();
+  // No new finalizers on an object being deleted.
+  Json more = current;
+  more["metadata"]["finalizers"].push_back("example.com/more");
+  EXPECT_EQ(Do("PUT", std::string(kClaims) + "/held", api::DumpJson(more)).code,
+            422);
+  current["metadata"]["finalizers"] = Json::array();
+  auto released =
+      Do("PUT", std::string(kClaims) + "/held", api::DumpJson(current));
+  EXPECT_EQ(released.code, 200) << released.body;
+  EXPECT_EQ(Do("GET", std::string(kClaims) + "/held").code, 404);
+}
+
+TEST_F(ApiServerTest, ListsPageAndSelect) {
+  for (int i = 0; i < 5; ++i) {
+    Json c = Json::parse(DeviceClass("c" + std::to_string(i)));
+    c["metadata"]["labels"]["tier"] = i % 2 == 0 ? "even" : "odd";
+    ASSERT_EQ(Do("POST", kClasses, api::DumpJson(c)).code, 201);
+  }
+  auto page1 = Do("GET", std::string(kClasses) + "?limit=2");
+  Json p1 = page1.JsonBody();
+  ASSERT_EQ(p1["items"].size(), 2u);
+  EXPECT_EQ(p1["metadata"]["remainingItemCount"], 3);
+  const std::string token = p1["metadata"]["continue"];
+  // Pages read at the first page's revision.
+  ASSERT_EQ(Do("POST", kClasses, DeviceClass("c9")).code, 201);
+  Json p2 = Do("GET", std::string(kClasses) + "?limit=10&continue=" + token)
+                .JsonBody();
+  ASSERT_EQ(p2["items"].size(), 3u);
+  EXPECT_EQ(p2["items"][0]["metadata"]["name"], "c2");
+  EXPECT_FALSE(p2["metadata"].contains("continue"));
+  EXPECT_EQ(Do("GET", std::string(kClasses) + "?continue=garbage").code, 400);
+
+  // (Request() does not percent-decode: selectors are written raw.)
+  Json odd =
+      Do("GET", std::string(kClasses) + "?labelSelector=tier=odd").JsonBody();
+  EXPECT_EQ(odd["items"].size(), 2u);
+  Json by_name =
+      Do("GET", std::string(kClasses) + "?fieldSelector=metadata.name=c3")
+          .JsonBody();
+  ASSERT_EQ(by_name["items"].size(), 1u);
+  auto bad = Do("GET", std::string(kClasses) + "?fieldSelector=spec.x=1");
+  EXPECT_EQ(bad.code, 400);
+  EXPECT_EQ(bad.JsonBody()["reason"], "BadRequest");
+}
+
+TEST_F(ApiServerTest, WatchStreamsChangesFromAResourceVersion) {
+  auto created = Do("POST", kClasses, DeviceClass("w1"));
+  const std::string rv = created.JsonBody()["metadata"]["resourceVersion"];
+  RecordingWriter w;
+  std::thread watcher([&] {
+    server_.Handle(
+        Request("GET", std::string(kClasses) + "?watch=true&resourceVersion=" +
+                           rv + "&timeoutSeconds=2&allowWatchBookmarks=true"),
+        w);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(Do("POST", kClasses, DeviceClass("w2")).code, 201);
+  ASSERT_EQ(Do("DELETE", std::string(kClasses) + "/w1").code, 200);
+  watcher.join();
+  auto events = w.Events();
+  ASSERT_GE(events.size(), 2u);
+  EXPECT_EQ(events[0]["type"], "ADDED");
+  EXPECT_EQ(events[0]["object"]["metadata"]["name"], "w2");
+  EXPECT_EQ(events[1]["type"], "DELETED");
+  EXPECT_EQ(events[1]["object"]["metadata"]["name"], "w1");
+
+  // resourceVersion=0 starts with the current objects.
+  RecordingWriter w0;
+  server_.Handle(
+      Request("GET", std::string(kClasses) +
+                         "?watch=1&resourceVersion=0&timeoutSeconds=0"),
+      w0);
+  auto initial = w0.Events();
+  ASSERT_EQ(initial.size(), 1u);
+  EXPECT_EQ(initial[0]["type"], "ADDED");
+  EXPECT_EQ(initial[0]["object"]["metadata"]["name"], "w2");
+}
+
+TEST_F(ApiServerTest, NamespaceDeletionRemovesItsContents) {
+  ASSERT_EQ(
+      Do("POST", "/api/v1/namespaces",
+         R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team"}})")
+          .code,
+      201);
+  ASSERT_EQ(
+      Do("POST", "/apis/resource.k8s.io/v1/namespaces/team/resourceclaims",
+         Claim("c"))
+          .code,
+      201);
+  auto deleted = Do("DELETE", "/api/v1/namespaces/team");
+  EXPECT_EQ(deleted.code, 200);
+  EXPECT_EQ(Do("GET",
+               "/apis/resource.k8s.io/v1/namespaces/team/"
+               "resourceclaims/c")
+                .code,
+            404);
+  EXPECT_EQ(Do("GET", "/api/v1/namespaces/team").code, 404);
+  Json ns = Do("GET", "/api/v1/namespaces/default").JsonBody();
+  EXPECT_EQ(ns["status"]["phase"], "Active");
+}
+
+TEST_F(ApiServerTest, GenerateNameAndPatches) {
+  Json c = Json::parse(Claim(""));
+  c["metadata"].erase("name");
+  c["metadata"]["generateName"] = "train-";
+  auto created = Do("POST", kClaims, api::DumpJson(c));
+  ASSERT_EQ(created.code, 201) << created.body;
+  const std::string name = created.JsonBody()["metadata"]["name"];
+  EXPECT_EQ(name.size(), 11u);
+  EXPECT_EQ(name.rfind("train-", 0), 0u);
+
+  auto merged = Do("PATCH", std::string(kClaims) + "/" + name,
+                   R"({"metadata":{"labels":{"app":"x"}}})",
+                   "application/merge-patch+json");
+  ASSERT_EQ(merged.code, 200) << merged.body;
+  EXPECT_EQ(merged.JsonBody()["metadata"]["labels"]["app"], "x");
+  auto json_patch =
+      Do("PATCH", std::string(kClaims) + "/" + name,
+         R"([{"op":"add","path":"/metadata/labels/j","value":"2"}])",
+         "application/json-patch+json");
+  ASSERT_EQ(json_patch.code, 200) << json_patch.body;
+  EXPECT_EQ(json_patch.JsonBody()["metadata"]["labels"]["j"], "2");
+  // resource.k8s.io has no strategic merge patch upstream.
+  EXPECT_EQ(Do("PATCH", std::string(kClaims) + "/" + name, "{}",
+               "application/strategic-merge-patch+json")
+                .code,
+            415);
+  // Apply creates what is missing.
+  auto applied =
+      Do("PATCH", std::string(kClasses) + "/applied?fieldManager=test",
+         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  "
+         "name: applied\n",
+         "application/apply-patch+yaml");
+  EXPECT_EQ(applied.code, 201) << applied.body;
+  EXPECT_EQ(Do("PATCH", std::string(kClaims) + "/missing", "{}",
+               "application/merge-patch+json")
+                .code,
+            404);
+}
+
+TEST_F(ApiServerTest, PodBindingAssignsANodeOnce) {
+  ASSERT_EQ(Do("POST", "/api/v1/namespaces/default/pods",
+               R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+                   "spec":{"containers":[{"name":"c","image":"busybox"}]}})")
+                .code,
+            201);
+  Json pod = Do("GET", "/api/v1/namespaces/default/pods/p").JsonBody();
+  EXPECT_EQ(pod["status"]["phase"], "Pending");
+  const std::string binding =
+      R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"p"},
+          "target":{"kind":"Node","name":"node1"}})";
+  auto bound = Do("POST", "/api/v1/namespaces/default/pods/p/binding", binding);
+  ASSERT_EQ(bound.code, 201) << bound.body;
+  pod = Do("GET", "/api/v1/namespaces/default/pods/p").JsonBody();
+  EXPECT_EQ(pod["spec"]["nodeName"], "node1");
+  EXPECT_EQ(pod["status"]["conditions"][0]["type"], "PodScheduled");
+  auto twice = Do("POST", "/api/v1/namespaces/default/pods/p/binding", binding);
+  EXPECT_EQ(twice.code, 409);
+  EXPECT_EQ(twice.JsonBody()["message"],
+            "Operation cannot be fulfilled on pods \"p\": pod p is already "
+            "assigned to node \"node1\"");
+}
+
+TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {
+  auto store = store::NewMemoryStore();
+  ApiServer server(store.get(), {.tokens = {"secret"}});
+  auto request = [&](std::string path, std::string auth) {
+    HttpRequest req;
+    req.method = "GET";
+    req.path = std::move(path);
+    if (!auth.empty()) req.headers["authorization"] = auth;
+    RecordingWriter w;
+    server.Handle(req, w);
+    return w.code;
+  };
+  EXPECT_EQ(request("/version", ""), 200);
+  EXPECT_EQ(request("/healthz", ""), 200);
+  EXPECT_EQ(request("/api/v1/namespaces", ""), 401);
+  EXPECT_EQ(request("/api/v1/namespaces", "Bearer wrong"), 401);
+  EXPECT_EQ(request("/api/v1/namespaces", "Bearer secret"), 200);
+}
+
+}  // namespace
+}  // namespace draplane::apiserver

@@ -1,0 +1,337 @@
+#include "apiserver/http_server.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "common/str_cat.h"
+
+namespace draplane::apiserver {
+namespace {
+
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = net::ip::tcp;
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Percent-decoding as Go's url package: in queries '+' is a space.
+std::string PercentDecode(std::string_view s, bool plus_is_space) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size()) {
+      const int hi = HexValue(s[i + 1]), lo = HexValue(s[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out.push_back(static_cast<char>(hi * 16 + lo));
+        i += 2;
+        continue;
+      }
+    }
+    out.push_back(plus_is_space && s[i] == '+' ? ' ' : s[i]);
+  }
+  return out;
+}
+
+void ParseTarget(std::string_view target, HttpRequest& req) {
+  const size_t q = target.find('?');
+  req.path = PercentDecode(target.substr(0, q), false);
+  if (q == std::string_view::npos) return;
+  std::string_view query = target.substr(q + 1);
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    const size_t eq = pair.find('=');
+    req.query.emplace(PercentDecode(pair.substr(0, eq), true),
+                      eq == std::string_view::npos
+                          ? ""
+                          : PercentDecode(pair.substr(eq + 1), true));
+  }
+}
+
+class HttpServerImpl;
+
+// Writes responses on one connection's stream.
+template <class Stream>
+class StreamWriter : public ResponseWriter {
+ public:
+  StreamWriter(Stream& stream, unsigned version, bool keep_alive,
+               const std::atomic<bool>& stopping)
+      : stream_(stream),
+        version_(version),
+        keep_alive_(keep_alive),
+        stopping_(stopping) {}
+
+  void Send(int status, const HttpHeaders& headers, std::string body) override {
+    if (answered_) return;
+    answered_ = true;
+    http::response<http::string_body> res{static_cast<http::status>(status),
+                                          version_};
+    for (const auto& [k, v] : headers) res.set(k, v);
+    res.keep_alive(keep_alive_);
+    res.body() = std::move(body);
+    res.prepare_payload();
+    beast::error_code ec;
+    http::write(stream_, res, ec);
+    if (ec) failed_ = true;
+  }
+
+  bool StartStream(int status, const HttpHeaders& headers) override {
+    if (answered_) return false;
+    answered_ = true;
+    streamed_ = true;
+    http::response<http::empty_body> res{static_cast<http::status>(status),
+                                         version_};
+    for (const auto& [k, v] : headers) res.set(k, v);
+    res.keep_alive(false);
+    res.chunked(true);
+    http::response_serializer<http::empty_body> sr{res};
+    beast::error_code ec;
+    http::write_header(stream_, sr, ec);
+    if (ec) failed_ = true;
+    return !failed_;
+  }
+
+  bool WriteChunk(std::string_view data) override {
+    if (!streamed_ || failed_) return false;
+    if (data.empty()) return true;
+    beast::error_code ec;
+    net::write(stream_, http::make_chunk(net::buffer(data.data(), data.size())),
+               ec);
+    if (ec) failed_ = true;
+    return !failed_;
+  }
+
+  bool Stopping() const override { return stopping_.load(); }
+
+  bool ClientGone() const override {
+    pollfd p{};
+    p.fd = beast::get_lowest_layer(stream_).native_handle();
+    p.events = POLLRDHUP;
+    return ::poll(&p, 1, 0) > 0 &&
+           (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
+  }
+
+  void Finish() {
+    if (!answered_) {
+      Send(500, {{"Content-Type", "text/plain"}}, "no response\n");
+    } else if (streamed_ && !failed_) {
+      beast::error_code ec;
+      net::write(stream_, http::make_chunk_last(), ec);
+    }
+  }
+  bool streamed() const { return streamed_; }
+  bool failed() const { return failed_; }
+
+ private:
+  Stream& stream_;
+  unsigned version_;
+  bool keep_alive_;
+  const std::atomic<bool>& stopping_;
+  bool answered_ = false;
+  bool streamed_ = false;
+  bool failed_ = false;
+};
+
+class HttpServerImpl : public HttpServer {
+ public:
+  HttpServerImpl(HttpServerOptions options, HttpHandler handler)
+      : options_(std::move(options)),
+        handler_(std::move(handler)),
+        acceptor_(io_),
+        ssl_(ssl::context::tls_server) {}
+
+  ~HttpServerImpl() override { Stop(); }
+
+  absl::Status Init() {
+    beast::error_code ec;
+    auto address = net::ip::make_address(options_.address, ec);
+    if (ec) {
+      return absl::InvalidArgumentError(StrCat(
+          "invalid listen address ", options_.address, ": ", ec.message()));
+    }
+    tcp::endpoint endpoint{address, options_.port};
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return absl::UnavailableError(StrCat("cannot listen on ",
+                                           options_.address, ":", options_.port,
+                                           ": ", ec.message()));
+    }
+    port_ = acceptor_.local_endpoint().port();
+    tls_ = !options_.tls_cert_pem.empty();
+    if (tls_) {
+      ssl_.set_options(ssl::context::default_workarounds |
+                       ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+      ssl_.use_certificate_chain(net::buffer(options_.tls_cert_pem), ec);
+      if (!ec) {
+        ssl_.use_private_key(net::buffer(options_.tls_key_pem),
+                             ssl::context::pem, ec);
+      }
+      if (ec) {
+        return absl::InvalidArgumentError(
+            StrCat("invalid TLS certificate or key: ", ec.message()));
+      }
+    }
+    accept_thread_ = std::thread([this] { AcceptLoop(); });
+    return absl::OkStatus();
+  }
+
+  uint16_t port() const override { return port_; }
+
+  void Stop() override {
+    if (stopping_.exchange(true)) {
+      if (accept_thread_.joinable()) accept_thread_.join();
+      return;
+    }
+    ::shutdown(acceptor_.native_handle(), SHUT_RDWR);
+    if (accept_thread_.joinable()) accept_thread_.join();
+    std::unique_lock lock(mu_);
+    for (int fd : open_fds_) ::shutdown(fd, SHUT_RDWR);
+    idle_.wait(lock, [this] { return connections_ == 0; });
+  }
+
+ private:
+  void AcceptLoop() {
+    while (!stopping_) {
+      tcp::socket socket(io_);
+      beast::error_code ec;
+      acceptor_.accept(socket, ec);
+      if (stopping_) break;
+      if (ec) continue;
+      socket.set_option(tcp::no_delay(true), ec);
+      std::lock_guard lock(mu_);
+      ++connections_;
+      open_fds_.insert(socket.native_handle());
+      std::thread([this, s = std::move(socket)]() mutable {
+        Connection(std::move(s));
+      }).detach();
+    }
+    beast::error_code ec;
+    acceptor_.close(ec);
+  }
+
+  void Connection(tcp::socket socket) {
+    const int fd = socket.native_handle();
+    // Deregistered while the descriptor is still open, so Stop() never
+    // shuts down a reused descriptor.
+    auto forget = [&] {
+      std::lock_guard lock(mu_);
+      open_fds_.erase(fd);
+    };
+    if (tls_) {
+      ssl::stream<tcp::socket> stream(std::move(socket), ssl_);
+      beast::error_code ec;
+      stream.handshake(ssl::stream_base::server, ec);
+      if (!ec) {
+        Serve(stream);
+        stream.shutdown(ec);
+      }
+      forget();
+    } else {
+      Serve(socket);
+      beast::error_code ec;
+      socket.shutdown(tcp::socket::shutdown_send, ec);
+      forget();
+    }
+    std::lock_guard lock(mu_);
+    if (--connections_ == 0) idle_.notify_all();
+  }
+
+  template <class Stream>
+  void Serve(Stream& stream) {
+    beast::flat_buffer buffer;
+    while (!stopping_) {
+      http::request_parser<http::string_body> parser;
+      parser.header_limit(64 * 1024);
+      parser.body_limit(options_.max_body_bytes);
+      beast::error_code ec;
+      http::read(stream, buffer, parser, ec);
+      if (ec == http::error::body_limit) {
+        StreamWriter<Stream> w(stream, parser.get().version(), false,
+                               stopping_);
+        w.Send(413, {{"Content-Type", "application/json"}},
+               options_.too_large_body);
+        return;
+      }
+      if (ec) return;  // closed, or not HTTP
+      const auto& msg = parser.get();
+      HttpRequest req;
+      req.method = std::string(msg.method_string());
+      ParseTarget(std::string_view(msg.target().data(), msg.target().size()),
+                  req);
+      for (const auto& field : msg) {
+        std::string name(field.name_string());
+        for (char& c : name) c = static_cast<char>(std::tolower(c));
+        req.headers[name] = std::string(field.value());
+      }
+      req.body = msg.body();
+      StreamWriter<Stream> writer(stream, msg.version(), msg.keep_alive(),
+                                  stopping_);
+      handler_(req, writer);
+      writer.Finish();
+      if (!msg.keep_alive() || writer.streamed() || writer.failed()) return;
+    }
+  }
+
+  const HttpServerOptions options_;
+  const HttpHandler handler_;
+  net::io_context io_;
+  tcp::acceptor acceptor_;
+  ssl::context ssl_;
+  bool tls_ = false;
+  uint16_t port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::thread accept_thread_;
+  std::mutex mu_;
+  std::condition_variable idle_;
+  int connections_ = 0;
+  std::set<int> open_fds_;
+};
+
+}  // namespace
+
+std::string HttpRequest::Query(std::string_view name) const {
+  auto it = query.find(std::string(name));
+  return it == query.end() ? "" : it->second;
+}
+
+bool HttpRequest::HasQuery(std::string_view name) const {
+  return query.contains(std::string(name));
+}
+
+std::string HttpRequest::Header(std::string_view name) const {
+  auto it = headers.find(std::string(name));
+  return it == headers.end() ? "" : it->second;
+}
+
+absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
+    const HttpServerOptions& options, HttpHandler handler) {
+  auto server = std::make_unique<HttpServerImpl>(options, std::move(handler));
+  if (auto s = server->Init(); !s.ok()) return s;
+  return std::unique_ptr<HttpServer>(std::move(server));
+}
+
+}  // namespace draplane::apiserver

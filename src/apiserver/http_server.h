@@ -1,0 +1,89 @@
+// A small HTTP/1.1 server (Boost.Beast) with optional TLS, for the API
+// server: one thread per connection with blocking I/O, keep-alive, request
+// body limit, and streamed (chunked) responses for watches.
+#ifndef DRAPLANE_APISERVER_HTTP_SERVER_H_
+#define DRAPLANE_APISERVER_HTTP_SERVER_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace draplane::apiserver {
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", ...
+  std::string path;    // percent-decoded, without the query
+  // Query parameters, percent-decoded; repeated names keep every value.
+  std::multimap<std::string, std::string> query;
+  // Header names lower-cased.
+  std::map<std::string, std::string> headers;
+  std::string body;
+
+  // The first value of a query parameter, or "" when absent.
+  std::string Query(std::string_view name) const;
+  bool HasQuery(std::string_view name) const;
+  // The header's value, or "" when absent. `name` must be lower case.
+  std::string Header(std::string_view name) const;
+};
+
+using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
+
+// How a handler answers. Exactly one of Send() or StartStream() must be
+// called, once.
+class ResponseWriter {
+ public:
+  virtual ~ResponseWriter() = default;
+  // A complete response with Content-Length.
+  virtual void Send(int status, const HttpHeaders& headers,
+                    std::string body) = 0;
+  // Starts a chunked response; false when the client is gone.
+  virtual bool StartStream(int status, const HttpHeaders& headers) = 0;
+  // Writes and flushes one chunk; false when the client is gone (the
+  // handler should then return).
+  virtual bool WriteChunk(std::string_view data) = 0;
+  // True once the server is stopping: long streams should end.
+  virtual bool Stopping() const = 0;
+  // True when the client has closed its side (checked without blocking):
+  // an idle stream should end.
+  virtual bool ClientGone() const = 0;
+};
+
+// Called on the connection's thread; may block (watches do).
+using HttpHandler = std::function<void(const HttpRequest&, ResponseWriter&)>;
+
+struct HttpServerOptions {
+  std::string address = "127.0.0.1";
+  uint16_t port = 0;  // 0: any free port
+  // PEM certificate chain and key; both empty = plain HTTP.
+  std::string tls_cert_pem;
+  std::string tls_key_pem;
+  // Larger request bodies get 413 (the handler never sees them).
+  size_t max_body_bytes = 3 * 1024 * 1024;
+  // Body of the 413 answer (a Kubernetes Status in the API server).
+  std::string too_large_body;
+};
+
+class HttpServer {
+ public:
+  // Binds and starts accepting on a background thread.
+  static absl::StatusOr<std::unique_ptr<HttpServer>> Start(
+      const HttpServerOptions& options, HttpHandler handler);
+  virtual ~HttpServer() = default;
+  // The bound port (useful with port 0).
+  virtual uint16_t port() const = 0;
+  // Stops accepting, closes every connection (streams see Stopping() and
+  // failed writes) and joins all threads. Idempotent; the destructor
+  // calls it.
+  virtual void Stop() = 0;
+};
+
+}  // namespace draplane::apiserver
+
+#endif  // DRAPLANE_APISERVER_HTTP_SERVER_H_

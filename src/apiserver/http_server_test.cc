@@ -1,0 +1,138 @@
+#include "apiserver/http_server.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <filesystem>
+#include <string>
+
+#include "apiserver/tls_credentials.h"
+#include "gtest/gtest.h"
+
+namespace draplane::apiserver {
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+
+// Echoes the request: method, path, query and body; /stream answers with
+// three chunks.
+void Echo(const HttpRequest& req, ResponseWriter& w) {
+  if (req.path == "/stream") {
+    w.StartStream(200, {{"Content-Type", "text/plain"}});
+    for (const char* c : {"one\n", "two\n", "three\n"}) w.WriteChunk(c);
+    return;
+  }
+  std::string out = req.method + " " + req.path;
+  for (const auto& [k, v] : req.query) out += " " + k + "=" + v;
+  out += " [" + req.body + "] " + req.Header("x-test");
+  w.Send(200, {{"Content-Type", "text/plain"}}, out);
+}
+
+template <class Stream>
+http::response<http::string_body> Fetch(Stream& stream, http::verb verb,
+                                        const std::string& target,
+                                        const std::string& body = "") {
+  http::request<http::string_body> req{verb, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  req.set("X-Test", "hdr");
+  req.body() = body;
+  req.prepare_payload();
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(stream, buffer, res);
+  return res;
+}
+
+TEST(HttpServerTest, ServesRequestsWithKeepAliveAndDecodesQueries) {
+  auto server = HttpServer::Start({}, Echo);
+  ASSERT_TRUE(server.ok()) << server.status();
+  net::io_context io;
+  tcp::socket socket(io);
+  socket.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
+  auto res = Fetch(socket, http::verb::post,
+                   "/a%2Fb?labelSelector=app%3Dx%2Cy&flag&sp=a+b", "payload");
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_EQ(res.body(),
+            "POST /a/b flag= labelSelector=app=x,y sp=a b [payload] hdr");
+  // Same connection again.
+  auto second = Fetch(socket, http::verb::get, "/x");
+  EXPECT_EQ(second.body(), "GET /x [] hdr");
+  auto streamed = Fetch(socket, http::verb::get, "/stream");
+  EXPECT_EQ(streamed.body(), "one\ntwo\nthree\n");
+}
+
+TEST(HttpServerTest, RefusesTooLargeBodies) {
+  HttpServerOptions options;
+  options.max_body_bytes = 1024;
+  options.too_large_body = "{\"code\":413}";
+  auto server = HttpServer::Start(options, Echo);
+  ASSERT_TRUE(server.ok());
+  net::io_context io;
+  tcp::socket socket(io);
+  socket.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
+  auto res = Fetch(socket, http::verb::post, "/", std::string(4096, 'x'));
+  EXPECT_EQ(res.result_int(), 413);
+  EXPECT_EQ(res.body(), "{\"code\":413}");
+}
+
+TEST(HttpServerTest, StopClosesIdleConnections) {
+  auto server = HttpServer::Start({}, Echo);
+  ASSERT_TRUE(server.ok());
+  net::io_context io;
+  tcp::socket socket(io);
+  socket.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
+  (*server)->Stop();  // must not hang on the idle keep-alive connection
+  beast::error_code ec;
+  char byte;
+  socket.read_some(net::buffer(&byte, 1), ec);
+  EXPECT_TRUE(ec);
+}
+
+TEST(HttpServerTest, ServesTlsWithTheGeneratedCa) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("draplane-tls-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  auto creds =
+      LoadOrCreateCredentials(dir.string(), {"127.0.0.1", "localhost"});
+  ASSERT_TRUE(creds.ok()) << creds.status();
+  EXPECT_EQ(creds->admin_token.size(), 64u);
+  // A second load keeps the CA and the token.
+  auto again = LoadOrCreateCredentials(dir.string(), {"127.0.0.1"});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->ca_cert_pem, creds->ca_cert_pem);
+  EXPECT_EQ(again->admin_token, creds->admin_token);
+
+  HttpServerOptions options;
+  options.tls_cert_pem = creds->cert_pem;
+  options.tls_key_pem = creds->key_pem;
+  auto server = HttpServer::Start(options, Echo);
+  ASSERT_TRUE(server.ok()) << server.status();
+
+  net::io_context io;
+  net::ssl::context ctx(net::ssl::context::tls_client);
+  ctx.add_certificate_authority(net::buffer(creds->ca_cert_pem));
+  ctx.set_verify_mode(net::ssl::verify_peer);
+  net::ssl::stream<tcp::socket> stream(io, ctx);
+  stream.set_verify_callback(net::ssl::host_name_verification("localhost"));
+  stream.next_layer().connect(
+      {net::ip::make_address("127.0.0.1"), (*server)->port()});
+  stream.handshake(net::ssl::stream_base::client);
+  auto res = Fetch(stream, http::verb::get, "/tls");
+  EXPECT_EQ(res.body(), "GET /tls [] hdr");
+
+  const std::string kubeconfig =
+      AdminKubeconfig("https://127.0.0.1:6443", creds->ca_cert_pem, "tok");
+  EXPECT_NE(kubeconfig.find("server: https://127.0.0.1:6443"),
+            std::string::npos);
+  EXPECT_NE(kubeconfig.find("token: tok"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace draplane::apiserver

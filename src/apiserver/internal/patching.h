@@ -1,0 +1,35 @@
+// PATCH request bodies: the patch type from the Content-Type and its
+// application to the current object (in the version the client uses).
+#ifndef DRAPLANE_APISERVER_INTERNAL_PATCHING_H_
+#define DRAPLANE_APISERVER_INTERNAL_PATCHING_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "api/meta_types.h"
+#include "apiserver/internal/resources.h"
+
+namespace draplane::apiserver::internal {
+
+enum class PatchType { kJson, kMerge, kStrategic, kApply };
+
+// 415 UnsupportedMediaType for other types, and for strategic merge patch
+// on kinds without Go struct tags upstream (resource.k8s.io).
+absl::StatusOr<PatchType> ParsePatchType(const std::string& content_type,
+                                         const ResourceInfo& r);
+
+// The patched object. `current` is null when the object does not exist
+// (only apply patches get there: the result is the applied object).
+//
+// Server-side apply is approximated: the applied configuration is merged
+// into the current object like a strategic merge patch (a JSON merge patch
+// for kinds without a patch schema). Field ownership (managedFields),
+// removal of fields a manager stopped applying, and conflicts between
+// managers are not implemented yet.
+absl::StatusOr<api::Json> ApplyPatch(PatchType type, const ResourceInfo& r,
+                                     const api::Json& current,
+                                     const std::string& body, bool force);
+
+}  // namespace draplane::apiserver::internal
+
+#endif  // DRAPLANE_APISERVER_INTERNAL_PATCHING_H_

@@ -1,0 +1,673 @@
+#include "apiserver/internal/registry.h"
+
+#include <random>
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "api/object_codec.h"
+#include "api/validation.h"
+#include "apiserver/internal/api_errors.h"
+#include "cel/cel.h"
+#include "common/str_cat.h"
+
+namespace draplane::apiserver::internal {
+namespace {
+
+using api::Json;
+
+constexpr int kMaxConflictRetries = 16;
+constexpr int kMaxGenerateNameRetries = 8;
+
+std::string RandomString(std::string_view alphabet, int n) {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::uniform_int_distribution<size_t> pick(0, alphabet.size() - 1);
+  std::string out;
+  for (int i = 0; i < n; ++i) out.push_back(alphabet[pick(rng)]);
+  return out;
+}
+
+std::string NewUid() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  uint64_t hi = rng(), lo = rng();
+  hi = (hi & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
+  lo = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant
+  char buf[37];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xffff),
+                static_cast<unsigned>(hi & 0xffff),
+                static_cast<unsigned>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+  return buf;
+}
+
+// Upstream's names.SimpleNameGenerator: the prefix cut to 58 characters
+// and 5 random characters from an alphabet without vowels.
+std::string GenerateName(const std::string& prefix) {
+  return prefix.substr(0, 58) + RandomString("bcdfghjklmnpqrstvwxz2456789", 5);
+}
+
+Json& Metadata(Json& object) {
+  if (!object.contains("metadata") || !object["metadata"].is_object()) {
+    object["metadata"] = Json::object();
+  }
+  return object["metadata"];
+}
+
+std::string MetaString(const Json& object, const char* field) {
+  auto m = object.find("metadata");
+  if (m == object.end() || !m->is_object()) return "";
+  auto f = m->find(field);
+  return f != m->end() && f->is_string() ? f->get<std::string>() : "";
+}
+
+// Places resourceVersion where Go's ObjectMeta has it (after uid).
+void SetResourceVersion(Json& object, const std::string& rv) {
+  Json& meta = Metadata(object);
+  Json out = Json::object();
+  bool placed = false;
+  static constexpr std::string_view kBefore[] = {
+      "name", "generateName", "namespace", "selfLink", "uid"};
+  for (auto it = meta.begin(); it != meta.end(); ++it) {
+    if (it.key() == "resourceVersion") continue;
+    bool before = false;
+    for (auto b : kBefore) before = before || it.key() == b;
+    if (!before && !placed) {
+      out["resourceVersion"] = rv;
+      placed = true;
+    }
+    out[it.key()] = it.value();
+  }
+  if (!placed) out["resourceVersion"] = rv;
+  meta = std::move(out);
+}
+
+Json FromValue(const store::Value& value, int64_t revision) {
+  Json object = Json::parse(*value, nullptr, /*allow_exceptions=*/false);
+  if (object.is_discarded()) object = Json::object();
+  SetResourceVersion(object, std::to_string(revision));
+  return object;
+}
+
+std::string Key(const ResourceInfo& r, std::string_view ns,
+                std::string_view name) {
+  return StrCat(Registry::Prefix(r, ns), name);
+}
+
+bool HasStatusSubresource(const ResourceInfo& r) {
+  return r.HasSubresource("status");
+}
+
+// Pod QoS class (upstream qos.GetPodQOS, for cpu and memory).
+std::string PodQosClass(const Json& pod) {
+  bool any = false, guaranteed = true;
+  auto visit = [&](const Json& containers) {
+    if (!containers.is_array()) return;
+    for (const Json& c : containers) {
+      const Json res = c.value("resources", Json::object());
+      const Json req = res.value("requests", Json::object());
+      const Json lim = res.value("limits", Json::object());
+      for (const char* name : {"cpu", "memory"}) {
+        const bool has_req = req.contains(name), has_lim = lim.contains(name);
+        any = any || has_req || has_lim;
+        if (!has_lim || (has_req && req[name] != lim[name])) guaranteed = false;
+      }
+    }
+  };
+  const Json spec = pod.value("spec", Json::object());
+  visit(spec.value("containers", Json::array()));
+  visit(spec.value("initContainers", Json::array()));
+  if (!any) return "BestEffort";
+  return guaranteed ? "Guaranteed" : "Burstable";
+}
+
+api::ValidationOptions Validation() {
+  api::ValidationOptions options;
+  options.compile_cel = [](std::string_view expression) {
+    return cel::Compiler::Default()
+        .CompileSelector(expression, /*check_cost=*/true)
+        .status();
+  };
+  return options;
+}
+
+// Defaulting and validation; returns the storage JSON.
+absl::StatusOr<Json> Admit(const ResourceInfo& r, const Json& candidate,
+                           const Json* old, std::string_view subresource) {
+  auto decoded = api::DecodeObject(candidate);
+  if (!decoded.ok()) {
+    return BadRequest(std::string(decoded.status().message()));
+  }
+  api::Object object = std::move(decoded->object);
+  api::SetDefaults(object);
+  FieldErrorList errors;
+  if (old == nullptr) {
+    errors = api::ValidateObject(object, Validation());
+  } else {
+    auto old_decoded = api::DecodeObject(*old);
+    if (!old_decoded.ok()) {
+      return InternalServerError(StrCat("stored object cannot be decoded: ",
+                                        old_decoded.status().message()));
+    }
+    errors = subresource == "status"
+                 ? api::ValidateObjectStatusUpdate(object, old_decoded->object,
+                                                   Validation())
+                 : api::ValidateObjectUpdate(object, old_decoded->object,
+                                             Validation());
+  }
+  if (!errors.empty()) return Invalid(r, NameOf(candidate), errors);
+  auto encoded = api::EncodeObject(object, r.ApiVersion(r.StorageVersion()));
+  if (!encoded.ok()) {
+    return InternalServerError(std::string(encoded.status().message()));
+  }
+  return *std::move(encoded);
+}
+
+// The stored form: no resourceVersion.
+std::string StoredForm(Json object) {
+  Metadata(object).erase("resourceVersion");
+  return api::DumpJson(object);
+}
+
+struct ContinueToken {
+  int64_t revision = 0;
+  std::string start;  // the last key returned, relative to the prefix
+};
+
+std::string EncodeContinue(const ContinueToken& token) {
+  Json j = Json::object();
+  j["v"] = "meta.k8s.io/v1";
+  j["rv"] = token.revision;
+  j["start"] = token.start + std::string(1, '\0');
+  std::string out;
+  absl::WebSafeBase64Escape(api::DumpJson(j), &out);
+  return out;
+}
+
+absl::StatusOr<ContinueToken> DecodeContinue(const std::string& text) {
+  std::string raw;
+  if (!absl::WebSafeBase64Unescape(text, &raw) &&
+      !absl::Base64Unescape(text, &raw)) {
+    return BadRequest(
+        "continue key is not valid: illegal base64 data at input byte 0");
+  }
+  Json j = Json::parse(raw, nullptr, false);
+  if (j.is_discarded() || !j.is_object() ||
+      j.value("v", "") != "meta.k8s.io/v1" || !j.contains("rv") ||
+      !j["rv"].is_number_integer() || !j.contains("start") ||
+      !j["start"].is_string()) {
+    return BadRequest(
+        "continue key is not valid: incorrect encoded start "
+        "resourceVersion (version meta.k8s.io/v1)");
+  }
+  ContinueToken t;
+  t.revision = j["rv"].get<int64_t>();
+  t.start = j["start"].get<std::string>();
+  if (!t.start.empty() && t.start.back() == '\0') t.start.pop_back();
+  if (t.revision <= 0 || t.start.find('/') != std::string::npos ||
+      t.start.find("..") != std::string::npos) {
+    return BadRequest("continue key is not valid: invalid start key");
+  }
+  return t;
+}
+
+absl::StatusOr<int64_t> ParseResourceVersion(const std::string& text) {
+  int64_t v = 0;
+  if (text.empty()) return 0;
+  for (char c : text) {
+    if (c < '0' || c > '9' || v > (INT64_MAX - 9) / 10) {
+      return ApiError(400, "BadRequest",
+                      StrCat("invalid resource version: ", text));
+    }
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string NameOf(const Json& object) { return MetaString(object, "name"); }
+std::string NamespaceOf(const Json& object) {
+  return MetaString(object, "namespace");
+}
+
+std::string Timestamp(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+}
+
+Registry::Registry(store::Store* store) : store_(store) {}
+
+std::string Registry::Prefix(const ResourceInfo& r, std::string_view ns) {
+  std::string p = StrCat("/registry/", r.group().empty() ? "core" : r.group(),
+                         "/", r.resource(), "/");
+  if (r.namespaced() && !ns.empty()) StrAppend(&p, ns, "/");
+  return p;
+}
+
+absl::StatusOr<Json> Registry::Get(const ResourceInfo& r, std::string_view ns,
+                                   std::string_view name) const {
+  auto rec = store_->Get(Key(r, ns, name));
+  if (absl::IsNotFound(rec.status())) return NotFound(r, name);
+  if (!rec.ok()) return rec.status();
+  return FromValue(rec->value, rec->mod_revision);
+}
+
+absl::StatusOr<ListResult> Registry::List(const ResourceInfo& r,
+                                          const ListQuery& query) const {
+  const std::string prefix = Prefix(r, query.namespace_);
+  store::ListOptions options;
+  options.prefix = prefix;
+  int64_t at = 0;
+  if (!query.continue_token.empty()) {
+    auto token = DecodeContinue(query.continue_token);
+    if (!token.ok()) return token.status();
+    at = token->revision;
+    options.start_after = prefix + token->start;
+    if (at < store_->CompactRevision()) {
+      return Gone(
+          "The provided continue parameter is too old to display a "
+          "consistent list result. You can start a new list without the "
+          "continue parameter, or use the continue token in this response "
+          "to retrieve the remainder of the results. Continuing with the "
+          "provided token results in an inconsistent list - objects that "
+          "were created, modified, or deleted between the time the first "
+          "chunk was returned and now may show up in the list.");
+    }
+  } else if (!query.resource_version.empty() && query.resource_version != "0") {
+    auto rv = ParseResourceVersion(query.resource_version);
+    if (!rv.ok()) return rv.status();
+    const int64_t current = store_->Revision();
+    if (query.resource_version_match == "Exact") {
+      at = *rv;
+    } else if (*rv > current) {
+      return Timeout(
+          StrCat("Too large resource version: ", *rv, ", current: ", current),
+          1);
+    }
+  }
+  ListResult result;
+  const int64_t chunk =
+      query.limit > 0 ? std::max<int64_t>(query.limit, 64) : 0;
+  options.limit = chunk;
+  options.revision = at;
+  while (true) {
+    auto page = store_->List(options);
+    if (!page.ok()) {
+      if (store::IsCompacted(page.status())) {
+        return Gone(StrCat("too old resource version: ", at, " (",
+                           store_->CompactRevision(), ")"));
+      }
+      if (store::IsFutureRevision(page.status())) {
+        return Timeout(StrCat("Too large resource version: ", at,
+                              ", current: ", store_->Revision()),
+                       1);
+      }
+      return page.status();
+    }
+    result.revision = page->revision;
+    options.revision = page->revision;
+    size_t i = 0;
+    for (; i < page->records.size(); ++i) {
+      const store::Record& rec = page->records[i];
+      Json object = FromValue(rec.value, rec.mod_revision);
+      if (query.filter && !query.filter(object)) continue;
+      result.items.push_back(std::move(object));
+      if (query.limit > 0 &&
+          static_cast<int64_t>(result.items.size()) >= query.limit) {
+        ++i;
+        break;
+      }
+    }
+    const bool more_in_page = i < page->records.size();
+    if (query.limit > 0 &&
+        static_cast<int64_t>(result.items.size()) >= query.limit) {
+      if (more_in_page || page->remaining > 0) {
+        const std::string& last = page->records[i - 1].key;
+        result.continue_token =
+            EncodeContinue({page->revision, last.substr(prefix.size())});
+        if (!query.filter) {
+          result.remaining =
+              static_cast<int64_t>(page->records.size() - i) + page->remaining;
+        }
+      }
+      break;
+    }
+    if (page->remaining == 0 || page->records.empty()) break;
+    options.start_after = page->records.back().key;
+  }
+  return result;
+}
+
+absl::Status Registry::CheckNamespace(const ResourceInfo& r,
+                                      std::string_view ns,
+                                      std::string_view name) const {
+  if (!r.namespaced()) return absl::OkStatus();
+  const ResourceInfo* namespaces = FindResource("", "namespaces");
+  auto rec = store_->Get(Key(*namespaces, "", ns));
+  if (absl::IsNotFound(rec.status())) return NotFound(*namespaces, ns);
+  if (!rec.ok()) return rec.status();
+  Json object = Json::parse(*rec->value, nullptr, false);
+  if (!MetaString(object, "deletionTimestamp").empty()) {
+    return Forbidden(r, name,
+                     StrCat("unable to create new content in namespace ", ns,
+                            " because it is being terminated"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
+                                             std::string_view ns, Json object,
+                                             const WriteOptions& options) {
+  if (!object.is_object()) return BadRequest("the body must be an object");
+  Json& meta = Metadata(object);
+  const std::string body_ns = MetaString(object, "namespace");
+  if (r.namespaced()) {
+    if (!body_ns.empty() && body_ns != ns) {
+      return BadRequest(
+          "the namespace of the provided object does not match the "
+          "namespace sent on the request");
+    }
+    meta["namespace"] = std::string(ns);
+  } else {
+    meta.erase("namespace");
+  }
+  if (!MetaString(object, "resourceVersion").empty()) {
+    return BadRequest(
+        "resourceVersion should not be set on objects to be created");
+  }
+  for (const char* field : {"uid", "creationTimestamp", "deletionTimestamp",
+                            "deletionGracePeriodSeconds", "selfLink"}) {
+    meta.erase(field);
+  }
+  const std::string generate = MetaString(object, "generateName");
+  const bool generated =
+      MetaString(object, "name").empty() && !generate.empty();
+  meta["uid"] = NewUid();
+  meta["creationTimestamp"] = Timestamp(absl::Now());
+  if (r.tracks_generation) meta["generation"] = 1;
+  switch (r.status_on_create) {
+    case StatusOnCreate::kNone:
+    case StatusOnCreate::kKeep:
+      break;
+    case StatusOnCreate::kClear:
+      object.erase("status");
+      break;
+    case StatusOnCreate::kPod:
+      object["status"] =
+          Json{{"phase", "Pending"}, {"qosClass", PodQosClass(object)}};
+      break;
+    case StatusOnCreate::kNamespace: {
+      object["status"] = Json{{"phase", "Active"}};
+      Json& spec = object["spec"];
+      if (!spec.is_object()) spec = Json::object();
+      if (!spec.contains("finalizers")) {
+        spec["finalizers"] = Json::array({"kubernetes"});
+      }
+      break;
+    }
+  }
+  for (int attempt = 0;; ++attempt) {
+    if (generated) Metadata(object)["name"] = GenerateName(generate);
+    const std::string name = NameOf(object);
+    auto admitted = Admit(r, object, nullptr, "");
+    if (!admitted.ok()) return admitted.status();
+    if (auto s = CheckNamespace(r, ns, name); !s.ok()) return s;
+    WriteResult result;
+    result.created = true;
+    if (options.dry_run) {
+      result.object = *std::move(admitted);
+      return result;
+    }
+    auto rec = store_->Create(Key(r, ns, name), StoredForm(*admitted));
+    if (absl::IsAlreadyExists(rec.status())) {
+      if (generated && attempt + 1 < kMaxGenerateNameRetries) continue;
+      return AlreadyExists(r, name);
+    }
+    if (!rec.ok()) return rec.status();
+    result.object = FromValue(rec->value, rec->mod_revision);
+    return result;
+  }
+}
+
+absl::StatusOr<WriteResult> Registry::Update(const ResourceInfo& r,
+                                             std::string_view ns,
+                                             std::string_view name, Json object,
+                                             const WriteOptions& options) {
+  if (!object.is_object()) return BadRequest("the body must be an object");
+  return Modify(
+      r, ns, name, [&](const Json&) -> absl::StatusOr<Json> { return object; },
+      options, r.allow_create_on_update&& options.subresource.empty());
+}
+
+absl::StatusOr<WriteResult> Registry::Modify(
+    const ResourceInfo& r, std::string_view ns, std::string_view name,
+    const Mutation& mutate, const WriteOptions& options, bool create) {
+  for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
+    auto rec = store_->Get(Key(r, ns, name));
+    if (absl::IsNotFound(rec.status())) {
+      if (!create) return NotFound(r, name);
+      auto desired = mutate(Json());
+      if (!desired.ok()) return desired.status();
+      if (NameOf(*desired) != name) {
+        return BadRequest(StrCat("the name of the object (", NameOf(*desired),
+                                 ") does not match the name on the URL (", name,
+                                 ")"));
+      }
+      Metadata(*desired).erase("resourceVersion");
+      auto created = Create(r, ns, *std::move(desired), options);
+      if (absl::IsAlreadyExists(created.status()) &&
+          HttpCode(created.status()) == 409) {
+        continue;  // raced with another create: modify it instead
+      }
+      return created;
+    }
+    if (!rec.ok()) return rec.status();
+    const Json current = FromValue(rec->value, rec->mod_revision);
+    auto desired = mutate(current);
+    if (!desired.ok()) return desired.status();
+    auto result = WriteUpdate(r, ns, name, current, rec->mod_revision,
+                              *std::move(desired), options);
+    if (store::IsConflict(result.status())) continue;
+    return result;
+  }
+  return Conflict(r, name, "too many concurrent changes; try again");
+}
+
+absl::StatusOr<WriteResult> Registry::WriteUpdate(
+    const ResourceInfo& r, std::string_view ns, std::string_view name,
+    const Json& current, int64_t current_revision, Json desired,
+    const WriteOptions& options) {
+  if (!desired.is_object()) return BadRequest("the body must be an object");
+  const std::string rv = MetaString(desired, "resourceVersion");
+  if (!rv.empty() && rv != std::to_string(current_revision)) {
+    return ObjectModified(r, name);
+  }
+  if (rv.empty() && !r.allow_unconditional_update &&
+      options.subresource.empty()) {
+    return Invalid(r, name,
+                   {draplane::Invalid(FieldPath("metadata.resourceVersion"),
+                                      BadValue::Json("0x0"),
+                                      "must be specified for an update")});
+  }
+  const std::string body_name = NameOf(desired);
+  if (!body_name.empty() && body_name != name) {
+    return BadRequest(StrCat("the name of the object (", body_name,
+                             ") does not match the name on the URL (", name,
+                             ")"));
+  }
+  const std::string body_ns = NamespaceOf(desired);
+  if (r.namespaced() && !body_ns.empty() && body_ns != ns) {
+    return BadRequest(
+        "the namespace of the provided object does not match the namespace "
+        "sent on the request");
+  }
+
+  Json candidate;
+  const Json& old_meta = current.at("metadata");
+  if (options.subresource == "status") {
+    candidate = current;
+    if (desired.contains("status")) {
+      candidate["status"] = desired["status"];
+    } else {
+      candidate.erase("status");
+    }
+  } else {
+    candidate = std::move(desired);
+    Json& meta = Metadata(candidate);
+    meta["name"] = std::string(name);
+    if (r.namespaced()) meta["namespace"] = std::string(ns);
+    for (const char* field : {"uid", "creationTimestamp", "deletionTimestamp",
+                              "deletionGracePeriodSeconds", "generation"}) {
+      if (old_meta.contains(field)) {
+        meta[field] = old_meta[field];
+      } else {
+        meta.erase(field);
+      }
+    }
+    if (HasStatusSubresource(r)) {
+      if (current.contains("status")) {
+        candidate["status"] = current["status"];
+      } else {
+        candidate.erase("status");
+      }
+    }
+    if (old_meta.contains("deletionTimestamp")) {
+      const Json old_f = old_meta.value("finalizers", Json::array());
+      const Json new_f = meta.value("finalizers", Json::array());
+      for (const Json& f : new_f) {
+        if (std::find(old_f.begin(), old_f.end(), f) == old_f.end()) {
+          return Invalid(r, name,
+                         {draplane::Forbidden(
+                             FieldPath("metadata.finalizers"),
+                             "no new finalizers can be added if the object is "
+                             "being deleted")});
+        }
+      }
+    }
+  }
+  Metadata(candidate).erase("resourceVersion");
+  auto admitted = Admit(r, candidate, &current, options.subresource);
+  if (!admitted.ok()) return admitted.status();
+  Json next = *std::move(admitted);
+  if (r.tracks_generation) {
+    const int64_t gen = old_meta.value("generation", int64_t{0});
+    const bool spec_changed =
+        next.value("spec", Json()) != current.value("spec", Json());
+    Metadata(next)["generation"] = spec_changed ? gen + 1 : gen;
+  }
+  Json current_stored = current;
+  Metadata(current_stored).erase("resourceVersion");
+  WriteResult result;
+  if (next == current_stored) {  // no-op: nothing written
+    result.object = current;
+    return result;
+  }
+  const Json& next_meta = next.at("metadata");
+  const bool finalized = next_meta.contains("deletionTimestamp") &&
+                         next_meta.value("finalizers", Json::array()).empty();
+  if (options.dry_run) {
+    result.object = std::move(next);
+    SetResourceVersion(result.object, std::to_string(current_revision));
+    return result;
+  }
+  if (finalized) {
+    auto del = store_->Delete(Key(r, ns, name), current_revision);
+    if (!del.ok()) return del.status();
+    result.object = std::move(next);
+    SetResourceVersion(result.object, std::to_string(del->mod_revision));
+    return result;
+  }
+  auto rec =
+      store_->Update(Key(r, ns, name), StoredForm(next), current_revision);
+  if (!rec.ok()) return rec.status();
+  result.object = FromValue(rec->value, rec->mod_revision);
+  return result;
+}
+
+absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
+                                      std::string_view ns,
+                                      std::string_view name,
+                                      const DeleteOptions& options) {
+  for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
+    auto rec = store_->Get(Key(r, ns, name));
+    if (absl::IsNotFound(rec.status())) return NotFound(r, name);
+    if (!rec.ok()) return rec.status();
+    Json current = FromValue(rec->value, rec->mod_revision);
+    const std::string uid = MetaString(current, "uid");
+    if (options.precondition_uid && *options.precondition_uid != uid) {
+      return Conflict(
+          r, name,
+          StrCat("Precondition failed: UID in precondition: ",
+                 *options.precondition_uid, ", UID in object meta: ", uid));
+    }
+    if (options.precondition_resource_version &&
+        *options.precondition_resource_version !=
+            std::to_string(rec->mod_revision)) {
+      return Conflict(
+          r, name,
+          StrCat("Precondition failed: ResourceVersion in precondition: ",
+                 *options.precondition_resource_version,
+                 ", ResourceVersion in object meta: ", rec->mod_revision));
+    }
+    Json& meta = Metadata(current);
+    const bool has_finalizers =
+        !meta.value("finalizers", Json::array()).empty() ||
+        (r.kind->kind == "Namespace" && !current.value("spec", Json::object())
+                                             .value("finalizers", Json::array())
+                                             .empty());
+    if (!has_finalizers) {
+      if (options.dry_run) return current;
+      auto del = store_->Delete(Key(r, ns, name), rec->mod_revision);
+      if (store::IsConflict(del.status())) continue;
+      if (!del.ok()) return del.status();
+      return current;
+    }
+    if (meta.contains("deletionTimestamp")) return current;
+    meta["deletionTimestamp"] = Timestamp(absl::Now());
+    meta["deletionGracePeriodSeconds"] = 0;
+    if (r.kind->kind == "Namespace") {
+      current["status"] = Json{{"phase", "Terminating"}};
+    }
+    if (options.dry_run) return current;
+    auto up = store_->Update(Key(r, ns, name), StoredForm(current),
+                             rec->mod_revision);
+    if (store::IsConflict(up.status())) continue;
+    if (!up.ok()) return up.status();
+    return FromValue(up->value, up->mod_revision);
+  }
+  return Conflict(r, name, "too many concurrent changes; try again");
+}
+
+absl::StatusOr<std::unique_ptr<store::Watch>> Registry::Watch(
+    const ResourceInfo& r, std::string_view ns, int64_t after_revision,
+    store::WatchSink sink) {
+  auto w = store_->WatchPrefix(Prefix(r, ns), after_revision, std::move(sink));
+  if (store::IsCompacted(w.status())) {
+    return Gone(StrCat("too old resource version: ", after_revision, " (",
+                       store_->CompactRevision(), ")"));
+  }
+  return w;
+}
+
+ObjectEvent Registry::ToObjectEvent(const store::Event& event) {
+  ObjectEvent out;
+  out.revision = event.revision;
+  out.object = FromValue(event.value, event.revision);
+  switch (event.type) {
+    case store::EventType::kCreated:
+      out.type = ObjectEvent::kAdded;
+      break;
+    case store::EventType::kUpdated:
+      out.type = ObjectEvent::kModified;
+      break;
+    case store::EventType::kDeleted:
+      out.type = ObjectEvent::kDeleted;
+      break;
+  }
+  if (event.prev_value) {
+    out.prev_object = FromValue(event.prev_value, event.revision);
+  }
+  return out;
+}
+
+}  // namespace draplane::apiserver::internal

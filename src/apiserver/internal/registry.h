@@ -1,0 +1,145 @@
+// Objects in the store, with upstream's REST semantics: keys, metadata
+// management (names, uid, timestamps, generation, resourceVersion),
+// status subresource rules, optimistic concurrency, finalizers, admission
+// (defaulting, validation with CEL compilation, namespace checks).
+//
+// Objects are JSON in the storage version (v1 for resource.k8s.io);
+// conversion to the version a client asked for happens at the HTTP edge.
+// metadata.resourceVersion is never stored: it is the store's mod_revision,
+// filled in on every read.
+#ifndef DRAPLANE_APISERVER_INTERNAL_REGISTRY_H_
+#define DRAPLANE_APISERVER_INTERNAL_REGISTRY_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "api/meta_types.h"
+#include "apiserver/internal/resources.h"
+#include "store/store.h"
+
+namespace draplane::apiserver::internal {
+
+// Selects objects of a list or watch (label and field selectors).
+using ObjectFilter = std::function<bool(const api::Json& object)>;
+
+struct ListQuery {
+  std::string namespace_;  // "" = every namespace (or cluster-scoped)
+  ObjectFilter filter;     // null = everything
+  int64_t limit = 0;       // 0 = no limit
+  std::string continue_token;
+  std::string resource_version;        // "", "0" or a number
+  std::string resource_version_match;  // "", "NotOlderThan", "Exact"
+};
+
+struct ListResult {
+  std::vector<api::Json> items;
+  int64_t revision = 0;
+  std::string continue_token;
+  std::optional<int64_t> remaining;  // only for unfiltered lists
+};
+
+struct WriteOptions {
+  bool dry_run = false;
+  // "" for the main resource, "status" for the status subresource.
+  std::string subresource;
+};
+
+struct WriteResult {
+  api::Json object;
+  bool created = false;
+  std::vector<std::string> warnings;
+};
+
+struct DeleteOptions {
+  bool dry_run = false;
+  std::optional<std::string> precondition_uid;
+  std::optional<std::string> precondition_resource_version;
+};
+
+// A change to an object as a watcher sees it (v1 JSON with
+// resourceVersion set).
+struct ObjectEvent {
+  enum Type { kAdded, kModified, kDeleted } type = kAdded;
+  int64_t revision = 0;
+  api::Json object;
+  api::Json prev_object;  // kModified / kDeleted: the object before
+};
+
+class Registry {
+ public:
+  // `store` outlives the registry.
+  explicit Registry(store::Store* store);
+
+  store::Store& store() { return *store_; }
+
+  absl::StatusOr<api::Json> Get(const ResourceInfo& r, std::string_view ns,
+                                std::string_view name) const;
+  absl::StatusOr<ListResult> List(const ResourceInfo& r,
+                                  const ListQuery& query) const;
+
+  // `object` is the v1 JSON the client sent (already converted).
+  absl::StatusOr<WriteResult> Create(const ResourceInfo& r, std::string_view ns,
+                                     api::Json object,
+                                     const WriteOptions& options);
+  // PUT: replaces the object (or its status), with the body's
+  // resourceVersion as precondition.
+  absl::StatusOr<WriteResult> Update(const ResourceInfo& r, std::string_view ns,
+                                     std::string_view name, api::Json object,
+                                     const WriteOptions& options);
+  // Read-modify-write, retried on conflicts: `mutate` gets the current
+  // object and returns the object to write as a PUT body would be (its
+  // resourceVersion, if set, is a precondition). With `create` set, a
+  // missing object is created from mutate(null).
+  using Mutation =
+      std::function<absl::StatusOr<api::Json>(const api::Json& current)>;
+  absl::StatusOr<WriteResult> Modify(const ResourceInfo& r, std::string_view ns,
+                                     std::string_view name,
+                                     const Mutation& mutate,
+                                     const WriteOptions& options,
+                                     bool create = false);
+  // Deletes, or marks for deletion when finalizers remain. Returns the
+  // deleted (or marked) object.
+  absl::StatusOr<api::Json> Delete(const ResourceInfo& r, std::string_view ns,
+                                   std::string_view name,
+                                   const DeleteOptions& options);
+
+  // Watches objects of `r` in `ns` ("" = all) changed after
+  // `after_revision`. The sink runs under the store's lock (see
+  // store::WatchSink): queue the raw event and decode it elsewhere with
+  // ToObjectEvent().
+  absl::StatusOr<std::unique_ptr<store::Watch>> Watch(const ResourceInfo& r,
+                                                      std::string_view ns,
+                                                      int64_t after_revision,
+                                                      store::WatchSink sink);
+  static ObjectEvent ToObjectEvent(const store::Event& event);
+
+  // The store key prefix of `r` in `ns`.
+  static std::string Prefix(const ResourceInfo& r, std::string_view ns);
+
+ private:
+  absl::StatusOr<WriteResult> WriteUpdate(
+      const ResourceInfo& r, std::string_view ns, std::string_view name,
+      const api::Json& current, int64_t current_revision, api::Json desired,
+      const WriteOptions& options);
+  absl::Status CheckNamespace(const ResourceInfo& r, std::string_view ns,
+                              std::string_view name) const;
+
+  store::Store* store_;
+};
+
+// Helpers shared with the HTTP layer.
+// The object's metadata.name / namespace ("" when absent).
+std::string NameOf(const api::Json& object);
+std::string NamespaceOf(const api::Json& object);
+// RFC 3339 with second precision, UTC.
+std::string Timestamp(absl::Time t);
+
+}  // namespace draplane::apiserver::internal
+
+#endif  // DRAPLANE_APISERVER_INTERNAL_REGISTRY_H_

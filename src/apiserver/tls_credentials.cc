@@ -1,0 +1,262 @@
+#include "apiserver/tls_credentials.h"
+
+#include <arpa/inet.h>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "absl/strings/escaping.h"
+#include "common/str_cat.h"
+
+namespace draplane::apiserver {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Deleter {
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+  void operator()(X509* p) const { X509_free(p); }
+  void operator()(BIO* p) const { BIO_free(p); }
+};
+using Key = std::unique_ptr<EVP_PKEY, Deleter>;
+using Cert = std::unique_ptr<X509, Deleter>;
+using Bio = std::unique_ptr<BIO, Deleter>;
+
+absl::Status OpenSslError(std::string_view what) {
+  return absl::InternalError(StrCat("openssl: ", what));
+}
+
+absl::StatusOr<std::string> ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(StrCat("cannot read ", path.string()));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+absl::Status WriteFile(const fs::path& path, const std::string& content) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      return absl::PermissionDeniedError(StrCat("cannot write ", tmp.string()));
+    out << content;
+    if (!out.flush()) {
+      return absl::InternalError(StrCat("cannot write ", tmp.string()));
+    }
+  }
+  ::chmod(tmp.c_str(), 0600);
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) return absl::InternalError(StrCat("cannot write ", path.string()));
+  return absl::OkStatus();
+}
+
+std::string ToPem(X509* cert) {
+  Bio bio(BIO_new(BIO_s_mem()));
+  PEM_write_bio_X509(bio.get(), cert);
+  char* data = nullptr;
+  const long n = BIO_get_mem_data(bio.get(), &data);
+  return std::string(data, n);
+}
+
+std::string ToPem(EVP_PKEY* key) {
+  Bio bio(BIO_new(BIO_s_mem()));
+  PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr,
+                           nullptr);
+  char* data = nullptr;
+  const long n = BIO_get_mem_data(bio.get(), &data);
+  return std::string(data, n);
+}
+
+absl::StatusOr<Key> KeyFromPem(const std::string& pem) {
+  Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+  Key key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
+  if (!key) return OpenSslError("invalid private key");
+  return key;
+}
+
+absl::StatusOr<Cert> CertFromPem(const std::string& pem) {
+  Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+  Cert cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
+  if (!cert) return OpenSslError("invalid certificate");
+  return cert;
+}
+
+Key NewKey() { return Key(EVP_EC_gen("P-256")); }
+
+bool AddExtension(X509* cert, X509* issuer, int nid, const std::string& value) {
+  X509V3_CTX ctx;
+  X509V3_set_ctx_nodb(&ctx);
+  X509V3_set_ctx(&ctx, issuer, cert, nullptr, nullptr, 0);
+  X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
+  if (ext == nullptr) return false;
+  const bool ok = X509_add_ext(cert, ext, -1) == 1;
+  X509_EXTENSION_free(ext);
+  return ok;
+}
+
+// A certificate for `key`, signed by `issuer_key` (self-signed when
+// `issuer` is null).
+absl::StatusOr<Cert> Issue(
+    EVP_PKEY* key, const std::string& common_name, long days, X509* issuer,
+    EVP_PKEY* issuer_key, const std::vector<std::pair<int, std::string>>& ext) {
+  Cert cert(X509_new());
+  X509_set_version(cert.get(), 2);
+  unsigned char serial[16];
+  RAND_bytes(serial, sizeof serial);
+  serial[0] &= 0x7f;
+  BIGNUM* bn = BN_bin2bn(serial, sizeof serial, nullptr);
+  BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get()));
+  BN_free(bn);
+  X509_gmtime_adj(X509_getm_notBefore(cert.get()), -60 * 60);
+  X509_gmtime_adj(X509_getm_notAfter(cert.get()), days * 24 * 60 * 60);
+  X509_set_pubkey(cert.get(), key);
+  X509_NAME* name = X509_get_subject_name(cert.get());
+  X509_NAME_add_entry_by_txt(
+      name, "CN", MBSTRING_ASC,
+      reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1, 0);
+  X509* signer = issuer != nullptr ? issuer : cert.get();
+  X509_set_issuer_name(cert.get(), X509_get_subject_name(signer));
+  for (const auto& [nid, value] : ext) {
+    if (!AddExtension(cert.get(), signer, nid, value)) {
+      return OpenSslError(StrCat("cannot add extension ", value));
+    }
+  }
+  if (X509_sign(cert.get(), issuer_key, EVP_sha256()) == 0) {
+    return OpenSslError("cannot sign certificate");
+  }
+  return cert;
+}
+
+bool IsIpAddress(const std::string& host) {
+  unsigned char buf[16];
+  return inet_pton(AF_INET, host.c_str(), buf) == 1 ||
+         inet_pton(AF_INET6, host.c_str(), buf) == 1;
+}
+
+}  // namespace
+
+absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
+    const std::string& dir, const std::vector<std::string>& hosts) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        StrCat("cannot create ", dir, ": ", ec.message()));
+  }
+  const fs::path base(dir);
+  ServingCredentials out;
+  Key ca_key;
+  Cert ca_cert;
+  auto ca_pem = ReadFile(base / "ca.crt");
+  auto ca_key_pem = ReadFile(base / "ca.key");
+  if (ca_pem.ok() && ca_key_pem.ok()) {
+    auto k = KeyFromPem(*ca_key_pem);
+    auto c = CertFromPem(*ca_pem);
+    if (!k.ok()) return k.status();
+    if (!c.ok()) return c.status();
+    ca_key = std::move(*k);
+    ca_cert = std::move(*c);
+  } else {
+    ca_key = NewKey();
+    if (!ca_key) return OpenSslError("cannot generate a key");
+    auto c = Issue(ca_key.get(), "draplane-ca", 3650, nullptr, ca_key.get(),
+                   {{NID_basic_constraints, "critical,CA:TRUE"},
+                    {NID_key_usage, "critical,keyCertSign,cRLSign"},
+                    {NID_subject_key_identifier, "hash"}});
+    if (!c.ok()) return c.status();
+    ca_cert = std::move(*c);
+    if (auto s = WriteFile(base / "ca.key", ToPem(ca_key.get())); !s.ok()) {
+      return s;
+    }
+    if (auto s = WriteFile(base / "ca.crt", ToPem(ca_cert.get())); !s.ok()) {
+      return s;
+    }
+  }
+  out.ca_cert_pem = ToPem(ca_cert.get());
+
+  std::string san;
+  for (const std::string& host : hosts) {
+    if (!san.empty()) san += ",";
+    san += (IsIpAddress(host) ? "IP:" : "DNS:") + host;
+  }
+  Key key = NewKey();
+  if (!key) return OpenSslError("cannot generate a key");
+  std::vector<std::pair<int, std::string>> ext = {
+      {NID_basic_constraints, "critical,CA:FALSE"},
+      {NID_key_usage, "critical,digitalSignature,keyEncipherment"},
+      {NID_ext_key_usage, "serverAuth"}};
+  if (!san.empty()) ext.emplace_back(NID_subject_alt_name, san);
+  auto cert = Issue(key.get(), "draplane-apiserver", 365, ca_cert.get(),
+                    ca_key.get(), ext);
+  if (!cert.ok()) return cert.status();
+  out.cert_pem = ToPem(cert->get());
+  out.key_pem = ToPem(key.get());
+  if (auto s = WriteFile(base / "server.crt", out.cert_pem); !s.ok()) return s;
+  if (auto s = WriteFile(base / "server.key", out.key_pem); !s.ok()) return s;
+
+  auto token = ReadFile(base / "admin.token");
+  if (token.ok() && !token->empty()) {
+    out.admin_token = *token;
+    while (!out.admin_token.empty() &&
+           (out.admin_token.back() == '\n' || out.admin_token.back() == '\r')) {
+      out.admin_token.pop_back();
+    }
+  } else {
+    unsigned char raw[32];
+    if (RAND_bytes(raw, sizeof raw) != 1) {
+      return OpenSslError("no randomness for the admin token");
+    }
+    out.admin_token = absl::BytesToHexString(
+        absl::string_view(reinterpret_cast<const char*>(raw), sizeof raw));
+    if (auto s = WriteFile(base / "admin.token", out.admin_token + "\n");
+        !s.ok()) {
+      return s;
+    }
+  }
+  return out;
+}
+
+std::string AdminKubeconfig(const std::string& server_url,
+                            const std::string& ca_cert_pem,
+                            const std::string& token) {
+  std::string ca_b64;
+  absl::Base64Escape(ca_cert_pem, &ca_b64);
+  return StrCat(
+      "apiVersion: v1\n"
+      "kind: Config\n"
+      "clusters:\n"
+      "- name: draplane\n"
+      "  cluster:\n"
+      "    server: ",
+      server_url,
+      "\n"
+      "    certificate-authority-data: ",
+      ca_b64,
+      "\n"
+      "users:\n"
+      "- name: admin\n"
+      "  user:\n"
+      "    token: ",
+      token,
+      "\n"
+      "contexts:\n"
+      "- name: draplane\n"
+      "  context:\n"
+      "    cluster: draplane\n"
+      "    user: admin\n"
+      "    namespace: default\n"
+      "current-context: draplane\n");
+}
+
+}  // namespace draplane::apiserver

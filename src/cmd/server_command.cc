@@ -1,0 +1,269 @@
+// `draplane server`: the standalone control plane's API server on a data
+// directory (SQLite store, TLS credentials, admin kubeconfig).
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <thread>
+
+#include "apiserver/api_server.h"
+#include "apiserver/http_server.h"
+#include "apiserver/tls_credentials.h"
+#include "cmd/commands.h"
+#include "common/str_cat.h"
+#include "store/store.h"
+
+namespace draplane::cmd {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ServerFlags {
+  std::string data_dir;
+  std::string listen = "127.0.0.1:6443";
+  std::string insecure_listen;
+  std::string kubeconfig_out;
+  bool in_memory = false;
+};
+
+std::string DefaultDataDir() {
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) {
+    return StrCat(state, "/draplane");
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return StrCat(home, "/.local/state/draplane");
+  }
+  return "draplane-data";
+}
+
+struct HostPort {
+  std::string host;
+  uint16_t port = 0;
+};
+
+absl::StatusOr<HostPort> ParseHostPort(const std::string& text) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return absl::InvalidArgumentError(
+        StrCat("\"", text, "\" is not HOST:PORT"));
+  }
+  HostPort hp;
+  hp.host = text.substr(0, colon);
+  if (hp.host.size() > 2 && hp.host.front() == '[' && hp.host.back() == ']') {
+    hp.host = hp.host.substr(1, hp.host.size() - 2);
+  }
+  const std::string port = text.substr(colon + 1);
+  char* end = nullptr;
+  const long value = std::strtol(port.c_str(), &end, 10);
+  if (port.empty() || *end != '\0' || value < 0 || value > 65535) {
+    return absl::InvalidArgumentError(
+        StrCat("\"", port, "\" is not a port number"));
+  }
+  hp.port = static_cast<uint16_t>(value);
+  return hp;
+}
+
+bool IsLoopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+std::string UrlHost(const std::string& host) {
+  return host.find(':') != std::string::npos ? StrCat("[", host, "]") : host;
+}
+
+int RunServer(const ServerFlags& flags, Streams streams) {
+  const std::string data_dir =
+      flags.data_dir.empty() ? DefaultDataDir() : flags.data_dir;
+  auto listen = ParseHostPort(flags.listen);
+  if (!listen.ok()) {
+    streams.err << "error: --listen: " << listen.status().message() << "\n";
+    return 2;
+  }
+  std::optional<HostPort> insecure;
+  if (!flags.insecure_listen.empty()) {
+    auto hp = ParseHostPort(flags.insecure_listen);
+    if (!hp.ok()) {
+      streams.err << "error: --insecure-listen: " << hp.status().message()
+                  << "\n";
+      return 2;
+    }
+    if (!IsLoopback(hp->host)) {
+      streams.err << "error: --insecure-listen serves without TLS or "
+                     "authentication and is only allowed on a loopback "
+                     "address (127.0.0.0/8, ::1, localhost), not "
+                  << hp->host << "\n";
+      return 2;
+    }
+    insecure = *hp;
+  }
+  std::error_code ec;
+  fs::create_directories(data_dir, ec);
+  if (ec) {
+    streams.err << "error: cannot create data directory " << data_dir << ": "
+                << ec.message() << "\n";
+    return 1;
+  }
+  // Signals are taken by sigwait below; block them before any thread
+  // starts so that every thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  std::unique_ptr<store::Store> store;
+  if (flags.in_memory) {
+    store = store::NewMemoryStore();
+  } else {
+    auto opened = store::OpenSqliteStore(data_dir + "/state.db");
+    if (!opened.ok()) {
+      streams.err << "error: " << opened.status().message() << "\n";
+      return 1;
+    }
+    store = *std::move(opened);
+  }
+  std::vector<std::string> hosts = {"127.0.0.1", "localhost", "::1"};
+  if (!IsLoopback(listen->host) && listen->host != "0.0.0.0" &&
+      listen->host != "::") {
+    hosts.push_back(listen->host);
+  }
+  auto creds = apiserver::LoadOrCreateCredentials(data_dir + "/pki", hosts);
+  if (!creds.ok()) {
+    streams.err << "error: " << creds.status().message() << "\n";
+    return 1;
+  }
+  apiserver::ApiServerOptions api_options;
+  apiserver::ApiServer api(store.get(), api_options);
+  api_options.tokens = {creds->admin_token};
+  apiserver::ApiServer secure_api(store.get(), api_options);
+
+  apiserver::HttpServerOptions http;
+  http.address = listen->host;
+  http.port = listen->port;
+  http.tls_cert_pem = creds->cert_pem;
+  http.tls_key_pem = creds->key_pem;
+  auto handler = [&secure_api](const apiserver::HttpRequest& req,
+                               apiserver::ResponseWriter& w) {
+    secure_api.Handle(req, w);
+  };
+  auto server = apiserver::HttpServer::Start(http, handler);
+  if (!server.ok()) {
+    streams.err << "error: " << server.status().message() << "\n";
+    return 1;
+  }
+  std::unique_ptr<apiserver::HttpServer> plain;
+  if (insecure) {
+    apiserver::HttpServerOptions p;
+    p.address = insecure->host;
+    p.port = insecure->port;
+    auto started = apiserver::HttpServer::Start(
+        p, [&api](const apiserver::HttpRequest& req,
+                  apiserver::ResponseWriter& w) { api.Handle(req, w); });
+    if (!started.ok()) {
+      streams.err << "error: " << started.status().message() << "\n";
+      return 1;
+    }
+    plain = *std::move(started);
+  }
+  const std::string connect_host =
+      listen->host == "0.0.0.0" || listen->host == "::" ? "127.0.0.1"
+                                                        : listen->host;
+  const std::string url =
+      StrCat("https://", UrlHost(connect_host), ":", (*server)->port());
+  const std::string kubeconfig = flags.kubeconfig_out.empty()
+                                     ? data_dir + "/kubeconfig"
+                                     : flags.kubeconfig_out;
+  {
+    std::ofstream out(kubeconfig, std::ios::trunc);
+    out << apiserver::AdminKubeconfig(url, creds->ca_cert_pem,
+                                      creds->admin_token);
+    if (!out.flush()) {
+      streams.err << "error: cannot write " << kubeconfig << "\n";
+      return 1;
+    }
+    fs::permissions(kubeconfig, fs::perms::owner_read | fs::perms::owner_write,
+                    ec);
+  }
+  streams.out << "draplane server: serving the Kubernetes API on " << url
+              << "\n";
+  if (plain) {
+    streams.out << "draplane server: without TLS or authentication on http://"
+                << UrlHost(insecure->host) << ":" << plain->port() << "\n";
+  }
+  streams.out << "draplane server: data directory " << data_dir << "\n"
+              << "draplane server: kubeconfig " << kubeconfig << "\n"
+              << "  export KUBECONFIG=" << kubeconfig << "\n";
+  streams.out.flush();
+
+  // The built-in namespace finalizer.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread finalizer([&] {
+    std::unique_lock lock(mu);
+    while (!cv.wait_for(lock, std::chrono::seconds(1), [&] { return done; })) {
+      lock.unlock();
+      secure_api.FinalizeNamespaces();
+      lock.lock();
+    }
+  });
+
+  int sig = 0;
+  sigwait(&signals, &sig);
+  streams.out << "draplane server: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
+              << ", shutting down\n";
+  streams.out.flush();
+  {
+    std::lock_guard lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  finalizer.join();
+  if (plain) plain->Stop();
+  (*server)->Stop();
+  pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+  return 0;
+}
+
+}  // namespace
+
+void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
+  auto flags = std::make_shared<ServerFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "server",
+      "Run the standalone control plane's Kubernetes API server.\n\n"
+      "Serves resource.k8s.io (v1, v1beta2, v1beta1) and the core kinds DRA "
+      "needs over HTTPS with bearer-token authentication, stores everything "
+      "in SQLite in the data directory (every acknowledged write is on "
+      "disk), and writes an admin kubeconfig for kubectl. Stops cleanly on "
+      "SIGTERM or SIGINT; a restart on the same data directory keeps "
+      "everything.\n\n"
+      "Example:\n"
+      "  draplane server --data-dir /tmp/dp &\n"
+      "  KUBECONFIG=/tmp/dp/kubeconfig kubectl get deviceclasses");
+  cmd->add_option("--data-dir", flags->data_dir,
+                  "Data directory (default $XDG_STATE_HOME/draplane or "
+                  "~/.local/state/draplane)");
+  cmd->add_option("--listen", flags->listen,
+                  "HTTPS address (HOST:PORT; port 0 picks a free one)")
+      ->capture_default_str();
+  cmd->add_option("--insecure-listen", flags->insecure_listen,
+                  "Also serve plain HTTP without authentication on this "
+                  "loopback HOST:PORT (development only)");
+  cmd->add_option("--kubeconfig-out", flags->kubeconfig_out,
+                  "Where to write the admin kubeconfig (default "
+                  "DATA_DIR/kubeconfig)");
+  cmd->add_flag("--in-memory", flags->in_memory,
+                "Keep objects in memory only (nothing survives a restart)");
+  cmd->callback(
+      [flags, streams, exit_code] { *exit_code = RunServer(*flags, streams); });
+}
+
+}  // namespace draplane::cmd
