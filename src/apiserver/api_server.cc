@@ -479,7 +479,9 @@ class ApiServer::Impl {
                           ResponseWriter& w) {
     const Negotiated n = Negotiate(req.Header("accept"));
     if (n.table) {
-      auto table = Table(req, t, {object}, "", "", n);
+      auto table =
+          Table(req, t, {object},
+                object.at("metadata").value("resourceVersion", ""), "", n);
       if (!table.ok()) return table.status();
       SendJson(w, code, *table, warnings);
       return absl::OkStatus();
@@ -592,8 +594,9 @@ class ApiServer::Impl {
     std::vector<std::string> warnings;
     auto storage = BodyToStorage(t, *std::move(body), *validation, warnings);
     if (!storage.ok()) return storage.status();
-    auto result = registry_.Create(*t.resource, t.namespace_,
-                                   *std::move(storage), {.dry_run = *dry});
+    auto result =
+        registry_.Create(*t.resource, t.namespace_, *std::move(storage),
+                         {.dry_run = *dry, .subresource = ""});
     if (!result.ok()) return result.status();
     return SendObject(req, t, result->object, 201, warnings, w);
   }
