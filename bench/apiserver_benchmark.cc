@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <boost/asio.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
@@ -24,6 +26,8 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
+#include <utility>  // before Boost.Asio (g++ 12)
 #include <vector>
 
 #include "api/meta_types.h"
@@ -163,7 +167,7 @@ struct Watcher : std::enable_shared_from_this<Watcher> {
           }
           if (self->seen >= self->want) {
             self->finished = Clock::now();
-            done->fetch_add(1);
+            self->done->fetch_add(1);
             return;
           }
           self->Read();

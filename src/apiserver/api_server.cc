@@ -301,8 +301,11 @@ class ApiServer::Impl {
           continue;
         }
         for (const Json& item : items->items) {
-          empty = false;
           (void)registry_.Delete(r, name, internal::NameOf(item), {});
+        }
+        if (!items->items.empty()) {
+          auto left = registry_.List(r, q);
+          if (!left.ok() || !left->items.empty()) empty = false;
         }
       }
       if (!empty) continue;

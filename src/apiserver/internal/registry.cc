@@ -545,10 +545,13 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
       }
     }
   }
-  Metadata(candidate).erase("resourceVersion");
+  // Validation sees the stored resourceVersion (an unconditional update
+  // takes the latest one, as upstream's registry does).
+  SetResourceVersion(candidate, std::to_string(current_revision));
   auto admitted = Admit(r, candidate, &current, options.subresource);
   if (!admitted.ok()) return admitted.status();
   Json next = *std::move(admitted);
+  Metadata(next).erase("resourceVersion");
   if (r.tracks_generation) {
     const int64_t gen = old_meta.value("generation", int64_t{0});
     const bool spec_changed =
