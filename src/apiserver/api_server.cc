@@ -11,6 +11,7 @@
 #include "api/object_codec.h"
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/discovery.h"
+#include "apiserver/internal/garbage_collector.h"
 #include "apiserver/internal/object_filter.h"
 #include "apiserver/internal/patching.h"
 #include "apiserver/internal/registry.h"
@@ -283,52 +284,9 @@ class ApiServer::Impl {
     Dispatch(req, *target, w);
   }
 
-  void FinalizeNamespaces() {
-    const ResourceInfo& nsr = *internal::FindResource("", "namespaces");
-    auto list = registry_.List(nsr, {});
-    if (!list.ok()) return;
-    for (const Json& ns : list->items) {
-      if (!ns.at("metadata").contains("deletionTimestamp")) continue;
-      const std::string name = internal::NameOf(ns);
-      bool empty = true;
-      for (const ResourceInfo& r : internal::Resources()) {
-        if (!r.namespaced()) continue;
-        internal::ListQuery q;
-        q.namespace_ = name;
-        auto items = registry_.List(r, q);
-        if (!items.ok()) {
-          empty = false;
-          continue;
-        }
-        for (const Json& item : items->items) {
-          (void)registry_.Delete(r, name, internal::NameOf(item), {});
-        }
-        if (!items->items.empty()) {
-          auto left = registry_.List(r, q);
-          if (!left.ok() || !left->items.empty()) empty = false;
-        }
-      }
-      if (!empty) continue;
-      // Every object is gone: drop the "kubernetes" finalizer, which
-      // removes the namespace.
-      (void)registry_.Modify(nsr, "", name,
-                             [](const Json& current) -> absl::StatusOr<Json> {
-                               Json next = current;
-                               if (next.contains("spec"))
-                                 next["spec"].erase("finalizers");
-                               return next;
-                             },
-                             {.dry_run = false, .subresource = "finalize"});
-      auto cur = registry_.Get(nsr, "", name);
-      if (cur.ok() &&
-          cur->value("spec", Json::object())
-              .value("finalizers", Json::array())
-              .empty() &&
-          cur->at("metadata").value("finalizers", Json::array()).empty()) {
-        (void)registry_.store().Delete(
-            internal::Registry::Prefix(nsr, "") + name, 0);
-      }
-    }
+  void RunControllersOnce() {
+    internal::FinalizeNamespaces(registry_);
+    internal::CollectGarbage(registry_);
   }
 
  private:
@@ -690,6 +648,16 @@ class ApiServer::Impl {
           options.dry_run = true;
         }
       }
+      if (body->contains("propagationPolicy") &&
+          (*body)["propagationPolicy"].is_string()) {
+        options.propagation = (*body)["propagationPolicy"].get<std::string>();
+      }
+      if (body->contains("orphanDependents") &&
+          (*body)["orphanDependents"].is_boolean() &&
+          options.propagation.empty()) {
+        options.propagation =
+            (*body)["orphanDependents"].get<bool>() ? "Orphan" : "Background";
+      }
       if (body->contains("preconditions") &&
           (*body)["preconditions"].is_object()) {
         const Json& p = (*body)["preconditions"];
@@ -702,6 +670,21 @@ class ApiServer::Impl {
         }
       }
     }
+    if (req.HasQuery("propagationPolicy")) {
+      options.propagation = req.Query("propagationPolicy");
+    }
+    if (!options.propagation.empty() && options.propagation != "Background" &&
+        options.propagation != "Foreground" &&
+        options.propagation != "Orphan") {
+      return internal::ApiError(
+          422, "Invalid",
+          StrCat(
+              "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: "
+              "Unsupported value: \"",
+              options.propagation,
+              "\": supported values: \"Foreground\", \"Background\", "
+              "\"Orphan\", \"nil\""));
+    }
     return options;
   }
 
@@ -712,7 +695,7 @@ class ApiServer::Impl {
     auto object = registry_.Delete(*t.resource, t.namespace_, t.name, *options);
     if (!object.ok()) return object.status();
     if (t.resource->kind->kind == "Namespace" && !options->dry_run) {
-      FinalizeNamespaces();
+      internal::FinalizeNamespaces(registry_);
       if (auto again = registry_.Get(*t.resource, "", t.name); again.ok()) {
         *object = *std::move(again);
       }
@@ -989,6 +972,6 @@ void ApiServer::Handle(const HttpRequest& request, ResponseWriter& writer) {
   impl_->Handle(request, writer);
 }
 
-void ApiServer::FinalizeNamespaces() { impl_->FinalizeNamespaces(); }
+void ApiServer::RunControllersOnce() { impl_->RunControllersOnce(); }
 
 }  // namespace draplane::apiserver

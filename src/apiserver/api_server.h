@@ -45,10 +45,11 @@ class ApiServer {
   // timeout, or the writer reports Stopping()).
   void Handle(const HttpRequest& request, ResponseWriter& writer);
 
-  // One pass of the built-in namespace finalizer: deletes the contents of
-  // terminating namespaces and removes those left empty. The standalone
-  // server runs it periodically; tests call it directly.
-  void FinalizeNamespaces();
+  // One pass of the built-in controllers deletion depends on
+  // (internal/garbage_collector.h): the namespace finalizer and the
+  // ownerReference garbage collector. The standalone server runs it every
+  // second; tests call it directly.
+  void RunControllersOnce();
 
  private:
   class Impl;

@@ -430,6 +430,7 @@ TEST_F(ApiServerTest, NamespaceDeletionRemovesItsContents) {
       201);
   auto deleted = Do("DELETE", "/api/v1/namespaces/team");
   EXPECT_EQ(deleted.code, 200);
+  server_.RunControllersOnce();
   EXPECT_EQ(Do("GET",
                "/apis/resource.k8s.io/v1/namespaces/team/"
                "resourceclaims/c")
@@ -506,6 +507,58 @@ TEST_F(ApiServerTest, PodBindingAssignsANodeOnce) {
   EXPECT_EQ(twice.JsonBody()["message"],
             "Operation cannot be fulfilled on pods \"p\": pod p is already "
             "assigned to node \"node1\"");
+}
+
+TEST_F(ApiServerTest, GarbageCollectionFollowsThePropagationPolicy) {
+  auto make = [&](const std::string& pod, const std::string& claim) {
+    auto created =
+        Do("POST", "/api/v1/namespaces/default/pods",
+           R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + pod +
+               R"("},"spec":{"containers":[{"name":"c","image":"x"}]}})");
+    EXPECT_EQ(created.code, 201) << created.body;
+    const std::string uid = created.JsonBody()["metadata"]["uid"];
+    Json c = Json::parse(Claim(claim));
+    c["metadata"]["ownerReferences"] =
+        Json::array({Json{{"apiVersion", "v1"},
+                          {"kind", "Pod"},
+                          {"name", pod},
+                          {"uid", uid},
+                          {"blockOwnerDeletion", true}}});
+    EXPECT_EQ(Do("POST", kClaims, api::DumpJson(c)).code, 201);
+  };
+  const std::string pods = "/api/v1/namespaces/default/pods/";
+  // Background (the default): the owner goes at once, the dependent after.
+  make("bg", "bg-claim");
+  EXPECT_EQ(Do("DELETE", pods + "bg").code, 200);
+  EXPECT_EQ(Do("GET", pods + "bg").code, 404);
+  server_.RunControllersOnce();
+  EXPECT_EQ(Do("GET", std::string(kClaims) + "/bg-claim").code, 404);
+
+  // Foreground: the owner waits for its dependents.
+  make("fg", "fg-claim");
+  auto fg = Do("DELETE", pods + "fg",
+               R"({"kind":"DeleteOptions","apiVersion":"v1",
+                   "propagationPolicy":"Foreground"})");
+  ASSERT_EQ(fg.code, 200) << fg.body;
+  EXPECT_EQ(fg.JsonBody()["metadata"]["finalizers"][0], "foregroundDeletion");
+  EXPECT_EQ(Do("GET", pods + "fg").code, 200);
+  server_.RunControllersOnce();
+  EXPECT_EQ(Do("GET", std::string(kClaims) + "/fg-claim").code, 404);
+  server_.RunControllersOnce();
+  EXPECT_EQ(Do("GET", pods + "fg").code, 404);
+
+  // Orphan: the dependent stays, without the reference.
+  make("or", "or-claim");
+  ASSERT_EQ(Do("DELETE", pods + "or?propagationPolicy=Orphan").code, 200);
+  server_.RunControllersOnce();
+  EXPECT_EQ(Do("GET", pods + "or").code, 404);
+  auto orphan = Do("GET", std::string(kClaims) + "/or-claim");
+  ASSERT_EQ(orphan.code, 200);
+  EXPECT_FALSE(orphan.JsonBody()["metadata"].contains("ownerReferences"));
+  server_.RunControllersOnce();
+  EXPECT_EQ(Do("GET", std::string(kClaims) + "/or-claim").code, 200);
+
+  EXPECT_EQ(Do("DELETE", pods + "x?propagationPolicy=Sideways").code, 422);
 }
 
 TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {

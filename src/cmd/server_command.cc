@@ -203,7 +203,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
               << "  export KUBECONFIG=" << kubeconfig << "\n";
   streams.out.flush();
 
-  // The built-in namespace finalizer.
+  // The built-in controllers (namespace finalizer, garbage collector).
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
@@ -211,7 +211,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     std::unique_lock lock(mu);
     while (!cv.wait_for(lock, std::chrono::seconds(1), [&] { return done; })) {
       lock.unlock();
-      secure_api.FinalizeNamespaces();
+      secure_api.RunControllersOnce();
       lock.lock();
     }
   });

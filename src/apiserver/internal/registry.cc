@@ -567,7 +567,10 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   }
   const Json& next_meta = next.at("metadata");
   const bool finalized = next_meta.contains("deletionTimestamp") &&
-                         next_meta.value("finalizers", Json::array()).empty();
+                         next_meta.value("finalizers", Json::array()).empty() &&
+                         next.value("spec", Json::object())
+                             .value("finalizers", Json::array())
+                             .empty();
   if (options.dry_run) {
     result.object = std::move(next);
     SetResourceVersion(result.object, std::to_string(current_revision));
@@ -613,6 +616,20 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
                  ", ResourceVersion in object meta: ", rec->mod_revision));
     }
     Json& meta = Metadata(current);
+    const char* policy_finalizer = options.propagation == "Foreground"
+                                       ? "foregroundDeletion"
+                                   : options.propagation == "Orphan" ? "orphan"
+                                                                     : nullptr;
+    bool added = false;
+    if (policy_finalizer != nullptr) {
+      Json finalizers = meta.value("finalizers", Json::array());
+      if (std::find(finalizers.begin(), finalizers.end(), policy_finalizer) ==
+          finalizers.end()) {
+        finalizers.push_back(policy_finalizer);
+        added = true;
+      }
+      meta["finalizers"] = std::move(finalizers);
+    }
     const bool has_finalizers =
         !meta.value("finalizers", Json::array()).empty() ||
         (r.kind->kind == "Namespace" && !current.value("spec", Json::object())
@@ -625,9 +642,11 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
       if (!del.ok()) return del.status();
       return current;
     }
-    if (meta.contains("deletionTimestamp")) return current;
-    meta["deletionTimestamp"] = Timestamp(absl::Now());
-    meta["deletionGracePeriodSeconds"] = 0;
+    if (meta.contains("deletionTimestamp") && !added) return current;
+    if (!meta.contains("deletionTimestamp")) {
+      meta["deletionTimestamp"] = Timestamp(absl::Now());
+      meta["deletionGracePeriodSeconds"] = 0;
+    }
     if (r.kind->kind == "Namespace") {
       current["status"] = Json{{"phase", "Terminating"}};
     }

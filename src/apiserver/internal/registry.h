@@ -58,6 +58,10 @@ struct WriteResult {
 
 struct DeleteOptions {
   bool dry_run = false;
+  // "Background" (or ""), "Foreground" or "Orphan": how dependents
+  // (objects whose ownerReferences name this one) are treated; see
+  // garbage_collector.h.
+  std::string propagation;
   std::optional<std::string> precondition_uid;
   std::optional<std::string> precondition_resource_version;
 };
