@@ -12,6 +12,7 @@
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/discovery.h"
 #include "apiserver/internal/garbage_collector.h"
+#include "apiserver/internal/inline_claims.h"
 #include "apiserver/internal/object_filter.h"
 #include "apiserver/internal/patching.h"
 #include "apiserver/internal/registry.h"
@@ -553,12 +554,56 @@ class ApiServer::Impl {
     auto body = ParseBody(req);
     if (!body.ok()) return body.status();
     std::vector<std::string> warnings;
+    std::vector<internal::InlineClaimTemplate> inline_claims;
+    if (t.resource->kind->kind == "Pod") {
+      auto extracted = internal::ExtractInlineClaims(*body);
+      if (!extracted.ok()) return extracted.status();
+      inline_claims = *std::move(extracted);
+    }
+    // Templates for inline requests are checked before the pod is created
+    // and created after it, owned by it.
+    std::vector<std::pair<Target, Json>> templates;
+    for (const internal::InlineClaimTemplate& inl : inline_claims) {
+      Target tt;
+      tt.resource =
+          internal::FindResource("resource.k8s.io", "resourceclaimtemplates");
+      tt.group = "resource.k8s.io";
+      tt.version = internal::SplitGroupVersion(inl.object["apiVersion"]).second;
+      tt.namespace_ = t.namespace_;
+      auto stored =
+          BodyToStorage(tt, inl.object, FieldValidation::kStrict, warnings);
+      if (!stored.ok()) return stored.status();
+      auto check = registry_.Create(*tt.resource, t.namespace_, *stored,
+                                    {.dry_run = true, .subresource = ""});
+      if (!check.ok()) return check.status();
+      templates.emplace_back(tt, *std::move(stored));
+      warnings.push_back(inl.warning);
+    }
     auto storage = BodyToStorage(t, *std::move(body), *validation, warnings);
     if (!storage.ok()) return storage.status();
     auto result =
         registry_.Create(*t.resource, t.namespace_, *std::move(storage),
                          {.dry_run = *dry, .subresource = ""});
     if (!result.ok()) return result.status();
+    for (auto& [tt, object] : templates) {
+      const Json& pod_meta = result->object.at("metadata");
+      object["metadata"]["ownerReferences"] =
+          Json::array({Json{{"apiVersion", "v1"},
+                            {"kind", "Pod"},
+                            {"name", pod_meta.value("name", "")},
+                            {"uid", pod_meta.value("uid", "")},
+                            {"controller", true},
+                            {"blockOwnerDeletion", true}}});
+      auto created = registry_.Create(*tt.resource, t.namespace_, object,
+                                      {.dry_run = *dry, .subresource = ""});
+      if (!created.ok()) {
+        if (!*dry) {
+          (void)registry_.Delete(*t.resource, t.namespace_,
+                                 internal::NameOf(result->object), {});
+        }
+        return created.status();
+      }
+    }
     return SendObject(req, t, result->object, 201, warnings, w);
   }
 

@@ -561,6 +561,48 @@ TEST_F(ApiServerTest, GarbageCollectionFollowsThePropagationPolicy) {
   EXPECT_EQ(Do("DELETE", pods + "x?propagationPolicy=Sideways").code, 422);
 }
 
+TEST_F(ApiServerTest, InlineDeviceRequestBecomesAnOwnedTemplate) {
+  // The seed guide's example 5 (v1beta1-style flat request under source).
+  const std::string pod = R"({"apiVersion":"v1","kind":"Pod",
+    "metadata":{"name":"quick-gpu-job"},
+    "spec":{"containers":[{"name":"compute","image":"cuda",
+      "resources":{"claims":[{"name":"gpu-req"}]}}],
+      "resourceClaims":[{"name":"gpu-req","resourceClaimTemplateName":"",
+        "source":{"devices":{"requests":[{"name":"gpu",
+          "deviceClassName":"gpu.nvidia.com-h100","count":1}]}}}],
+      "restartPolicy":"Never"}})";
+  auto created = Do("POST", "/api/v1/namespaces/default/pods", pod);
+  ASSERT_EQ(created.code, 201) << created.body;
+  EXPECT_NE(created.Header("Warning").find(
+                "spec.resourceClaims[0].source: draplane extension"),
+            std::string::npos);
+  Json p = created.JsonBody();
+  EXPECT_EQ(p["spec"]["resourceClaims"][0],
+            (Json{{"name", "gpu-req"},
+                  {"resourceClaimTemplateName", "quick-gpu-job-gpu-req"}}));
+  const std::string templates =
+      "/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates/";
+  auto t = Do("GET", templates + "quick-gpu-job-gpu-req");
+  ASSERT_EQ(t.code, 200);
+  Json tj = t.JsonBody();
+  EXPECT_EQ(tj["spec"]["spec"]["devices"]["requests"][0]["exactly"]
+              ["deviceClassName"],
+            "gpu.nvidia.com-h100");
+  EXPECT_EQ(tj["metadata"]["ownerReferences"][0]["uid"], p["metadata"]["uid"]);
+  // The template goes with its pod.
+  ASSERT_EQ(Do("DELETE", "/api/v1/namespaces/default/pods/quick-gpu-job").code,
+            200);
+  server_.RunControllersOnce();
+  EXPECT_EQ(Do("GET", templates + "quick-gpu-job-gpu-req").code, 404);
+  // A malformed source is refused and nothing is stored.
+  auto bad = Do("POST", "/api/v1/namespaces/default/pods",
+                R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"},
+                    "spec":{"containers":[{"name":"c","image":"x"}],
+                    "resourceClaims":[{"name":"r","source":{"x":1}}]}})");
+  EXPECT_EQ(bad.code, 400);
+  EXPECT_EQ(Do("GET", "/api/v1/namespaces/default/pods/b").code, 404);
+}
+
 TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {
   auto store = store::NewMemoryStore();
   ApiServer server(store.get(), {.tokens = {"secret"}});

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/object.h"
@@ -61,6 +62,10 @@ const ResourceInfo* FindResource(std::string_view group,
 // The resource of a group/kind, or nullptr.
 const ResourceInfo* FindResourceByKind(std::string_view group,
                                        std::string_view kind);
+
+// "resource.k8s.io/v1" -> {"resource.k8s.io", "v1"}; "v1" -> {"", "v1"}.
+std::pair<std::string, std::string> SplitGroupVersion(
+    const std::string& api_version);
 
 // API groups in discovery order (core "" first) and their versions in
 // preference order.
