@@ -17,6 +17,7 @@
 #include "apiserver/internal/patching.h"
 #include "apiserver/internal/registry.h"
 #include "apiserver/internal/resources.h"
+#include "apiserver/internal/watch_cache.h"
 #include "common/str_cat.h"
 #include "printers/table_printer.h"
 
@@ -866,6 +867,7 @@ class ApiServer::Impl {
   void Watch(const HttpRequest& req, const Target& t, ResponseWriter& w);
 
   internal::Registry registry_;
+  internal::WatchCache watch_cache_;
   const ApiServerOptions options_;
 };
 
@@ -978,13 +980,14 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
       batch.swap(queue->events);
     }
     for (const store::Event& e : batch) {
-      internal::ObjectEvent ev = internal::Registry::ToObjectEvent(e);
+      const auto ev = watch_cache_.Decoded(e);
       last_revision = e.revision;
-      const bool now_matches = !*filter || (*filter)(ev.object);
-      const bool before_matched = ev.type == internal::ObjectEvent::kModified &&
-                                  (!*filter || (*filter)(ev.prev_object));
+      const bool now_matches = !*filter || (*filter)(ev->object);
+      const bool before_matched =
+          ev->type == internal::ObjectEvent::kModified &&
+          (!*filter || (*filter)(ev->prev_object));
       std::string_view type;
-      switch (ev.type) {
+      switch (ev->type) {
         case internal::ObjectEvent::kAdded:
           type = now_matches ? "ADDED" : "";
           break;
@@ -996,7 +999,21 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
           type = now_matches ? "DELETED" : "";
           break;
       }
-      if (!type.empty() && !send(type, ev.object)) return;
+      if (type.empty()) continue;
+      if (n.table) {
+        if (!send(type, ev->object)) return;
+        continue;
+      }
+      // Plain JSON lines are the same for every watcher of this version.
+      auto line = watch_cache_.Line(
+          e.revision, type, t.version, [&]() -> absl::StatusOr<std::string> {
+            auto v = ToVersion(r, ev->object, t.version);
+            if (!v.ok()) return v.status();
+            return api::DumpJson(Json{{"type", std::string(type)},
+                                      {"object", *std::move(v)}}) +
+                   "\n";
+          });
+      if (!line.ok() || !w.WriteChunk(**line)) return;
     }
     const absl::Time now = absl::Now();
     if (now >= deadline) break;

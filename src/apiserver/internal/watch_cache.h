@@ -1,0 +1,50 @@
+// Watch events decoded once and watch lines encoded once, shared by every
+// watcher: with many watchers of one resource each event is parsed and
+// serialised once instead of once per watcher. Bounded (oldest revisions
+// are forgotten first); thread-safe.
+#ifndef DRAPLANE_APISERVER_INTERNAL_WATCH_CACHE_H_
+#define DRAPLANE_APISERVER_INTERNAL_WATCH_CACHE_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "apiserver/internal/registry.h"
+#include "store/store.h"
+
+namespace draplane::apiserver::internal {
+
+class WatchCache {
+ public:
+  explicit WatchCache(size_t capacity = 4096) : capacity_(capacity) {}
+
+  // The decoded form of `event` (Registry::ToObjectEvent).
+  std::shared_ptr<const ObjectEvent> Decoded(const store::Event& event);
+
+  // The watch line for the event at `revision` sent as `type` in the
+  // served `version`; `encode` makes it when no watcher has yet. Errors are
+  // not cached.
+  absl::StatusOr<std::shared_ptr<const std::string>> Line(
+      int64_t revision, std::string_view type, std::string_view version,
+      const std::function<absl::StatusOr<std::string>()>& encode);
+
+ private:
+  struct Entry {
+    std::shared_ptr<const ObjectEvent> decoded;
+    std::map<std::string, std::shared_ptr<const std::string>> lines;
+  };
+  Entry& EntryLocked(int64_t revision);
+
+  const size_t capacity_;
+  std::mutex mu_;
+  std::map<int64_t, Entry> entries_;
+};
+
+}  // namespace draplane::apiserver::internal
+
+#endif  // DRAPLANE_APISERVER_INTERNAL_WATCH_CACHE_H_
