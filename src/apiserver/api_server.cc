@@ -20,6 +20,7 @@
 #include "apiserver/internal/watch_cache.h"
 #include "common/str_cat.h"
 #include "printers/table_printer.h"
+#include "selectors/selectors.h"
 
 namespace draplane::apiserver {
 namespace {
@@ -489,7 +490,74 @@ class ApiServer::Impl {
   absl::Status Get(const HttpRequest& req, const Target& t, ResponseWriter& w) {
     auto object = registry_.Get(*t.resource, t.namespace_, t.name);
     if (!object.ok()) return object.status();
+    if (t.subresource == "scale") {
+      SendJson(w, 200, ScaleOf(*object), {});
+      return absl::OkStatus();
+    }
     return SendObject(req, t, *object, 200, {}, w);
+  }
+
+  // The autoscaling/v1 Scale of a Deployment (upstream's scale
+  // subresource).
+  static Json ScaleOf(const Json& deployment) {
+    const Json& meta = deployment.at("metadata");
+    Json scale_meta = Json::object();
+    for (const char* field :
+         {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
+      if (meta.contains(field)) scale_meta[field] = meta[field];
+    }
+    const Json spec = deployment.value("spec", Json::object());
+    const Json status = deployment.value("status", Json::object());
+    std::string selector;
+    if (spec.contains("selector")) {
+      auto parsed = selectors::LabelSelectorFromJson(spec["selector"]);
+      if (parsed.ok()) selector = parsed->String();
+    }
+    Json scale_status{{"replicas", status.value("replicas", 0)}};
+    if (!selector.empty()) scale_status["selector"] = selector;
+    return Json{{"kind", "Scale"},
+                {"apiVersion", "autoscaling/v1"},
+                {"metadata", std::move(scale_meta)},
+                {"spec", Json{{"replicas", spec.value("replicas", 1)}}},
+                {"status", std::move(scale_status)}};
+  }
+
+  // PUT or PATCH of a Deployment's scale: `scale` gives the new Scale from
+  // the current one.
+  absl::Status WriteScale(
+      const HttpRequest& req, const Target& t, ResponseWriter& w,
+      const std::function<absl::StatusOr<Json>(const Json&)>& scale) {
+    auto dry = ParseDryRun(req);
+    if (!dry.ok()) return dry.status();
+    auto result = registry_.Modify(
+        *t.resource, t.namespace_, t.name,
+        [&](const Json& current) -> absl::StatusOr<Json> {
+          auto next_scale = scale(ScaleOf(current));
+          if (!next_scale.ok()) return next_scale.status();
+          const Json spec = next_scale->value("spec", Json::object());
+          if (!spec.contains("replicas") ||
+              !spec["replicas"].is_number_integer() ||
+              spec["replicas"].get<int64_t>() < 0) {
+            return internal::Invalid(
+                *t.resource, t.name,
+                {draplane::Invalid(FieldPath("spec.replicas"),
+                                   BadValue::Json(api::DumpJson(
+                                       spec.value("replicas", Json()))),
+                                   "must be greater than or equal to 0")});
+          }
+          Json next = current;
+          const std::string rv = next_scale->value("metadata", Json::object())
+                                     .value("resourceVersion", "");
+          Metadata(next)["resourceVersion"] =
+              rv.empty() ? current.at("metadata").value("resourceVersion", "")
+                         : rv;
+          next["spec"]["replicas"] = spec["replicas"];
+          return next;
+        },
+        {.dry_run = *dry, .subresource = ""});
+    if (!result.ok()) return result.status();
+    SendJson(w, 200, ScaleOf(result->object), {});
+    return absl::OkStatus();
   }
 
   absl::StatusOr<internal::ObjectFilter> Filter(const HttpRequest& req,
@@ -610,6 +678,13 @@ class ApiServer::Impl {
 
   absl::Status Update(const HttpRequest& req, const Target& t,
                       ResponseWriter& w) {
+    if (t.subresource == "scale") {
+      auto body = ParseBody(req);
+      if (!body.ok()) return body.status();
+      return WriteScale(req, t, w, [&](const Json&) -> absl::StatusOr<Json> {
+        return *body;
+      });
+    }
     if (!t.subresource.empty() && t.subresource != "status" &&
         t.subresource != "finalize") {
       return internal::MethodNotSupported(*t.resource, req.method);
@@ -640,6 +715,16 @@ class ApiServer::Impl {
     }
     auto kind = internal::ParsePatchType(type, *t.resource);
     if (!kind.ok()) return kind.status();
+    if (t.subresource == "scale") {
+      if (*kind == internal::PatchType::kApply) {
+        return internal::MethodNotSupported(*t.resource, "apply");
+      }
+      const internal::ResourceInfo* r = t.resource;
+      return WriteScale(
+          req, t, w, [&](const Json& current) -> absl::StatusOr<Json> {
+            return internal::ApplyPatch(*kind, *r, current, req.body, false);
+          });
+    }
     auto validation = ParseFieldValidation(req.Query("fieldValidation"));
     if (!validation.ok()) return validation.status();
     auto dry = ParseDryRun(req);

@@ -603,6 +603,35 @@ TEST_F(ApiServerTest, InlineDeviceRequestBecomesAnOwnedTemplate) {
   EXPECT_EQ(Do("GET", "/api/v1/namespaces/default/pods/b").code, 404);
 }
 
+TEST_F(ApiServerTest, DeploymentScaleSubresource) {
+  const std::string deployments =
+      "/apis/apps/v1/namespaces/default/deployments";
+  ASSERT_EQ(Do("POST", deployments,
+               R"({"apiVersion":"apps/v1","kind":"Deployment",
+                   "metadata":{"name":"d"},
+                   "spec":{"replicas":6,"selector":{"matchLabels":{"app":"x"}},
+                     "template":{"metadata":{"labels":{"app":"x"}},
+                       "spec":{"containers":[{"name":"c","image":"i"}]}}}})")
+                .code,
+            201);
+  auto scale = Do("GET", deployments + "/d/scale");
+  ASSERT_EQ(scale.code, 200) << scale.body;
+  Json sj = scale.JsonBody();
+  EXPECT_EQ(sj["kind"], "Scale");
+  EXPECT_EQ(sj["spec"]["replicas"], 6);
+  EXPECT_EQ(sj["status"]["selector"], "app=x");
+  auto patched =
+      Do("PATCH", deployments + "/d/scale", R"({"spec":{"replicas":2}})",
+         "application/merge-patch+json");
+  ASSERT_EQ(patched.code, 200) << patched.body;
+  EXPECT_EQ(patched.JsonBody()["spec"]["replicas"], 2);
+  EXPECT_EQ(Do("GET", deployments + "/d").JsonBody()["spec"]["replicas"], 2);
+  EXPECT_EQ(Do("PATCH", deployments + "/d/scale", R"({"spec":{"replicas":-1}})",
+               "application/merge-patch+json")
+                .code,
+            422);
+}
+
 TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {
   auto store = store::NewMemoryStore();
   ApiServer server(store.get(), {.tokens = {"secret"}});

@@ -194,6 +194,10 @@ def check_apply_deployment_and_template(e):
               out)
     expect_in("mig-inference-template",
               e.k("get", "resourceclaimtemplates", "-A").stdout)
+    e.k("scale", "deployment", "llm-inference-service", "-n", "ml-workloads",
+        "--replicas=2")
+    d = e.kjson("get", "deployment", "llm-inference-service", "-n", "ml-workloads")
+    expect(d["spec"]["replicas"] == 2, "scaled to 2: %s" % d["spec"])
 
 
 def check_inline_request_pod_converted(e):
