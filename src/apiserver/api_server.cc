@@ -722,7 +722,7 @@ class ApiServer::Impl {
       const internal::ResourceInfo* r = t.resource;
       return WriteScale(
           req, t, w, [&](const Json& current) -> absl::StatusOr<Json> {
-            return internal::ApplyPatch(*kind, *r, current, req.body, false);
+            return internal::ApplyPatch(*kind, *r, current, req.body, {});
           });
     }
     auto validation = ParseFieldValidation(req.Query("fieldValidation"));
@@ -743,9 +743,12 @@ class ApiServer::Impl {
         if (!v.ok()) return v.status();
         versioned = *std::move(v);
       }
+      internal::ApplyRequest apply;
+      apply.manager = req.Query("fieldManager");
+      apply.force = req.Query("force") == "true";
+      apply.api_version = t.resource->ApiVersion(t.version);
       auto patched =
-          internal::ApplyPatch(*kind, *t.resource, versioned, req.body,
-                               req.Query("force") == "true");
+          internal::ApplyPatch(*kind, *t.resource, versioned, req.body, apply);
       if (!patched.ok()) return patched.status();
       warnings.clear();
       return BodyToStorage(t, *std::move(patched), *validation, warnings);

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "api/meta_types.h"
+#include "apiserver/internal/resources.h"
+#include "apiserver/internal/server_side_apply.h"
 #include "gtest/gtest.h"
 
 namespace draplane::apiserver {
@@ -630,6 +632,60 @@ TEST_F(ApiServerTest, DeploymentScaleSubresource) {
                "application/merge-patch+json")
                 .code,
             422);
+}
+
+TEST_F(ApiServerTest, ServerSideApplyTracksFieldManagers) {
+  const std::string url = std::string(kClasses) + "/ssa";
+  auto apply = [&](const std::string& manager, const std::string& labels,
+                   bool force = false) {
+    return Do("PATCH",
+              url + "?fieldManager=" + manager + (force ? "&force=true" : ""),
+              "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
+              "  name: ssa\n  labels: " +
+                  labels + "\n",
+              "application/apply-patch+yaml");
+  };
+  auto created = apply("a", "{x: '1', w: '2'}");
+  ASSERT_EQ(created.code, 201) << created.body;
+  Json managed = created.JsonBody()["metadata"]["managedFields"];
+  ASSERT_EQ(managed.size(), 1u);
+  EXPECT_EQ(managed[0]["manager"], "a");
+  EXPECT_EQ(managed[0]["operation"], "Apply");
+  EXPECT_EQ(managed[0]["fieldsV1"],
+            Json::parse(R"({"f:metadata":{"f:labels":{"f:x":{},"f:w":{}}}})"));
+
+  // Another applier setting x differently conflicts...
+  auto conflict = apply("b", "{x: '3'}");
+  EXPECT_EQ(conflict.code, 409);
+  EXPECT_EQ(conflict.JsonBody()["message"],
+            "Apply failed with 1 conflict: conflict with \"a\": "
+            ".metadata.labels.x");
+  // ...unless it forces, which takes the field over.
+  auto forced = apply("b", "{x: '3'}", true);
+  ASSERT_EQ(forced.code, 200) << forced.body;
+  EXPECT_EQ(forced.JsonBody()["metadata"]["labels"]["x"], "3");
+  // Agreeing on a value is no conflict.
+  EXPECT_EQ(apply("c", "{x: '3'}").code, 200);
+
+  // a stops applying w (only a owned it: removed) and x (owned by b and c:
+  // kept).
+  auto dropped = apply("a", "{z: '4'}");
+  ASSERT_EQ(dropped.code, 200) << dropped.body;
+  EXPECT_EQ(dropped.JsonBody()["metadata"]["labels"],
+            (Json{{"x", "3"}, {"z", "4"}}));
+  EXPECT_EQ(Do("PATCH", url, "{}", "application/apply-patch+yaml").code, 400);
+}
+
+TEST(ServerSideApplyTest, ListsFollowThePatchSchema) {
+  const auto* pods = internal::FindResource("", "pods");
+  Json pod = Json::parse(R"({"apiVersion":"v1","kind":"Pod",
+      "metadata":{"name":"p","finalizers":["a"]},
+      "spec":{"containers":[{"name":"c","image":"i","args":["x"]}],
+              "tolerations":[{"key":"k"}]}})");
+  EXPECT_EQ(internal::FieldSetOf(*pods, pod),
+            Json::parse(R"({"f:metadata":{"f:finalizers":{"v:\"a\"":{}}},
+              "f:spec":{"f:containers":{"k:{\"name\":\"c\"}":{".":{},
+                "f:name":{},"f:image":{},"f:args":{}}},"f:tolerations":{}}})"));
 }
 
 TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {

@@ -49,8 +49,8 @@ absl::StatusOr<PatchType> ParsePatchType(const std::string& content_type,
 
 absl::StatusOr<api::Json> ApplyPatch(PatchType type, const ResourceInfo& r,
                                      const api::Json& current,
-                                     const std::string& body, bool force) {
-  (void)force;
+                                     const std::string& body,
+                                     const ApplyRequest& apply) {
   api::Json patch_doc;
   if (type == PatchType::kApply) {
     auto docs = api::ParseManifests(body, "apply patch");
@@ -58,8 +58,7 @@ absl::StatusOr<api::Json> ApplyPatch(PatchType type, const ResourceInfo& r,
     if (docs->size() != 1) {
       return BadRequest("an apply patch must hold exactly one object");
     }
-    patch_doc = (*docs)[0].json;
-    if (current.is_null()) return patch_doc;
+    return ServerSideApply(r, current, (*docs)[0].json, apply);
   } else {
     auto parsed = api::ParseJsonText(body, "patch");
     if (!parsed.ok()) {
@@ -82,10 +81,7 @@ absl::StatusOr<api::Json> ApplyPatch(PatchType type, const ResourceInfo& r,
       out = patch::ApplyStrategicMergePatch(current, patch_doc, *schema);
       break;
     case PatchType::kApply:
-      out = schema != nullptr
-                ? patch::ApplyStrategicMergePatch(current, patch_doc, *schema)
-                : patch::ApplyMergePatch(current, patch_doc);
-      break;
+      break;  // handled above
   }
   if (!out.ok()) return PatchError(out.status());
   return out;

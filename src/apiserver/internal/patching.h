@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "api/meta_types.h"
 #include "apiserver/internal/resources.h"
+#include "apiserver/internal/server_side_apply.h"
 
 namespace draplane::apiserver::internal {
 
@@ -21,14 +22,12 @@ absl::StatusOr<PatchType> ParsePatchType(const std::string& content_type,
 // The patched object. `current` is null when the object does not exist
 // (only apply patches get there: the result is the applied object).
 //
-// Server-side apply is approximated: the applied configuration is merged
-// into the current object like a strategic merge patch (a JSON merge patch
-// for kinds without a patch schema). Field ownership (managedFields),
-// removal of fields a manager stopped applying, and conflicts between
-// managers are not implemented yet.
+// Apply patches go through server_side_apply.h with `apply` (manager,
+// force, version); the other types ignore it.
 absl::StatusOr<api::Json> ApplyPatch(PatchType type, const ResourceInfo& r,
                                      const api::Json& current,
-                                     const std::string& body, bool force);
+                                     const std::string& body,
+                                     const ApplyRequest& apply);
 
 }  // namespace draplane::apiserver::internal
 

@@ -1,0 +1,293 @@
+#include "apiserver/internal/server_side_apply.h"
+
+#include <set>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "apiserver/internal/api_errors.h"
+#include "apiserver/internal/registry.h"
+#include "common/str_cat.h"
+#include "patch/patch.h"
+
+namespace draplane::apiserver::internal {
+namespace {
+
+using api::Json;
+using Path = std::vector<std::string>;
+using TypeId = patch::PatchSchema::TypeId;
+
+// Fields that identify the object or are the server's: never owned.
+bool IsIdentity(const Path& parent, const std::string& key) {
+  if (parent.empty()) return key == "apiVersion" || key == "kind";
+  if (parent.size() == 1 && parent[0] == "f:metadata") {
+    return key == "name" || key == "namespace" || key == "uid" ||
+           key == "resourceVersion" || key == "generation" ||
+           key == "creationTimestamp" || key == "managedFields" ||
+           key == "deletionTimestamp" || key == "selfLink";
+  }
+  return false;
+}
+
+void Build(const patch::PatchSchema* schema, std::optional<TypeId> type,
+           const Json& value, const Path& path, Json& out) {
+  if (!value.is_object()) return;  // a leaf: `out` stays {}
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (IsIdentity(path, it.key())) continue;
+    const Json& v = it.value();
+    if (v.is_null()) continue;
+    const std::string key = StrCat("f:", it.key());
+    const patch::PatchSchema::Field* field =
+        schema != nullptr && type ? schema->FindField(*type, it.key())
+                                  : nullptr;
+    Json& child = out[key];
+    child = Json::object();
+    Path child_path = path;
+    child_path.push_back(key);
+    if (v.is_array() && field != nullptr && field->strategy.merge) {
+      for (const Json& element : v) {
+        if (!field->strategy.merge_key.empty() && element.is_object() &&
+            element.contains(field->strategy.merge_key)) {
+          Json k = Json::object();
+          k[field->strategy.merge_key] = element[field->strategy.merge_key];
+          Json& e = child[StrCat("k:", api::DumpJson(k))];
+          e = Json{{".", Json::object()}};
+          Path element_path = child_path;
+          element_path.push_back("k");
+          Build(schema, field->value_type, element, element_path, e);
+        } else if (!element.is_object() && !element.is_array()) {
+          child[StrCat("v:", api::DumpJson(element))] = Json::object();
+        }
+      }
+    } else if (v.is_object()) {
+      Build(schema, field != nullptr ? field->value_type : std::nullopt, v,
+            child_path, child);
+    }
+  }
+}
+
+// Leaf paths of a fieldsV1 set: empty sets, and "." markers of elements.
+void Leaves(const Json& set, Path& path, std::vector<Path>& out) {
+  if (!set.is_object()) return;
+  if (set.empty()) {
+    out.push_back(path);
+    return;
+  }
+  for (auto it = set.begin(); it != set.end(); ++it) {
+    if (it.key() == ".") {
+      out.push_back(path);
+      continue;
+    }
+    path.push_back(it.key());
+    Leaves(it.value(), path, out);
+    path.pop_back();
+  }
+}
+
+std::vector<Path> LeavesOf(const Json& set) {
+  std::vector<Path> out;
+  Path path;
+  Leaves(set, path, out);
+  return out;
+}
+
+// The list element a "k:" or "v:" segment names, or end.
+Json::iterator FindElement(Json& list, const std::string& segment) {
+  const Json key = Json::parse(segment.substr(2), nullptr, false);
+  for (auto it = list.begin(); it != list.end(); ++it) {
+    if (segment[0] == 'v') {
+      if (*it == key) return it;
+      continue;
+    }
+    if (!it->is_object() || !key.is_object()) continue;
+    bool match = true;
+    for (auto k = key.begin(); k != key.end(); ++k) {
+      match = match && it->contains(k.key()) && (*it)[k.key()] == k.value();
+    }
+    if (match) return it;
+  }
+  return list.end();
+}
+
+// The value at `path` (nullptr when absent).
+const Json* ValueAt(const Json& object, const Path& path) {
+  const Json* node = &object;
+  for (const std::string& segment : path) {
+    if (segment.rfind("f:", 0) == 0) {
+      if (!node->is_object()) return nullptr;
+      auto it = node->find(segment.substr(2));
+      if (it == node->end()) return nullptr;
+      node = &*it;
+    } else {
+      if (!node->is_array()) return nullptr;
+      Json& list = const_cast<Json&>(*node);
+      auto it = FindElement(list, segment);
+      if (it == list.end()) return nullptr;
+      node = &*it;
+    }
+  }
+  return node;
+}
+
+void RemoveAt(Json& object, const Path& path) {
+  if (path.empty()) return;
+  Json* node = &object;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    const std::string& segment = path[i];
+    if (segment.rfind("f:", 0) == 0) {
+      if (!node->is_object() || !node->contains(segment.substr(2))) return;
+      node = &(*node)[segment.substr(2)];
+    } else {
+      if (!node->is_array()) return;
+      auto it = FindElement(*node, segment);
+      if (it == node->end()) return;
+      node = &*it;
+    }
+  }
+  const std::string& last = path.back();
+  if (last.rfind("f:", 0) == 0) {
+    if (node->is_object()) node->erase(last.substr(2));
+  } else if (node->is_array()) {
+    auto it = FindElement(*node, last);
+    if (it != node->end()) node->erase(it);
+  }
+}
+
+// Removes `path` from a fieldsV1 set.
+void RemoveFromSet(Json& set, const Path& path) {
+  Json* node = &set;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    if (!node->contains(path[i])) return;
+    node = &(*node)[path[i]];
+  }
+  if (!path.empty()) node->erase(path.back());
+}
+
+std::string PathString(const Path& path) {
+  std::string out;
+  for (const std::string& segment : path) {
+    if (segment.rfind("f:", 0) == 0) {
+      StrAppend(&out, ".", segment.substr(2));
+    } else {
+      StrAppend(&out, "[", segment.substr(2), "]");
+    }
+  }
+  return out;
+}
+
+std::string Now() { return Timestamp(absl::Now()); }
+
+}  // namespace
+
+Json FieldSetOf(const ResourceInfo& r, const Json& object) {
+  const patch::PatchSchema* schema =
+      patch::PatchSchemaFor(r.group(), r.kind->kind);
+  Json out = Json::object();
+  Build(schema, patch::PatchSchema::kRootType, object, {}, out);
+  return out;
+}
+
+absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
+                                     const Json& applied,
+                                     const ApplyRequest& request) {
+  if (!applied.is_object()) {
+    return BadRequest("an apply patch must be an object");
+  }
+  const Json fields = FieldSetOf(r, applied);
+  Json entry{{"manager", request.manager},        {"operation", "Apply"},
+             {"apiVersion", request.api_version}, {"time", Now()},
+             {"fieldsType", "FieldsV1"},          {"fieldsV1", fields}};
+  if (current.is_null()) {
+    Json created = applied;
+    created["metadata"]["managedFields"] = Json::array({entry});
+    return created;
+  }
+  Json managed = current.at("metadata").value("managedFields", Json::array());
+  if (!managed.is_array()) managed = Json::array();
+  Json previous = Json::object();
+  std::set<Path> owned_by_others;
+  std::vector<std::pair<std::string, Path>> conflicts;
+  const std::vector<Path> applying = LeavesOf(fields);
+  const std::set<Path> applying_set(applying.begin(), applying.end());
+  for (Json& m : managed) {
+    if (!m.is_object()) continue;
+    if (m.value("manager", "") == request.manager &&
+        m.value("operation", "") == "Apply") {
+      previous = m.value("fieldsV1", Json::object());
+      continue;
+    }
+    if (m.value("operation", "") != "Apply") continue;
+    for (const Path& p : LeavesOf(m.value("fieldsV1", Json::object()))) {
+      if (applying_set.contains(p)) {
+        const Json* have = ValueAt(current, p);
+        const Json* want = ValueAt(applied, p);
+        if (have != nullptr && want != nullptr && *have != *want) {
+          if (!request.force) {
+            conflicts.emplace_back(m.value("manager", ""), p);
+            continue;
+          }
+          RemoveFromSet(m["fieldsV1"], p);  // force: ownership moves
+          continue;
+        }
+      }
+      owned_by_others.insert(p);
+    }
+  }
+  if (!conflicts.empty()) {
+    std::string message =
+        StrCat("Apply failed with ", conflicts.size(),
+               conflicts.size() == 1 ? " conflict:" : " conflicts:");
+    for (const auto& [manager, path] : conflicts) {
+      StrAppend(&message, " conflict with \"", manager,
+                "\": ", PathString(path));
+      if (&path != &conflicts.back().second) message += ",";
+    }
+    return ApiError(
+        409, "Conflict", message,
+        Json{{"causes", [&] {
+                Json causes = Json::array();
+                for (const auto& [manager, path] : conflicts) {
+                  causes.push_back(Json{
+                      {"reason", "FieldManagerConflict"},
+                      {"message", StrCat("conflict with \"", manager, "\"")},
+                      {"field", PathString(path)}});
+                }
+                return causes;
+              }()}});
+  }
+  Json result = current;
+  // Fields this applier no longer applies and nobody else owns go.
+  for (const Path& p : LeavesOf(previous)) {
+    if (!applying_set.contains(p) && !owned_by_others.contains(p)) {
+      RemoveAt(result, p);
+    }
+  }
+  const patch::PatchSchema* schema =
+      patch::PatchSchemaFor(r.group(), r.kind->kind);
+  Json patch_doc = applied;
+  if (patch_doc.contains("metadata"))
+    patch_doc["metadata"].erase("managedFields");
+  auto merged = schema != nullptr ? patch::ApplyStrategicMergePatch(
+                                        result, patch_doc, *schema)
+                                  : patch::ApplyMergePatch(result, patch_doc);
+  if (!merged.ok()) {
+    return ApiError(422, "Invalid", std::string(merged.status().message()));
+  }
+  Json next_managed = Json::array();
+  bool placed = false;
+  for (Json& m : managed) {
+    if (m.is_object() && m.value("manager", "") == request.manager &&
+        m.value("operation", "") == "Apply") {
+      next_managed.push_back(entry);
+      placed = true;
+    } else if (!m.is_object() ||
+               m.value("fieldsV1", Json::object()) != Json::object() ||
+               m.value("operation", "") != "Apply") {
+      next_managed.push_back(std::move(m));
+    }
+  }
+  if (!placed) next_managed.push_back(entry);
+  (*merged)["metadata"]["managedFields"] = std::move(next_managed);
+  return merged;
+}
+
+}  // namespace draplane::apiserver::internal
