@@ -20,6 +20,7 @@
 #include "apiserver/internal/watch_cache.h"
 #include "common/str_cat.h"
 #include "printers/table_printer.h"
+#include "protobuf/kube_protobuf.h"
 #include "selectors/selectors.h"
 
 namespace draplane::apiserver {
@@ -184,6 +185,13 @@ absl::StatusOr<Json> ParseBody(const HttpRequest& req) {
   }
   if (type.empty() || type == kJson) {
     auto json = api::ParseJsonText(req.body, "request body");
+    if (!json.ok()) {
+      return internal::BadRequest(std::string(json.status().message()));
+    }
+    return *std::move(json);
+  }
+  if (type == protobuf::kKubeProtobufContentType) {
+    auto json = protobuf::DecodeKubeProtobuf(req.body);
     if (!json.ok()) {
       return internal::BadRequest(std::string(json.status().message()));
     }
