@@ -23,8 +23,8 @@ class CheckingWriter : public ResponseWriter {
   void Send(int status, const HttpHeaders&, std::string body) override {
     Json json = Json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) std::abort();
-    if (status >= 400 &&
-        (json.value("kind", "") != "Status" || json.value("code", 0) != status)) {
+    if (status >= 400 && (json.value("kind", "") != "Status" ||
+                          json.value("code", 0) != status)) {
       std::abort();
     }
   }
@@ -71,10 +71,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       "/api/v1/namespaces/default/pods/p/binding",
       "/api/v1/nodes",
       "/api/v1/namespaces"};
-  static const char* kTypes[] = {
-      "application/json", "application/yaml", "application/merge-patch+json",
-      "application/json-patch+json", "application/strategic-merge-patch+json",
-      "application/apply-patch+yaml"};
+  static const char* kTypes[] = {"application/json",
+                                 "application/yaml",
+                                 "application/merge-patch+json",
+                                 "application/json-patch+json",
+                                 "application/strategic-merge-patch+json",
+                                 "application/apply-patch+yaml"};
   HttpRequest req;
   req.method = kMethods[data[0] % 5];
   req.path = kPaths[data[1] % 9];
