@@ -556,7 +556,7 @@ class ApiServer::Impl {
           Json next = current;
           const std::string rv = next_scale->value("metadata", Json::object())
                                      .value("resourceVersion", "");
-          Metadata(next)["resourceVersion"] =
+          internal::MutableMetadata(next)["resourceVersion"] =
               rv.empty() ? current.at("metadata").value("resourceVersion", "")
                          : rv;
           next["spec"]["replicas"] = spec["replicas"];
@@ -645,7 +645,9 @@ class ApiServer::Impl {
       tt.resource =
           internal::FindResource("resource.k8s.io", "resourceclaimtemplates");
       tt.group = "resource.k8s.io";
-      tt.version = internal::SplitGroupVersion(inl.object["apiVersion"]).second;
+      tt.version = std::string(
+          api::SplitApiVersion(inl.object["apiVersion"].get<std::string>())
+              .second);
       tt.namespace_ = t.namespace_;
       auto stored =
           BodyToStorage(tt, inl.object, FieldValidation::kStrict, warnings);
@@ -917,7 +919,7 @@ class ApiServer::Impl {
                                       "assigned to a host");
           }
           spec["nodeName"] = node;
-          Metadata(next).erase("resourceVersion");
+          internal::MutableMetadata(next).erase("resourceVersion");
           return next;
         },
         {});
@@ -939,7 +941,7 @@ class ApiServer::Impl {
                    {"lastProbeTime", nullptr},
                    {"lastTransitionTime", internal::Timestamp(absl::Now())}});
           status["conditions"] = std::move(updated);
-          Metadata(next).erase("resourceVersion");
+          internal::MutableMetadata(next).erase("resourceVersion");
           return next;
         },
         {.dry_run = false, .subresource = "status"});
@@ -951,13 +953,6 @@ class ApiServer::Impl {
                   {"code", 201}},
              {});
     return absl::OkStatus();
-  }
-
-  static Json& Metadata(Json& object) {
-    if (!object.contains("metadata") || !object["metadata"].is_object()) {
-      object["metadata"] = Json::object();
-    }
-    return object["metadata"];
   }
 
   void Watch(const HttpRequest& req, const Target& t, ResponseWriter& w);

@@ -47,13 +47,6 @@ std::string GenerateName(const std::string& prefix) {
   return prefix.substr(0, 58) + RandomString("bcdfghjklmnpqrstvwxz2456789", 5);
 }
 
-Json& Metadata(Json& object) {
-  if (!object.contains("metadata") || !object["metadata"].is_object()) {
-    object["metadata"] = Json::object();
-  }
-  return object["metadata"];
-}
-
 std::string MetaString(const Json& object, const char* field) {
   auto m = object.find("metadata");
   if (m == object.end() || !m->is_object()) return "";
@@ -63,7 +56,7 @@ std::string MetaString(const Json& object, const char* field) {
 
 // Places resourceVersion where Go's ObjectMeta has it (after uid).
 void SetResourceVersion(Json& object, const std::string& rv) {
-  Json& meta = Metadata(object);
+  Json& meta = MutableMetadata(object);
   Json out = Json::object();
   bool placed = false;
   static constexpr std::string_view kBefore[] = {
@@ -165,7 +158,7 @@ absl::StatusOr<Json> Admit(const ResourceInfo& r, const Json& candidate,
 
 // The stored form: no resourceVersion.
 std::string StoredForm(Json object) {
-  Metadata(object).erase("resourceVersion");
+  MutableMetadata(object).erase("resourceVersion");
   return api::DumpJson(object);
 }
 
@@ -227,6 +220,13 @@ absl::StatusOr<int64_t> ParseResourceVersion(const std::string& text) {
 }  // namespace
 
 std::string NameOf(const Json& object) { return MetaString(object, "name"); }
+
+Json& MutableMetadata(Json& object) {
+  if (!object.contains("metadata") || !object["metadata"].is_object()) {
+    object["metadata"] = Json::object();
+  }
+  return object["metadata"];
+}
 std::string NamespaceOf(const Json& object) {
   return MetaString(object, "namespace");
 }
@@ -359,7 +359,7 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
                                              std::string_view ns, Json object,
                                              const WriteOptions& options) {
   if (!object.is_object()) return BadRequest("the body must be an object");
-  Json& meta = Metadata(object);
+  Json& meta = MutableMetadata(object);
   const std::string body_ns = MetaString(object, "namespace");
   if (r.namespaced()) {
     if (!body_ns.empty() && body_ns != ns) {
@@ -407,7 +407,7 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
     }
   }
   for (int attempt = 0;; ++attempt) {
-    if (generated) Metadata(object)["name"] = GenerateName(generate);
+    if (generated) MutableMetadata(object)["name"] = GenerateName(generate);
     const std::string name = NameOf(object);
     auto admitted = Admit(r, object, nullptr, "");
     if (!admitted.ok()) return admitted.status();
@@ -453,7 +453,7 @@ absl::StatusOr<WriteResult> Registry::Modify(
                                  ") does not match the name on the URL (", name,
                                  ")"));
       }
-      Metadata(*desired).erase("resourceVersion");
+      MutableMetadata(*desired).erase("resourceVersion");
       auto created = Create(r, ns, *std::move(desired), options);
       if (absl::IsAlreadyExists(created.status()) &&
           HttpCode(created.status()) == 409) {
@@ -513,7 +513,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     }
   } else {
     candidate = std::move(desired);
-    Json& meta = Metadata(candidate);
+    Json& meta = MutableMetadata(candidate);
     meta["name"] = std::string(name);
     if (r.namespaced()) meta["namespace"] = std::string(ns);
     for (const char* field : {"uid", "creationTimestamp", "deletionTimestamp",
@@ -551,15 +551,15 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   auto admitted = Admit(r, candidate, &current, options.subresource);
   if (!admitted.ok()) return admitted.status();
   Json next = *std::move(admitted);
-  Metadata(next).erase("resourceVersion");
+  MutableMetadata(next).erase("resourceVersion");
   if (r.tracks_generation) {
     const int64_t gen = old_meta.value("generation", int64_t{0});
     const bool spec_changed =
         next.value("spec", Json()) != current.value("spec", Json());
-    Metadata(next)["generation"] = spec_changed ? gen + 1 : gen;
+    MutableMetadata(next)["generation"] = spec_changed ? gen + 1 : gen;
   }
   Json current_stored = current;
-  Metadata(current_stored).erase("resourceVersion");
+  MutableMetadata(current_stored).erase("resourceVersion");
   WriteResult result;
   if (next == current_stored) {  // no-op: nothing written
     result.object = current;
@@ -615,7 +615,7 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
                  *options.precondition_resource_version,
                  ", ResourceVersion in object meta: ", rec->mod_revision));
     }
-    Json& meta = Metadata(current);
+    Json& meta = MutableMetadata(current);
     const char* policy_finalizer = options.propagation == "Foreground"
                                        ? "foregroundDeletion"
                                    : options.propagation == "Orphan" ? "orphan"

@@ -141,6 +141,9 @@ class Registry {
 // The object's metadata.name / namespace ("" when absent).
 std::string NameOf(const api::Json& object);
 std::string NamespaceOf(const api::Json& object);
+// The object's metadata member, created (as {}) when absent or not an
+// object.
+api::Json& MutableMetadata(api::Json& object);
 // RFC 3339 with second precision, UTC.
 std::string Timestamp(absl::Time t);
 

@@ -112,13 +112,6 @@ const ResourceInfo* FindResourceByKind(std::string_view group,
   return nullptr;
 }
 
-std::pair<std::string, std::string> SplitGroupVersion(
-    const std::string& api_version) {
-  const size_t slash = api_version.find('/');
-  if (slash == std::string::npos) return {"", api_version};
-  return {api_version.substr(0, slash), api_version.substr(slash + 1)};
-}
-
 const std::vector<GroupVersions>& Groups() {
   static const auto* groups = [] {
     auto* out = new std::vector<GroupVersions>;

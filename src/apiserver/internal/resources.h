@@ -63,10 +63,6 @@ const ResourceInfo* FindResource(std::string_view group,
 const ResourceInfo* FindResourceByKind(std::string_view group,
                                        std::string_view kind);
 
-// "resource.k8s.io/v1" -> {"resource.k8s.io", "v1"}; "v1" -> {"", "v1"}.
-std::pair<std::string, std::string> SplitGroupVersion(
-    const std::string& api_version);
-
 // API groups in discovery order (core "" first) and their versions in
 // preference order.
 struct GroupVersions {
