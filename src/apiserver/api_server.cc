@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <ctime>
 #include <deque>
 #include <mutex>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "apiserver/internal/resources.h"
 #include "apiserver/internal/watch_cache.h"
 #include "common/str_cat.h"
+#include "openapi/openapi.h"
 #include "printers/table_printer.h"
 #include "protobuf/kube_protobuf.h"
 #include "selectors/selectors.h"
@@ -262,6 +264,21 @@ absl::StatusOr<Json> BodyToStorage(const Target& t, Json body,
   return *std::move(encoded);
 }
 
+// An HTTP date (RFC 7231 IMF-fixdate) one year from now: the Expires of an
+// immutable OpenAPI document, as handler3 sets it.
+std::string HttpDateOneYearAhead() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  utc.tm_year += 1;
+  if (utc.tm_mon == 1 && utc.tm_mday == 29) utc.tm_mday = 28;
+  const std::time_t later = timegm(&utc);
+  gmtime_r(&later, &utc);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &utc);
+  return buf;
+}
+
 std::string WarningHeader(const std::string& message) {
   std::string escaped;
   for (char c : message) {
@@ -393,6 +410,10 @@ class ApiServer::Impl {
       }
       return true;
     }
+    if (s.size() >= 2 && s[0] == "openapi" && s[1] == "v3") {
+      ServeOpenApiV3(req, s, w);
+      return true;
+    }
     if (s.size() == 2 && s[0] == "api" && s[1] == "v1") {
       SendJson(w, 200, *internal::LegacyResourceList("", "v1"), {});
       return true;
@@ -410,6 +431,66 @@ class ApiServer::Impl {
       return true;
     }
     return false;
+  }
+
+  // GET /openapi/v3 and /openapi/v3/<group-version>, as kube-openapi's
+  // handler3 serves them: the root lists each document with the hash of its
+  // bytes; a document requested with the current ?hash= is immutable
+  // (cached for a year), with another hash it redirects (301) to the
+  // current one. ETags are the quoted hashes (If-None-Match gives 304).
+  // Only JSON is served (406 for an Accept without it); /openapi/v2 is not
+  // served, so kubectl uses v3 throughout.
+  void ServeOpenApiV3(const HttpRequest& req,
+                      const std::vector<std::string_view>& s,
+                      ResponseWriter& w) {
+    if (s.size() == 2) {
+      const openapi::OpenApiDocument& root = openapi::OpenApiV3RootDocument();
+      const std::string etag = StrCat("\"", root.hash, "\"");
+      if (req.Header("if-none-match") == etag) {
+        w.Send(304, {{"Etag", etag}}, "");
+        return;
+      }
+      w.Send(200, {{"Content-Type", kJson}, {"Etag", etag}}, root.bytes);
+      return;
+    }
+    std::string gv;
+    for (size_t i = 2; i < s.size(); ++i) {
+      StrAppend(&gv, i > 2 ? "/" : "", s[i]);
+    }
+    const openapi::OpenApiDocument* doc = openapi::OpenApiV3Document(gv);
+    if (doc == nullptr) {
+      SendError(w, internal::PathNotFound(), {});
+      return;
+    }
+    const std::string accept = req.Header("accept");
+    if (!accept.empty() &&
+        accept.find("application/json") == std::string::npos &&
+        accept.find("*/*") == std::string::npos &&
+        accept.find("application/*") == std::string::npos) {
+      w.Send(406, {{"Vary", "Accept"}}, "");
+      return;
+    }
+    const std::string etag = StrCat("\"", doc->hash, "\"");
+    HttpHeaders headers{{"Vary", "Accept"}, {"Etag", etag}};
+    if (req.HasQuery("hash")) {
+      if (req.Query("hash") != doc->hash) {
+        const std::string location =
+            StrCat("/openapi/v3/", gv, "?hash=", doc->hash);
+        headers.emplace_back("Location", location);
+        headers.emplace_back("Content-Type", "text/html; charset=utf-8");
+        w.Send(301, headers,
+               StrCat("<a href=\"", location, "\">Moved Permanently</a>.\n\n"));
+        return;
+      }
+      headers.emplace_back("Cache-Control", "public, immutable");
+      headers.emplace_back("Expires", HttpDateOneYearAhead());
+    }
+    if (req.Header("if-none-match") == etag) {
+      w.Send(304, headers, "");
+      return;
+    }
+    headers.emplace_back("Content-Type", kJson);
+    w.Send(200, headers, doc->bytes);
   }
 
   void Dispatch(const HttpRequest& req, const Target& t, ResponseWriter& w) {

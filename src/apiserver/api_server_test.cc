@@ -194,6 +194,73 @@ TEST_F(ApiServerTest, AggregatedAndLegacyDiscovery) {
   EXPECT_EQ(Do("GET", "/apis/nope.example.com/v1").code, 404);
 }
 
+TEST_F(ApiServerTest, OpenApiV3RootAndDocuments) {
+  auto root = Do("GET", "/openapi/v3");
+  ASSERT_EQ(root.code, 200);
+  EXPECT_EQ(root.Header("Content-Type"), "application/json");
+  const std::string etag = root.Header("Etag");
+  EXPECT_EQ(etag.size(), 130u);
+  const Json paths = root.JsonBody()["paths"];
+  ASSERT_TRUE(paths.contains("api/v1"));
+  ASSERT_TRUE(paths.contains("apis/resource.k8s.io/v1beta1"));
+  const std::string url =
+      paths["apis/resource.k8s.io/v1beta1"]["serverRelativeURL"];
+  const std::string hash = url.substr(url.find("?hash=") + 6);
+  EXPECT_EQ(url, "/openapi/v3/apis/resource.k8s.io/v1beta1?hash=" + hash);
+  HttpRequest again = Request("GET", "/openapi/v3");
+  again.headers["if-none-match"] = etag;
+  EXPECT_EQ(Do(again).code, 304);
+
+  // The current hash: immutable, cached for a year.
+  auto doc = Do("GET", url);
+  ASSERT_EQ(doc.code, 200);
+  EXPECT_EQ(doc.Header("Content-Type"), "application/json");
+  EXPECT_EQ(doc.Header("Etag"), "\"" + hash + "\"");
+  EXPECT_EQ(doc.Header("Cache-Control"), "public, immutable");
+  EXPECT_EQ(doc.Header("Vary"), "Accept");
+  EXPECT_EQ(doc.Header("Expires").size(),
+            29u);  // "Mon, 02 Jan 2006 15:04:05 GMT"
+  EXPECT_EQ(doc.JsonBody()["openapi"], "3.0.0");
+  // Another hash: redirected to the current one.
+  auto stale = Do("GET", "/openapi/v3/apis/resource.k8s.io/v1beta1?hash=ABC");
+  EXPECT_EQ(stale.code, 301);
+  EXPECT_EQ(stale.Header("Location"), url);
+  // No hash: served, not immutable.
+  auto plain = Do("GET", "/openapi/v3/apis/resource.k8s.io/v1beta1");
+  EXPECT_EQ(plain.code, 200);
+  EXPECT_EQ(plain.body, doc.body);
+  EXPECT_EQ(plain.Header("Cache-Control"), "");
+  HttpRequest cached = Request("GET", url);
+  cached.headers["if-none-match"] = "\"" + hash + "\"";
+  EXPECT_EQ(Do(cached).code, 304);
+  HttpRequest proto = Request("GET", url);
+  proto.headers["accept"] =
+      "application/com.github.proto-openapi.spec.v3@v1.0+protobuf";
+  EXPECT_EQ(Do(proto).code, 406);
+  auto unknown = Do("GET", "/openapi/v3/apis/resource.k8s.io/v1alpha3");
+  EXPECT_EQ(unknown.code, 404);
+  EXPECT_EQ(unknown.JsonBody()["reason"], "NotFound");
+  EXPECT_EQ(Do("GET", "/openapi/v2").code, 404);
+
+  // Every subresource the server serves is described.
+  for (const Json& gv : {Json("api/v1"), Json("apis/resource.k8s.io/v1"),
+                         Json("apis/apps/v1"), Json("apis/batch/v1")}) {
+    const Json described =
+        Do("GET", "/openapi/v3/" + gv.get<std::string>()).JsonBody()["paths"];
+    Json list = Do("GET", "/" + gv.get<std::string>()).JsonBody();
+    for (const Json& r : list["resources"]) {
+      const std::string name = r["name"];
+      const size_t slash = name.find('/');
+      std::string path =
+          "/" + gv.get<std::string>() + "/" +
+          (r["namespaced"] == true ? "namespaces/{namespace}/" : "") +
+          name.substr(0, slash) + "/{name}";
+      if (slash != std::string::npos) path += name.substr(slash);
+      EXPECT_TRUE(described.contains(path)) << path;
+    }
+  }
+}
+
 TEST_F(ApiServerTest, CreateGetListUpdateDelete) {
   auto created = Do("POST", kClasses, DeviceClass("gpu.example.com"));
   ASSERT_EQ(created.code, 201) << created.body;
