@@ -329,6 +329,64 @@ spec:
     expect(p.returncode != 0 and "NotFound" in p.stderr, p.stderr)
 
 
+def check_explain(e):
+    out = e.k("explain", "resourceclaims.spec.devices").stdout
+    expect_in("requests", out, "explain resourceclaims.spec.devices")
+    expect_in("KIND:       ResourceClaim", out, "explain")
+    out = e.k("explain", "pods.spec.resourceClaims").stdout
+    expect_in("resourceClaimTemplateName", out, "explain pods")
+
+
+def check_server_side_apply(e):
+    manifest = """
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: ssa-class, labels: {tier: a}}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.nvidia.com'"}
+"""
+    out = e.k("apply", "--server-side", "-f", "-", input=manifest).stdout
+    expect_in("deviceclass.resource.k8s.io/ssa-class serverside-applied", out)
+    y = e.k("get", "deviceclass", "ssa-class", "-o", "yaml",
+            "--show-managed-fields").stdout
+    expect_in("manager: kubectl", y, "managedFields")
+    expect_in("operation: Apply", y, "managedFields")
+    # Another manager changing the label conflicts unless it forces.
+    other = manifest.replace("tier: a", "tier: b")
+    p = e.k("apply", "--server-side", "--field-manager=other", "-f", "-",
+            input=other, check=False)
+    expect(p.returncode != 0 and "conflict" in p.stderr.lower(), p.stderr)
+    e.k("apply", "--server-side", "--field-manager=other", "--force-conflicts",
+        "-f", "-", input=other)
+    got = e.kjson("get", "deviceclass", "ssa-class")
+    expect(got["metadata"]["labels"]["tier"] == "b", got["metadata"])
+
+
+def check_describe_with_events(e):
+    # kubectl describe finds events by the object's kind, name, namespace
+    # and uid.
+    uid = e.kjson("get", "pod", "distributed-training", "-n",
+                  "ml-workloads")["metadata"]["uid"]
+    e.k("create", "-f", "-", input="""
+apiVersion: v1
+kind: Event
+metadata: {name: training.1, namespace: ml-workloads}
+involvedObject: {kind: Pod, name: distributed-training, namespace: ml-workloads,
+                 uid: UID}
+reason: FailedScheduling
+message: "waiting for ResourceClaim to be allocated"
+type: Warning
+count: 1
+""".replace("UID", uid))
+    desc = e.k("describe", "pod", "distributed-training", "-n", "ml-workloads").stdout
+    expect_in("FailedScheduling", desc, "describe pod events")
+    expect_in("waiting for ResourceClaim to be allocated", desc, "describe pod events")
+    ev = e.k("get", "events", "-n", "ml-workloads", "--field-selector",
+             "involvedObject.name=distributed-training").stdout
+    expect_in("FailedScheduling", ev, "events by involvedObject")
+
+
 def check_restart_keeps_everything(e):
     before = e.kjson("get", "resourceclaims", "-A")
     code = e.stop()
@@ -353,6 +411,9 @@ CHECKS = [
     check_resourceslices,
     check_patch_label_annotate,
     check_watch_and_wait,
+    check_explain,
+    check_server_side_apply,
+    check_describe_with_events,
     check_errors,
     check_delete_cascading_namespace,
     check_restart_keeps_everything,
