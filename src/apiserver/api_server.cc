@@ -293,7 +293,7 @@ std::string WarningHeader(const std::string& message) {
 class ApiServer::Impl {
  public:
   Impl(store::Store* store, ApiServerOptions options)
-      : registry_(store), options_(std::move(options)) {
+      : registry_(store, options.admission), options_(std::move(options)) {
     EnsureDefaultNamespaces();
   }
 
@@ -338,6 +338,36 @@ class ApiServer::Impl {
       }
     }
     return false;
+  }
+
+  // The user a request acts as (the seam for authorization).
+  std::string UserOf(const HttpRequest&) const {
+    return options_.tokens.empty() ? "system:anonymous" : "admin";
+  }
+
+  // The field manager of a write: fieldManager, else the User-Agent's
+  // product (what upstream derives), else "unknown".
+  static std::string ManagerOf(const HttpRequest& req) {
+    std::string manager = req.Query("fieldManager");
+    if (manager.empty()) {
+      manager = req.Header("user-agent");
+      manager = manager.substr(0, manager.find('/'));
+    }
+    return manager.empty() ? "unknown" : manager;
+  }
+
+  internal::WriteOptions WriteOptionsOf(const HttpRequest& req, const Target& t,
+                                        bool dry_run,
+                                        bool record_manager = true) const {
+    internal::WriteOptions o;
+    o.dry_run = dry_run;
+    o.subresource = t.subresource == "status" ? "status" : "";
+    if (record_manager) {
+      o.manager = ManagerOf(req);
+      o.manager_api_version = t.resource->ApiVersion(t.version);
+    }
+    o.user = UserOf(req);
+    return o;
   }
 
   // Constant-time comparison.
@@ -743,7 +773,7 @@ class ApiServer::Impl {
     if (!storage.ok()) return storage.status();
     auto result =
         registry_.Create(*t.resource, t.namespace_, *std::move(storage),
-                         {.dry_run = *dry, .subresource = ""});
+                         WriteOptionsOf(req, t, *dry));
     if (!result.ok()) return result.status();
     for (auto& [tt, object] : templates) {
       const Json& pod_meta = result->object.at("metadata");
@@ -755,7 +785,7 @@ class ApiServer::Impl {
                             {"controller", true},
                             {"blockOwnerDeletion", true}}});
       auto created = registry_.Create(*tt.resource, t.namespace_, object,
-                                      {.dry_run = *dry, .subresource = ""});
+                                      WriteOptionsOf(req, tt, *dry));
       if (!created.ok()) {
         if (!*dry) {
           (void)registry_.Delete(*t.resource, t.namespace_,
@@ -789,10 +819,9 @@ class ApiServer::Impl {
     std::vector<std::string> warnings;
     auto storage = BodyToStorage(t, *std::move(body), *validation, warnings);
     if (!storage.ok()) return storage.status();
-    auto result = registry_.Update(
-        *t.resource, t.namespace_, t.name, *std::move(storage),
-        {.dry_run = *dry,
-         .subresource = t.subresource == "status" ? "status" : ""});
+    auto result =
+        registry_.Update(*t.resource, t.namespace_, t.name, *std::move(storage),
+                         WriteOptionsOf(req, t, *dry));
     if (!result.ok()) return result.status();
     return SendObject(req, t, result->object, result->created ? 201 : 200,
                       warnings, w);
@@ -846,8 +875,7 @@ class ApiServer::Impl {
     };
     auto result = registry_.Modify(
         *t.resource, t.namespace_, t.name, mutate,
-        {.dry_run = *dry,
-         .subresource = t.subresource == "status" ? "status" : ""},
+        WriteOptionsOf(req, t, *dry, /*record_manager=*/!apply),
         /*create=*/apply && t.subresource.empty());
     if (!result.ok()) return result.status();
     return SendObject(req, t, result->object, result->created ? 201 : 200,
@@ -857,6 +885,7 @@ class ApiServer::Impl {
   absl::StatusOr<internal::DeleteOptions> DeleteOptionsOf(
       const HttpRequest& req) {
     internal::DeleteOptions options;
+    options.user = UserOf(req);
     auto dry = ParseDryRun(req);
     if (!dry.ok()) return dry.status();
     options.dry_run = *dry;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "apiserver/admission.h"
 #include "apiserver/http_server.h"
 #include "store/store.h"
 
@@ -31,6 +32,9 @@ struct ApiServerOptions {
   absl::Duration max_watch = absl::Minutes(30);
   // Interval of BOOKMARK events for watches that allow them.
   absl::Duration bookmark_interval = absl::Minutes(1);
+  // Admission plugins, run in order after the built-in admission
+  // (admission.h).
+  std::vector<std::shared_ptr<AdmissionPlugin>> admission;
 };
 
 class ApiServer {

@@ -755,6 +755,92 @@ TEST(ServerSideApplyTest, ListsFollowThePatchSchema) {
                 "f:name":{},"f:image":{},"f:args":{}}},"f:tolerations":{}}})"));
 }
 
+// Denies claims labelled deny=yes, labels everything it admits.
+class LabelPolicy : public AdmissionPlugin {
+ public:
+  std::string_view Name() const override { return "label-policy"; }
+  absl::Status Admit(const AdmissionRequest& request, Json& object) override {
+    seen.push_back(request.kind + "/" + request.name + "/" +
+                   std::to_string(static_cast<int>(request.operation)) + "/" +
+                   request.user);
+    const Json labels = object.value("metadata", Json::object())
+                            .value("labels", Json::object());
+    if (labels.value("deny", "") == "yes") {
+      return AdmissionError(403, "Forbidden", "denied by label-policy");
+    }
+    if (request.operation != AdmissionRequest::Operation::kDelete) {
+      object["metadata"]["labels"]["admitted"] = "true";
+    }
+    return absl::OkStatus();
+  }
+  std::vector<std::string> seen;
+};
+
+TEST(ApiServerAdmissionTest, PluginsDenyAndMutate) {
+  auto store = store::NewMemoryStore();
+  auto policy = std::make_shared<LabelPolicy>();
+  ApiServer server(store.get(), {.admission = {policy}});
+  auto run = [&](std::string method, std::string path, std::string body) {
+    HttpRequest req;
+    req.method = std::move(method);
+    req.path = std::move(path);
+    req.body = std::move(body);
+    req.headers["content-type"] = "application/json";
+    RecordingWriter w;
+    server.Handle(req, w);
+    return Response{w.code, w.headers, w.body};
+  };
+  Json claim = Json::parse(Claim("ok"));
+  auto admitted = run("POST", kClaims, api::DumpJson(claim));
+  ASSERT_EQ(admitted.code, 201) << admitted.body;
+  EXPECT_EQ(admitted.JsonBody()["metadata"]["labels"]["admitted"], "true");
+  claim["metadata"]["name"] = "no";
+  claim["metadata"]["labels"] = Json{{"deny", "yes"}};
+  auto denied = run("POST", kClaims, api::DumpJson(claim));
+  EXPECT_EQ(denied.code, 403);
+  EXPECT_EQ(denied.JsonBody()["message"], "denied by label-policy");
+  EXPECT_EQ(run("GET", std::string(kClaims) + "/no", "").code, 404);
+  EXPECT_EQ(run("DELETE", std::string(kClaims) + "/ok", "").code, 200);
+  std::vector<std::string> claims;
+  for (const std::string& s : policy->seen) {
+    if (s.rfind("ResourceClaim/", 0) == 0) claims.push_back(s);
+  }
+  EXPECT_EQ(claims,
+            (std::vector<std::string>{"ResourceClaim/ok/0/system:anonymous",
+                                      "ResourceClaim/no/0/system:anonymous",
+                                      "ResourceClaim/ok/2/system:anonymous"}));
+}
+
+TEST_F(ApiServerTest, UpdateManagersOwnWhatTheyChanged) {
+  HttpRequest create = Request("POST", kClasses, DeviceClass("owned"));
+  create.query.emplace("fieldManager", "editor");
+  ASSERT_EQ(Do(create).code, 201);
+  auto patched =
+      Do(Request("PATCH", std::string(kClasses) + "/owned?fieldManager=labeler",
+                 R"({"metadata":{"labels":{"tier":"b"}}})",
+                 "application/merge-patch+json"));
+  ASSERT_EQ(patched.code, 200) << patched.body;
+  Json managed = patched.JsonBody()["metadata"]["managedFields"];
+  ASSERT_EQ(managed.size(), 2u);
+  EXPECT_EQ(managed[0]["manager"], "editor");
+  EXPECT_EQ(managed[1]["manager"], "labeler");
+  EXPECT_EQ(managed[1]["operation"], "Update");
+  EXPECT_EQ(managed[1]["fieldsV1"],
+            Json::parse(R"({"f:metadata":{"f:labels":{"f:tier":{}}}})"));
+  EXPECT_FALSE(
+      managed[0]["fieldsV1"]["f:metadata"]["f:labels"].contains("f:tier"));
+  // An applier setting the labeler's field differently conflicts with it.
+  auto conflict =
+      Do("PATCH", std::string(kClasses) + "/owned?fieldManager=applier",
+         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
+         "  name: owned\n  labels: {tier: c}\n",
+         "application/apply-patch+yaml");
+  EXPECT_EQ(conflict.code, 409);
+  EXPECT_EQ(conflict.JsonBody()["message"],
+            "Apply failed with 1 conflict: conflict with \"labeler\": "
+            ".metadata.labels.tier");
+}
+
 TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {
   auto store = store::NewMemoryStore();
   ApiServer server(store.get(), {.tokens = {"secret"}});

@@ -1,6 +1,7 @@
 #include "apiserver/internal/api_errors.h"
 
 #include "absl/strings/cord.h"
+#include "apiserver/admission.h"
 #include "common/str_cat.h"
 
 namespace draplane::apiserver::internal {
@@ -191,3 +192,12 @@ absl::Status PathNotFound() {
 }
 
 }  // namespace draplane::apiserver::internal
+
+namespace draplane::apiserver {
+
+absl::Status AdmissionError(int code, std::string_view reason,
+                            std::string_view message) {
+  return internal::ApiError(code, reason, message);
+}
+
+}  // namespace draplane::apiserver

@@ -7,6 +7,7 @@
 #include "api/object_codec.h"
 #include "api/validation.h"
 #include "apiserver/internal/api_errors.h"
+#include "apiserver/internal/server_side_apply.h"
 #include "cel/cel.h"
 #include "common/str_cat.h"
 
@@ -235,7 +236,33 @@ std::string Timestamp(absl::Time t) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
 }
 
-Registry::Registry(store::Store* store) : store_(store) {}
+Registry::Registry(store::Store* store,
+                   std::vector<std::shared_ptr<AdmissionPlugin>> admission)
+    : store_(store), admission_(std::move(admission)) {}
+
+absl::Status Registry::RunAdmission(AdmissionRequest::Operation operation,
+                                    const ResourceInfo& r, std::string_view ns,
+                                    std::string_view name,
+                                    const std::string& subresource,
+                                    bool dry_run, const std::string& user,
+                                    const Json* old, Json& object) const {
+  if (admission_.empty()) return absl::OkStatus();
+  AdmissionRequest request;
+  request.operation = operation;
+  request.group = std::string(r.group());
+  request.kind = std::string(r.kind->kind);
+  request.resource = std::string(r.resource());
+  request.subresource = subresource;
+  request.namespace_ = std::string(ns);
+  request.name = std::string(name);
+  request.dry_run = dry_run;
+  request.user = user;
+  request.old_object = old;
+  for (const auto& plugin : admission_) {
+    if (auto s = plugin->Admit(request, object); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
 
 std::string Registry::Prefix(const ResourceInfo& r, std::string_view ns) {
   std::string p = StrCat("/registry/", r.group().empty() ? "core" : r.group(),
@@ -412,6 +439,14 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
     auto admitted = Admit(r, object, nullptr, "");
     if (!admitted.ok()) return admitted.status();
     if (auto s = CheckNamespace(r, ns, name); !s.ok()) return s;
+    RecordUpdateManager(r, Json(), *admitted, options.manager,
+                        options.manager_api_version, options.subresource);
+    if (auto s =
+            RunAdmission(AdmissionRequest::Operation::kCreate, r, ns, name, "",
+                         options.dry_run, options.user, nullptr, *admitted);
+        !s.ok()) {
+      return s;
+    }
     WriteResult result;
     result.created = true;
     if (options.dry_run) {
@@ -558,6 +593,14 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
         next.value("spec", Json()) != current.value("spec", Json());
     MutableMetadata(next)["generation"] = spec_changed ? gen + 1 : gen;
   }
+  RecordUpdateManager(r, current, next, options.manager,
+                      options.manager_api_version, options.subresource);
+  if (auto s = RunAdmission(AdmissionRequest::Operation::kUpdate, r, ns, name,
+                            options.subresource, options.dry_run, options.user,
+                            &current, next);
+      !s.ok()) {
+    return s;
+  }
   Json current_stored = current;
   MutableMetadata(current_stored).erase("resourceVersion");
   WriteResult result;
@@ -614,6 +657,15 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
           StrCat("Precondition failed: ResourceVersion in precondition: ",
                  *options.precondition_resource_version,
                  ", ResourceVersion in object meta: ", rec->mod_revision));
+    }
+    {
+      Json deleting = current;
+      if (auto s = RunAdmission(AdmissionRequest::Operation::kDelete, r, ns,
+                                name, "", options.dry_run, options.user,
+                                &current, deleting);
+          !s.ok()) {
+        return s;
+      }
     }
     Json& meta = MutableMetadata(current);
     const char* policy_finalizer = options.propagation == "Foreground"

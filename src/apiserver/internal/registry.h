@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "api/meta_types.h"
+#include "apiserver/admission.h"
 #include "apiserver/internal/resources.h"
 #include "store/store.h"
 
@@ -48,6 +49,11 @@ struct WriteOptions {
   bool dry_run = false;
   // "" for the main resource, "status" for the status subresource.
   std::string subresource;
+  // The field manager recorded with operation "Update" for the fields this
+  // write changes ("" records nothing: server-side apply records its own).
+  std::string manager;
+  std::string manager_api_version;  // the version the client wrote in
+  std::string user;                 // the authenticated user (admission)
 };
 
 struct WriteResult {
@@ -58,6 +64,7 @@ struct WriteResult {
 
 struct DeleteOptions {
   bool dry_run = false;
+  std::string user;
   // "Background" (or ""), "Foreground" or "Orphan": how dependents
   // (objects whose ownerReferences name this one) are treated; see
   // garbage_collector.h.
@@ -77,8 +84,11 @@ struct ObjectEvent {
 
 class Registry {
  public:
-  // `store` outlives the registry.
-  explicit Registry(store::Store* store);
+  // `store` outlives the registry. `admission` plugins run in order after
+  // the built-in admission of every create, update and delete.
+  explicit Registry(
+      store::Store* store,
+      std::vector<std::shared_ptr<AdmissionPlugin>> admission = {});
 
   store::Store& store() { return *store_; }
 
@@ -134,7 +144,15 @@ class Registry {
   absl::Status CheckNamespace(const ResourceInfo& r, std::string_view ns,
                               std::string_view name) const;
 
+  absl::Status RunAdmission(AdmissionRequest::Operation operation,
+                            const ResourceInfo& r, std::string_view ns,
+                            std::string_view name,
+                            const std::string& subresource, bool dry_run,
+                            const std::string& user, const api::Json* old,
+                            api::Json& object) const;
+
   store::Store* store_;
+  std::vector<std::shared_ptr<AdmissionPlugin>> admission_;
 };
 
 // Helpers shared with the HTTP layer.

@@ -210,12 +210,12 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   const std::set<Path> applying_set(applying.begin(), applying.end());
   for (Json& m : managed) {
     if (!m.is_object()) continue;
-    if (m.value("manager", "") == request.manager &&
-        m.value("operation", "") == "Apply") {
-      previous = m.value("fieldsV1", Json::object());
-      continue;
+    if (m.value("manager", "") == request.manager) {
+      if (m.value("operation", "") == "Apply") {
+        previous = m.value("fieldsV1", Json::object());
+      }
+      continue;  // a manager never conflicts with itself
     }
-    if (m.value("operation", "") != "Apply") continue;
     for (const Path& p : LeavesOf(m.value("fieldsV1", Json::object()))) {
       if (applying_set.contains(p)) {
         const Json* have = ValueAt(current, p);
@@ -275,19 +275,67 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   Json next_managed = Json::array();
   bool placed = false;
   for (Json& m : managed) {
-    if (m.is_object() && m.value("manager", "") == request.manager &&
+    if (!m.is_object()) continue;
+    if (m.value("manager", "") == request.manager &&
         m.value("operation", "") == "Apply") {
       next_managed.push_back(entry);
       placed = true;
-    } else if (!m.is_object() ||
-               m.value("fieldsV1", Json::object()) != Json::object() ||
-               m.value("operation", "") != "Apply") {
+    } else if (!LeavesOf(m.value("fieldsV1", Json::object())).empty()) {
       next_managed.push_back(std::move(m));
     }
   }
   if (!placed) next_managed.push_back(entry);
   (*merged)["metadata"]["managedFields"] = std::move(next_managed);
   return merged;
+}
+
+void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
+                         const std::string& manager,
+                         const std::string& api_version,
+                         const std::string& subresource) {
+  if (manager.empty() || !next.is_object()) return;
+  std::vector<Path> changed;
+  for (const Path& p : LeavesOf(FieldSetOf(r, next))) {
+    const Json* before = current.is_null() ? nullptr : ValueAt(current, p);
+    const Json* after = ValueAt(next, p);
+    if (before == nullptr || after == nullptr || *before != *after) {
+      changed.push_back(p);
+    }
+  }
+  Json& meta = next["metadata"];
+  Json managed = meta.value("managedFields", Json::array());
+  if (!managed.is_array()) managed = Json::array();
+  if (changed.empty()) return;
+  Json out = Json::array();
+  Json mine = Json::object();
+  for (Json& m : managed) {
+    if (!m.is_object()) continue;
+    const bool is_mine = m.value("manager", "") == manager &&
+                         m.value("operation", "") == "Update" &&
+                         m.value("subresource", "") == subresource;
+    if (is_mine) {
+      mine = m.value("fieldsV1", Json::object());
+      continue;
+    }
+    Json& fields = m["fieldsV1"];
+    for (const Path& p : changed) RemoveFromSet(fields, p);
+    if (!LeavesOf(fields).empty()) out.push_back(std::move(m));
+  }
+  for (const Path& p : changed) {
+    Json* node = &mine;
+    for (const std::string& segment : p) {
+      Json& child = (*node)[segment];
+      if (!child.is_object()) child = Json::object();
+      node = &child;
+    }
+    if (p.size() > 0 && (p.back()[0] == 'k')) (*node)["."] = Json::object();
+  }
+  Json entry{{"manager", manager},        {"operation", "Update"},
+             {"apiVersion", api_version}, {"time", Now()},
+             {"fieldsType", "FieldsV1"},  {"fieldsV1", std::move(mine)}};
+  if (!subresource.empty()) entry["subresource"] = subresource;
+  out.push_back(std::move(entry));
+  meta["managedFields"] = std::move(out);
 }
 
 }  // namespace draplane::apiserver::internal

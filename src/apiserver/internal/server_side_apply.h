@@ -7,10 +7,13 @@
 // merged like a strategic merge patch with the kind's patch schema
 // (associative lists by merge key, sets of scalars, atomic lists).
 //
+// Other writes (POST, PUT, non-apply PATCH) record their manager with
+// operation "Update" owning the fields they changed (RecordUpdateManager),
+// so an applier setting such a field differently conflicts with them.
 // Simplified against upstream's structured-merge-diff (documented in
-// docs/apiserver.md): only appliers are tracked (PUT/PATCH/POST record no
-// "Update" managers), and list semantics come from the patch schema rather
-// than OpenAPI list types.
+// docs/apiserver.md): list semantics come from the patch schema rather than
+// OpenAPI list types, and there is no special migration of client-side
+// apply ownership.
 #ifndef DRAPLANE_APISERVER_INTERNAL_SERVER_SIDE_APPLY_H_
 #define DRAPLANE_APISERVER_INTERNAL_SERVER_SIDE_APPLY_H_
 
@@ -34,6 +37,15 @@ absl::StatusOr<api::Json> ServerSideApply(const ResourceInfo& r,
                                           const api::Json& current,
                                           const api::Json& applied,
                                           const ApplyRequest& request);
+
+// Records in `next`'s metadata.managedFields that `manager` (operation
+// "Update", in `api_version`, for `subresource`) owns the fields whose
+// values differ from `current` (null: every field), taking them from other
+// managers; entries left owning nothing are dropped.
+void RecordUpdateManager(const ResourceInfo& r, const api::Json& current,
+                         api::Json& next, const std::string& manager,
+                         const std::string& api_version,
+                         const std::string& subresource);
 
 // The fieldsV1 set of the fields `object` sets (identity fields excluded),
 // with the kind's list semantics. Exposed for tests.
