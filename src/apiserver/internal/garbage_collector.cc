@@ -47,8 +47,6 @@ std::vector<std::string> OwnerUids(const Json& object) {
 // the stored resourceVersion as precondition).
 bool Rewrite(Registry& registry, const Stored& s,
              const std::function<void(Json&)>& change) {
-  Json next = s.object;
-  change(next);
   auto result =
       registry.Modify(*s.resource, NamespaceOf(s.object), NameOf(s.object),
                       [&](const Json& current) -> absl::StatusOr<Json> {
@@ -174,15 +172,16 @@ int FinalizeNamespaces(Registry& registry) {
     if (!empty) continue;
     // Every object is gone: drop the "kubernetes" finalizer; with no
     // metadata finalizers left that removes the namespace.
-    auto done =
-        registry.Modify(nsr, "", name,
-                        [](const Json& current) -> absl::StatusOr<Json> {
-                          Json next = current;
-                          if (next.contains("spec"))
-                            next["spec"].erase("finalizers");
-                          return next;
-                        },
-                        {.dry_run = false, .subresource = "finalize"});
+    WriteOptions finalize;
+    finalize.subresource = "finalize";
+    auto done = registry.Modify(
+        nsr, "", name,
+        [](const Json& current) -> absl::StatusOr<Json> {
+          Json next = current;
+          if (next.contains("spec")) next["spec"].erase("finalizers");
+          return next;
+        },
+        finalize);
     if (done.ok()) ++changed;
   }
   return changed;

@@ -490,8 +490,7 @@ absl::StatusOr<WriteResult> Registry::Modify(
       }
       MutableMetadata(*desired).erase("resourceVersion");
       auto created = Create(r, ns, *std::move(desired), options);
-      if (absl::IsAlreadyExists(created.status()) &&
-          HttpCode(created.status()) == 409) {
+      if (absl::IsAlreadyExists(created.status())) {
         continue;  // raced with another create: modify it instead
       }
       return created;
