@@ -1,0 +1,79 @@
+// A shared informer: keeps a local cache of one kind in step with the
+// server (list, then watch from the list's resourceVersion; bookmarks
+// advance it; a 410 or a broken stream re-lists after a backoff and
+// reports the differences as events), and calls handlers in order on its
+// own thread. Like client-go's SharedIndexInformer without indexes.
+#ifndef DRAPLANE_CLIENT_INFORMER_H_
+#define DRAPLANE_CLIENT_INFORMER_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "api/object.h"
+#include "client/client.h"
+
+namespace draplane::client {
+
+using ObjectPtr = std::shared_ptr<const api::Object>;
+
+struct InformerOptions {
+  const api::KindInfo* kind = nullptr;
+  std::string ns;  // "" = all namespaces
+  std::string label_selector;
+  std::string field_selector;
+  // Every resync period each cached object is delivered again as an
+  // update (old == new). 0 = never.
+  absl::Duration resync = absl::ZeroDuration();
+  // Page size of the initial list (0 = one page).
+  int64_t page_size = 500;
+  // Backoff after a failed list/watch: starts here, doubles, capped.
+  absl::Duration initial_backoff = absl::Milliseconds(100);
+  absl::Duration max_backoff = absl::Seconds(30);
+};
+
+struct EventHandler {
+  std::function<void(const ObjectPtr&)> on_add;
+  // `old_object` is the cached object before the change.
+  std::function<void(const ObjectPtr& old_object, const ObjectPtr& object)>
+      on_update;
+  // The last known state of the deleted object.
+  std::function<void(const ObjectPtr&)> on_delete;
+};
+
+class Informer {
+ public:
+  // `client` outlives the informer.
+  Informer(Client* client, InformerOptions options);
+  ~Informer();  // Stop()s
+  Informer(const Informer&) = delete;
+  Informer& operator=(const Informer&) = delete;
+
+  // Handlers added before Start() see every object as an add; handlers
+  // added later first get adds for the cached objects.
+  void AddHandler(EventHandler handler);
+  void Start();
+  // Ends the watch and joins the thread; no handler runs afterwards.
+  void Stop();
+  // True once the first list has been delivered to the handlers.
+  bool HasSynced() const;
+  // Blocks until HasSynced() or the timeout; returns HasSynced().
+  bool WaitForSync(absl::Duration timeout) const;
+
+  // The cache (thread-safe snapshot reads).
+  std::vector<ObjectPtr> List() const;
+  ObjectPtr Get(std::string_view ns, std::string_view name) const;
+  // The resourceVersion the cache reflects.
+  std::string ResourceVersion() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace draplane::client
+
+#endif  // DRAPLANE_CLIENT_INFORMER_H_

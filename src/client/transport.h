@@ -1,0 +1,74 @@
+// One HTTP exchange with an API server, over TCP/TLS or in-process (the
+// standalone server's handler called directly: the same request path,
+// admission and store, without sockets).
+#ifndef DRAPLANE_CLIENT_TRANSPORT_H_
+#define DRAPLANE_CLIENT_TRANSPORT_H_
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "apiserver/http_server.h"
+#include "client/rest_config.h"
+
+namespace draplane::client {
+
+struct HttpCall {
+  std::string method;  // "GET", "POST", ...
+  std::string path;    // "/api/v1/namespaces/x/pods" (not escaped)
+  // Query parameters (not escaped); repeated names keep every value.
+  std::multimap<std::string, std::string> query;
+  // Extra headers; Authorization, User-Agent and Accept are added by the
+  // transport unless set here.
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+struct HttpReply {
+  int status = 0;
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+};
+
+// Set to true (from any thread) to end a Stream() call.
+using CancelFlag = std::atomic<bool>;
+
+// Thread-safe: calls may run concurrently from many threads.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // A complete request. Non-OK only when no HTTP answer came (connection
+  // refused, TLS failure, timeout); HTTP errors are replies.
+  virtual absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) = 0;
+  // A long response (watch): `on_status` gets the status and headers once,
+  // then `on_data` every piece of the body as it arrives, until the body
+  // ends (OK), `on_data` returns false (OK), `cancel` becomes true (OK,
+  // noticed within ~100 ms) or the connection fails (non-OK).
+  virtual absl::Status Stream(
+      const HttpCall& call,
+      const std::function<void(
+          int status, const std::map<std::string, std::string>&)>& on_status,
+      const std::function<bool(std::string_view data)>& on_data,
+      const CancelFlag& cancel) = 0;
+};
+
+// HTTP/1.1 over TCP, with TLS for https (CA, client certificate, server
+// name checks from `config`); keeps a pool of idle keep-alive connections.
+absl::StatusOr<std::unique_ptr<Transport>> NewHttpTransport(
+    const RestConfig& config);
+
+// Calls `handler` (e.g. ApiServer::Handle) on the calling thread, with the
+// bearer token of `config` in the Authorization header. The handler must
+// outlive the transport.
+std::unique_ptr<Transport> NewInProcessTransport(apiserver::HttpHandler handler,
+                                                 const RestConfig& config);
+
+}  // namespace draplane::client
+
+#endif  // DRAPLANE_CLIENT_TRANSPORT_H_
