@@ -9,6 +9,7 @@
 #include "api/meta_types.h"
 #include "apiserver/internal/resources.h"
 #include "apiserver/internal/server_side_apply.h"
+#include "common/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace draplane::apiserver {
@@ -858,6 +859,54 @@ TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {
   EXPECT_EQ(request("/api/v1/namespaces", ""), 401);
   EXPECT_EQ(request("/api/v1/namespaces", "Bearer wrong"), 401);
   EXPECT_EQ(request("/api/v1/namespaces", "Bearer secret"), 200);
+}
+
+}  // namespace
+}  // namespace draplane::apiserver
+
+namespace draplane::apiserver {
+namespace {
+
+// draplane beyond upstream: a device is allocated to at most one claim
+// (exclusively), whoever writes the allocation.
+TEST_F(ApiServerTest, AllocationOfADeviceAnotherClaimHoldsIsAConflict) {
+  ASSERT_EQ(Do("POST", kClaims, Claim("a")).code, 201);
+  ASSERT_EQ(Do("POST", kClaims, Claim("b")).code, 201);
+  auto allocate = [&](const std::string& name, const std::string& device,
+                      bool admin) {
+    Json claim = Do("GET", StrCat(kClaims, "/", name)).JsonBody();
+    Json result = {{"request", "gpu"},
+                   {"driver", "gpu.example.com"},
+                   {"pool", "node-1"},
+                   {"device", device}};
+    if (admin) result["adminAccess"] = true;
+    claim["status"]["allocation"] = {
+        {"devices", {{"results", Json::array({result})}}}};
+    return Do("PUT", StrCat(kClaims, "/", name, "/status"),
+              api::DumpJson(claim));
+  };
+  ASSERT_EQ(allocate("a", "gpu-0", false).code, 200);
+  Response r = allocate("b", "gpu-0", false);
+  EXPECT_EQ(r.code, 409);
+  EXPECT_EQ(r.JsonBody()["reason"], "Conflict");
+  EXPECT_EQ(r.JsonBody()["message"],
+            "Operation cannot be fulfilled on resourceclaims.resource.k8s.io "
+            "\"b\": device gpu.example.com/node-1/gpu-0 is already allocated "
+            "to claim default/a");
+  // Nothing was written.
+  EXPECT_FALSE(Do("GET", StrCat(kClaims, "/b")).JsonBody()["status"].contains(
+      "allocation"));
+  // Another device is fine; admin access does not take the device.
+  EXPECT_EQ(allocate("b", "gpu-1", false).code, 200);
+  ASSERT_EQ(Do("POST", kClaims, Claim("c")).code, 201);
+  EXPECT_EQ(allocate("c", "gpu-0", true).code, 200);
+  // Once "a" is deallocated, its device can go to another claim.
+  Json a = Do("GET", StrCat(kClaims, "/a")).JsonBody();
+  a["status"].erase("allocation");
+  ASSERT_EQ(Do("PUT", StrCat(kClaims, "/a/status"), api::DumpJson(a)).code,
+            200);
+  ASSERT_EQ(Do("POST", kClaims, Claim("d")).code, 201);
+  EXPECT_EQ(allocate("d", "gpu-0", false).code, 200);
 }
 
 }  // namespace

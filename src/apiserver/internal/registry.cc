@@ -238,7 +238,9 @@ std::string Timestamp(absl::Time t) {
 
 Registry::Registry(store::Store* store,
                    std::vector<std::shared_ptr<AdmissionPlugin>> admission)
-    : store_(store), admission_(std::move(admission)) {}
+    : store_(store),
+      admission_(std::move(admission)),
+      allocation_guard_(store, "/registry/resource.k8s.io/resourceclaims/") {}
 
 absl::Status Registry::RunAdmission(AdmissionRequest::Operation operation,
                                     const ResourceInfo& r, std::string_view ns,
@@ -618,16 +620,30 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     SetResourceVersion(result.object, std::to_string(current_revision));
     return result;
   }
+  // Claim writes are serialised with the allocation check (the lock is
+  // held until the store write is done).
+  const bool claim = r.kind->kind == "ResourceClaim";
+  std::unique_lock<std::mutex> guard_lock;
+  const std::string key = Key(r, ns, name);
+  if (claim) {
+    guard_lock = allocation_guard_.Lock();
+    if (!finalized) {
+      if (auto s = allocation_guard_.Check(key, next); !s.ok()) {
+        return Conflict(r, name, std::string(s.message()));
+      }
+    }
+  }
   if (finalized) {
-    auto del = store_->Delete(Key(r, ns, name), current_revision);
+    auto del = store_->Delete(key, current_revision);
     if (!del.ok()) return del.status();
+    if (claim) allocation_guard_.Record(key, nullptr);
     result.object = std::move(next);
     SetResourceVersion(result.object, std::to_string(del->mod_revision));
     return result;
   }
-  auto rec =
-      store_->Update(Key(r, ns, name), StoredForm(next), current_revision);
+  auto rec = store_->Update(key, StoredForm(next), current_revision);
   if (!rec.ok()) return rec.status();
+  if (claim) allocation_guard_.Record(key, &next);
   result.object = FromValue(rec->value, rec->mod_revision);
   return result;
 }

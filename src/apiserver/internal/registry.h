@@ -21,6 +21,7 @@
 #include "absl/time/time.h"
 #include "api/meta_types.h"
 #include "apiserver/admission.h"
+#include "apiserver/internal/allocation_guard.h"
 #include "apiserver/internal/resources.h"
 #include "store/store.h"
 
@@ -153,6 +154,8 @@ class Registry {
 
   store::Store* store_;
   std::vector<std::shared_ptr<AdmissionPlugin>> admission_;
+  // Exclusive device allocations across ResourceClaims (beyond upstream).
+  AllocationGuard allocation_guard_;
 };
 
 // Helpers shared with the HTTP layer.
