@@ -2,6 +2,7 @@
 // resource bookkeeping of upstream's framework.Resource.
 #include <algorithm>
 #include <exception>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
