@@ -17,7 +17,11 @@
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
 #include "apiserver/tls_credentials.h"
+#include "client/client.h"
+#include "client/transport.h"
 #include "cmd/commands.h"
+#include "controllers/resource_claim_controller.h"
+#include "scheduler/scheduler.h"
 #include "common/str_cat.h"
 #include "store/store.h"
 
@@ -32,6 +36,8 @@ struct ServerFlags {
   std::string insecure_listen;
   std::string kubeconfig_out;
   bool in_memory = false;
+  bool scheduler = true;
+  std::string policy = "upstream";
 };
 
 std::string DefaultDataDir() {
@@ -203,6 +209,46 @@ int RunServer(const ServerFlags& flags, Streams streams) {
               << "  export KUBECONFIG=" << kubeconfig << "\n";
   streams.out.flush();
 
+  // The control plane's own components talk to the API in-process.
+  auto in_process = [&api] {
+    client::RestConfig config;
+    config.server = "in-process";
+    return std::make_unique<client::Client>(
+        client::NewInProcessTransport(
+            [&api](const apiserver::HttpRequest& req,
+                   apiserver::ResponseWriter& w) { api.Handle(req, w); },
+            config),
+        config);
+  };
+  std::unique_ptr<client::Client> controller_client = in_process();
+  std::unique_ptr<client::Client> scheduler_client = in_process();
+  controllers::ResourceClaimController claim_controller(
+      controller_client.get());
+  std::unique_ptr<scheduler::Scheduler> pod_scheduler;
+  if (flags.scheduler) {
+    if (absl::Status s = claim_controller.Start(); !s.ok()) {
+      streams.err << "error: " << s.message() << "\n";
+      return 1;
+    }
+    scheduler::SchedulerOptions so;
+    so.also_default_scheduler = true;
+    so.policy = flags.policy;
+    auto created = scheduler::Scheduler::Create(scheduler_client.get(), so);
+    if (!created.ok()) {
+      streams.err << "error: " << created.status().message() << "\n";
+      return 2;
+    }
+    pod_scheduler = *std::move(created);
+    if (absl::Status s = pod_scheduler->Start(); !s.ok()) {
+      streams.err << "error: " << s.message() << "\n";
+      return 1;
+    }
+    streams.out << "draplane server: scheduler running (policy "
+                << flags.policy
+                << ", schedulerName draplane and default-scheduler)\n";
+    streams.out.flush();
+  }
+
   // The built-in controllers (namespace finalizer, garbage collector).
   std::mutex mu;
   std::condition_variable cv;
@@ -227,6 +273,8 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   }
   cv.notify_all();
   finalizer.join();
+  if (pod_scheduler) pod_scheduler->Stop();
+  claim_controller.Stop();
   if (plain) plain->Stop();
   (*server)->Stop();
   pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
@@ -263,6 +311,14 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "DATA_DIR/kubeconfig)");
   cmd->add_flag("--in-memory", flags->in_memory,
                 "Keep objects in memory only (nothing survives a restart)");
+  cmd->add_option("--scheduler", flags->scheduler,
+                  "Run the DRA scheduler and the resourceclaim controller "
+                  "(claims from templates) inside the server; the scheduler "
+                  "takes pods for draplane and default-scheduler")
+      ->capture_default_str();
+  cmd->add_option("--scheduler-policy", flags->policy,
+                  "Scoring policy: upstream, binpack, spread or topology")
+      ->capture_default_str();
   cmd->callback(
       [flags, streams, exit_code] { *exit_code = RunServer(*flags, streams); });
 }

@@ -30,6 +30,23 @@ std::vector<std::string> ExclusiveDevices(const api::Json& claim) {
   return out;
 }
 
+std::shared_ptr<AllocationGuard> AllocationGuard::ForStore(
+    store::Store* store) {
+  static std::mutex mu;
+  static std::map<store::Store*, std::weak_ptr<AllocationGuard>> guards;
+  std::lock_guard<std::mutex> lock(mu);
+  for (auto it = guards.begin(); it != guards.end();) {
+    it = it->second.expired() ? guards.erase(it) : std::next(it);
+  }
+  std::shared_ptr<AllocationGuard> guard = guards[store].lock();
+  if (guard == nullptr) {
+    guard = std::make_shared<AllocationGuard>(
+        store, "/registry/resource.k8s.io/resourceclaims/");
+    guards[store] = guard;
+  }
+  return guard;
+}
+
 AllocationGuard::AllocationGuard(store::Store* store, std::string claims_prefix)
     : store_(store), prefix_(std::move(claims_prefix)) {}
 

@@ -13,6 +13,7 @@
 #define DRAPLANE_APISERVER_INTERNAL_ALLOCATION_GUARD_H_
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -26,6 +27,11 @@ namespace draplane::apiserver::internal {
 
 class AllocationGuard {
  public:
+  // The guard of `store`: one per store, shared by every API server over
+  // it (the standalone server runs two, with and without authentication),
+  // so that their claim writes are serialised together.
+  static std::shared_ptr<AllocationGuard> ForStore(store::Store* store);
+
   // `claims_prefix`: the store prefix of ResourceClaims.
   AllocationGuard(store::Store* store, std::string claims_prefix);
 

@@ -240,7 +240,7 @@ Registry::Registry(store::Store* store,
                    std::vector<std::shared_ptr<AdmissionPlugin>> admission)
     : store_(store),
       admission_(std::move(admission)),
-      allocation_guard_(store, "/registry/resource.k8s.io/resourceclaims/") {}
+      allocation_guard_(AllocationGuard::ForStore(store)) {}
 
 absl::Status Registry::RunAdmission(AdmissionRequest::Operation operation,
                                     const ResourceInfo& r, std::string_view ns,
@@ -626,9 +626,9 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   std::unique_lock<std::mutex> guard_lock;
   const std::string key = Key(r, ns, name);
   if (claim) {
-    guard_lock = allocation_guard_.Lock();
+    guard_lock = allocation_guard_->Lock();
     if (!finalized) {
-      if (auto s = allocation_guard_.Check(key, next); !s.ok()) {
+      if (auto s = allocation_guard_->Check(key, next); !s.ok()) {
         return Conflict(r, name, std::string(s.message()));
       }
     }
@@ -636,14 +636,14 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   if (finalized) {
     auto del = store_->Delete(key, current_revision);
     if (!del.ok()) return del.status();
-    if (claim) allocation_guard_.Record(key, nullptr);
+    if (claim) allocation_guard_->Record(key, nullptr);
     result.object = std::move(next);
     SetResourceVersion(result.object, std::to_string(del->mod_revision));
     return result;
   }
   auto rec = store_->Update(key, StoredForm(next), current_revision);
   if (!rec.ok()) return rec.status();
-  if (claim) allocation_guard_.Record(key, &next);
+  if (claim) allocation_guard_->Record(key, &next);
   result.object = FromValue(rec->value, rec->mod_revision);
   return result;
 }

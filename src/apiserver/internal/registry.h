@@ -155,7 +155,7 @@ class Registry {
   store::Store* store_;
   std::vector<std::shared_ptr<AdmissionPlugin>> admission_;
   // Exclusive device allocations across ResourceClaims (beyond upstream).
-  AllocationGuard allocation_guard_;
+  std::shared_ptr<AllocationGuard> allocation_guard_;
 };
 
 // Helpers shared with the HTTP layer.

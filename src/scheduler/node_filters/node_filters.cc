@@ -79,8 +79,8 @@ struct ScoreInputs {
 };
 
 ScoreInputs GetScoreInputs(const PodNodeRequirements& pod,
-                           const api::Node& node, const NodeUsage& usage) {
-  const NodeAllocatable alloc = ComputeNodeAllocatable(node);
+                           const NodeAllocatable& alloc,
+                           const NodeUsage& usage) {
   ScoreInputs in;
   in.allocatable[0] = alloc.amounts.milli_cpu;
   in.requested[0] = usage.non_zero_milli_cpu + pod.score_milli_cpu;
@@ -182,7 +182,12 @@ FilterResult FilterNodeAffinity(const PodNodeRequirements& pod,
 FilterResult FilterNodeResourcesFit(const PodNodeRequirements& pod,
                                     const api::Node& node,
                                     const NodeUsage& usage) {
-  const NodeAllocatable alloc = ComputeNodeAllocatable(node);
+  return FilterNodeResourcesFit(pod, ComputeNodeAllocatable(node), usage);
+}
+
+FilterResult FilterNodeResourcesFit(const PodNodeRequirements& pod,
+                                    const NodeAllocatable& alloc,
+                                    const NodeUsage& usage) {
   FilterResult r;
   auto insufficient = [&](std::string reason, bool unresolvable) {
     r.ok = false;
@@ -224,6 +229,12 @@ FilterResult FilterNodeResourcesFit(const PodNodeRequirements& pod,
 
 FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
                     const NodeUsage& usage, const FilterOptions& options) {
+  return RunAll(pod, node, ComputeNodeAllocatable(node), usage, options);
+}
+
+FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
+                    const NodeAllocatable& allocatable, const NodeUsage& usage,
+                    const FilterOptions& options) {
   FilterResult r = FilterNodeUnschedulable(pod, node, options);
   if (!r.ok) return r;
   r = FilterNodeName(pod, node);
@@ -234,12 +245,18 @@ FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
   if (!r.ok) return r;
   r = FilterNodeAffinity(pod, node);
   if (!r.ok) return r;
-  return FilterNodeResourcesFit(pod, node, usage);
+  return FilterNodeResourcesFit(pod, allocatable, usage);
 }
 
 int64_t LeastAllocatedScore(const PodNodeRequirements& pod,
                             const api::Node& node, const NodeUsage& usage) {
-  return WeightedScore(GetScoreInputs(pod, node, usage),
+  return LeastAllocatedScore(pod, ComputeNodeAllocatable(node), usage);
+}
+
+int64_t LeastAllocatedScore(const PodNodeRequirements& pod,
+                            const NodeAllocatable& allocatable,
+                            const NodeUsage& usage) {
+  return WeightedScore(GetScoreInputs(pod, allocatable, usage),
                        [](int64_t requested, int64_t capacity) -> int64_t {
                          if (requested > capacity) return 0;
                          return (capacity - requested) * kMaxNodeScore /
@@ -249,7 +266,13 @@ int64_t LeastAllocatedScore(const PodNodeRequirements& pod,
 
 int64_t MostAllocatedScore(const PodNodeRequirements& pod,
                            const api::Node& node, const NodeUsage& usage) {
-  return WeightedScore(GetScoreInputs(pod, node, usage),
+  return MostAllocatedScore(pod, ComputeNodeAllocatable(node), usage);
+}
+
+int64_t MostAllocatedScore(const PodNodeRequirements& pod,
+                           const NodeAllocatable& allocatable,
+                           const NodeUsage& usage) {
+  return WeightedScore(GetScoreInputs(pod, allocatable, usage),
                        [](int64_t requested, int64_t capacity) -> int64_t {
                          if (requested > capacity) requested = capacity;
                          return requested * kMaxNodeScore / capacity;

@@ -244,6 +244,9 @@ FilterResult FilterNodeAffinity(const PodNodeRequirements& pod,
 FilterResult FilterNodeResourcesFit(const PodNodeRequirements& pod,
                                     const api::Node& node,
                                     const NodeUsage& usage);
+FilterResult FilterNodeResourcesFit(const PodNodeRequirements& pod,
+                                    const NodeAllocatable& allocatable,
+                                    const NodeUsage& usage);
 
 // All of the above in upstream's default-profile order (NodeUnschedulable,
 // NodeName, TaintToleration, NodeAffinity, NodeResourcesFit), with
@@ -254,6 +257,11 @@ FilterResult FilterNodeResourcesFit(const PodNodeRequirements& pod,
 // caller's PreFilter step).
 FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
                     const NodeUsage& usage, const FilterOptions& options = {});
+// The same with the node's allocatable computed once by the caller
+// (ComputeNodeAllocatable(node)), as a scheduler cache keeps it.
+FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
+                    const NodeAllocatable& allocatable, const NodeUsage& usage,
+                    const FilterOptions& options = {});
 
 // ----------------------------------------------------------- scoring
 // NodeResourcesFit scores (0..100) with upstream's default resources cpu and
@@ -264,9 +272,15 @@ FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
 // 0 when req > alloc.
 int64_t LeastAllocatedScore(const PodNodeRequirements& pod,
                             const api::Node& node, const NodeUsage& usage);
+int64_t LeastAllocatedScore(const PodNodeRequirements& pod,
+                            const NodeAllocatable& allocatable,
+                            const NodeUsage& usage);
 // MostAllocated: mean of min(req, alloc) * 100 / alloc.
 int64_t MostAllocatedScore(const PodNodeRequirements& pod,
                            const api::Node& node, const NodeUsage& usage);
+int64_t MostAllocatedScore(const PodNodeRequirements& pod,
+                           const NodeAllocatable& allocatable,
+                           const NodeUsage& usage);
 
 // TaintToleration raw score: the number of the node's PreferNoSchedule
 // taints not tolerated by the pod's tolerations whose effect is empty or

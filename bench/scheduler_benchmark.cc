@@ -1,0 +1,264 @@
+// Scheduler throughput, shaped like upstream's scheduler_perf
+// SchedulingWithResourceClaimTemplate (test/integration/scheduler_perf/dra):
+// N nodes, each with one ResourceSlice of D devices of the fake driver
+// test-driver.cdi.k8s.io, class test-class, template test-claim-template
+// asking for one device, P pods each with a claim from the template.
+//
+// Modes (a scenario runner printing one JSON object per run, not Google
+// Benchmark: a run is seconds long and measures a whole pipeline):
+//   decision  the pure scheduling-decision rate: SchedulingCycle on a
+//             ClusterState fed directly, claims pre-created as the claim
+//             controller would, each decision committed as a binder would.
+//             Also the scheduler cache's memory per published device.
+//   api       end to end through the API: draplane's server in-process
+//             (in-memory or SQLite store), the resourceclaim controller
+//             creating claims from the template, the scheduler writing
+//             allocations and bindings; pods are created by a client as
+//             fast as the server takes them. pods/s = pods / (first create
+//             to last binding).
+//
+// Usage: scheduler_benchmark [--mode decision|api] [--store memory|sqlite]
+//          [--nodes 500] [--devices 10] [--pods 5000] [--policy upstream]
+#include <malloc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "absl/time/clock.h"
+#include "api/meta_types.h"
+#include "common/str_cat.h"
+#include "scheduler/cluster_state.h"
+#include "scheduler/scheduling_cycle.h"
+#include "scheduler/testing/cluster_builder.h"
+#ifdef DRAPLANE_SCHEDULER_API_BENCH
+#include "controllers/resource_claim_controller.h"
+#include "scheduler/scheduler.h"
+#include "testing/in_process_cluster.h"
+#endif
+
+namespace draplane {
+namespace {
+
+using api::Json;
+using scheduler::testing::Decode;
+
+struct Flags {
+  std::string mode = "decision";
+  std::string store = "memory";
+  int nodes = 500;
+  int devices = 10;
+  int pods = 5000;
+  std::string policy = "upstream";
+};
+
+size_t HeapInUse() { return mallinfo2().uordblks; }
+
+scheduler::ObjectPtr Ptr(const Json& json) {
+  return std::make_shared<const api::Object>(Decode(json));
+}
+
+// The claim the resourceclaim controller would create for pod `i`.
+Json ClaimFor(int i, const std::string& uid) {
+  Json claim = {
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "ResourceClaim"},
+      {"metadata",
+       {{"name", StrCat("pod-", i, "-resource-x")},
+        {"namespace", "default"},
+        {"resourceVersion", "1"},
+        {"ownerReferences",
+         Json::array({{{"apiVersion", "v1"},
+                       {"kind", "Pod"},
+                       {"name", StrCat("pod-", i)},
+                       {"uid", uid},
+                       {"controller", true}}})}}},
+      {"spec",
+       scheduler::testing::PerfTemplateJson("default")["spec"]["spec"]}};
+  return claim;
+}
+
+int RunDecision(const Flags& f) {
+  const size_t heap0 = HeapInUse();
+  scheduler::ClusterState state(allocator::Features::Defaults());
+  absl::StatusOr<std::unique_ptr<scheduler::ScoringPolicy>> policy =
+      scheduler::NewScoringPolicy(f.policy);
+  if (!policy.ok()) {
+    std::cerr << policy.status() << "\n";
+    return 2;
+  }
+  state.SetDeviceClass(Ptr(scheduler::testing::PerfClassJson()));
+  for (int n = 0; n < f.nodes; ++n) {
+    std::string name = StrCat("node-", n);
+    state.SetNode(Ptr(scheduler::testing::NodeJson(name)));
+    state.SetSlice(Ptr(scheduler::testing::PerfSliceJson(name, f.devices)));
+  }
+  const size_t heap_objects = HeapInUse() - heap0;
+  state.Allocator();  // build the indexes now
+  state.Allocated();
+  const size_t heap_cache = HeapInUse() - heap0;
+  const int64_t published = static_cast<int64_t>(f.nodes) * f.devices;
+
+  // Pods and claims as the API would hold them before scheduling.
+  std::vector<api::Pod> pods;
+  pods.reserve(f.pods);
+  for (int i = 0; i < f.pods; ++i) {
+    std::string uid = StrCat("uid-", i);
+    Json pod = scheduler::testing::TemplatePodJson(
+        "default", StrCat("pod-", i), "test-claim-template");
+    pod["metadata"]["uid"] = uid;
+    pod["status"]["resourceClaimStatuses"] = Json::array(
+        {{{"name", "resource"},
+          {"resourceClaimName", StrCat("pod-", i, "-resource-x")}}});
+    state.SetClaim(Ptr(ClaimFor(i, uid)));
+    pods.push_back(std::get<api::Pod>(Decode(pod).value));
+    state.SetPod(std::make_shared<const api::Object>(
+        api::Object{{"v1", "Pod"}, pods.back()}));
+  }
+
+  scheduler::SchedulingCycle cycle(&state, policy->get(), {});
+  int scheduled = 0;
+  int64_t allocate_calls = 0;
+  int64_t rv = 2;
+  absl::Time start = absl::Now();
+  for (const api::Pod& pod : pods) {
+    scheduler::Decision d = cycle.Schedule(pod);
+    allocate_calls += d.allocate_calls;
+    if (d.kind != scheduler::Decision::Kind::kScheduled) continue;
+    ++scheduled;
+    cycle.Reserve(pod, d);
+    // What the binder's writes come back as.
+    for (const scheduler::ClaimPlan& plan : d.claims) {
+      api::Object o = *plan.claim;
+      auto& claim = std::get<api::ResourceClaim>(o.value);
+      claim.status.allocation = plan.allocation;
+      claim.status.reserved_for.push_back(
+          {"", "pods", pod.metadata.name, pod.metadata.uid});
+      claim.metadata.resource_version = std::to_string(++rv);
+      state.AssumeClaim(std::make_shared<const api::Object>(std::move(o)));
+      state.RemoveInFlight(plan.claim_key);
+    }
+  }
+  double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  std::printf(
+      "{\"mode\":\"decision\",\"policy\":\"%s\",\"nodes\":%d,"
+      "\"devices_per_node\":%d,\"pods\":%d,\"scheduled\":%d,"
+      "\"seconds\":%.3f,\"pods_per_second\":%.0f,"
+      "\"allocate_calls_per_pod\":%.2f,\"cache_bytes_per_device\":%.0f,"
+      "\"object_bytes_per_device\":%.0f}\n",
+      f.policy.c_str(), f.nodes, f.devices, f.pods, scheduled, seconds,
+      scheduled / seconds, static_cast<double>(allocate_calls) / f.pods,
+      static_cast<double>(heap_cache) / static_cast<double>(published),
+      static_cast<double>(heap_objects) / static_cast<double>(published));
+  return scheduled == std::min<int64_t>(f.pods, published) ? 0 : 1;
+}
+
+#ifdef DRAPLANE_SCHEDULER_API_BENCH
+int RunApi(const Flags& f) {
+  testing::InProcessClusterOptions options;
+  std::filesystem::path dir;
+  if (f.store == "sqlite") {
+    dir = std::filesystem::temp_directory_path() /
+          StrCat("draplane-bench-", getpid());
+    std::filesystem::create_directories(dir);
+    options.sqlite_path = (dir / "state.db").string();
+  }
+  absl::StatusOr<std::unique_ptr<testing::InProcessCluster>> cluster =
+      testing::InProcessCluster::Start(options);
+  if (!cluster.ok()) {
+    std::cerr << cluster.status() << "\n";
+    return 2;
+  }
+  testing::InProcessCluster& c = **cluster;
+  c.MustCreate(scheduler::testing::PerfClassJson());
+  c.MustCreate(scheduler::testing::PerfTemplateJson("default"));
+  for (int n = 0; n < f.nodes; ++n) {
+    std::string name = StrCat("node-", n);
+    c.MustCreate(scheduler::testing::NodeJson(name));
+    c.MustCreate(scheduler::testing::PerfSliceJson(name, f.devices));
+  }
+  auto controller_client = c.NewClient();
+  auto scheduler_client = c.NewClient();
+  auto creator = c.NewClient();
+  controllers::ResourceClaimController controller(controller_client.get());
+  if (absl::Status s = controller.Start(); !s.ok()) {
+    std::cerr << s << "\n";
+    return 2;
+  }
+  scheduler::SchedulerOptions so;
+  so.policy = f.policy;
+  absl::StatusOr<std::unique_ptr<scheduler::Scheduler>> sched =
+      scheduler::Scheduler::Create(scheduler_client.get(), so);
+  if (!sched.ok() || !(*sched)->Start().ok()) {
+    std::cerr << "scheduler did not start\n";
+    return 2;
+  }
+  const int64_t expected =
+      std::min<int64_t>(f.pods, static_cast<int64_t>(f.nodes) * f.devices);
+  absl::Time start = absl::Now();
+  std::thread create([&] {
+    for (int i = 0; i < f.pods; ++i) {
+      absl::StatusOr<api::DecodeResult> pod =
+          api::DecodeObject(scheduler::testing::TemplatePodJson(
+              "default", StrCat("pod-", i), "test-claim-template"));
+      absl::StatusOr<api::Object> created = creator->Create(pod->object);
+      if (!created.ok()) std::cerr << created.status() << "\n";
+    }
+  });
+  absl::Time created_at;
+  create.join();
+  created_at = absl::Now();
+  absl::Time deadline = absl::Now() + absl::Minutes(10);
+  while ((*sched)->stats().scheduled < expected && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  absl::Time end = absl::Now();
+  scheduler::SchedulerStats stats = (*sched)->stats();
+  (*sched)->Stop();
+  controller.Stop();
+  double seconds = absl::ToDoubleSeconds(end - start);
+  std::printf(
+      "{\"mode\":\"api\",\"store\":\"%s\",\"policy\":\"%s\",\"nodes\":%d,"
+      "\"devices_per_node\":%d,\"pods\":%d,\"scheduled\":%lld,"
+      "\"seconds\":%.3f,\"pods_per_second\":%.0f,\"create_seconds\":%.3f,"
+      "\"attempts\":%lld,\"errors\":%lld}\n",
+      f.store.c_str(), f.policy.c_str(), f.nodes, f.devices, f.pods,
+      static_cast<long long>(stats.scheduled), seconds,
+      stats.scheduled / seconds,
+      absl::ToDoubleSeconds(created_at - start),
+      static_cast<long long>(stats.attempts),
+      static_cast<long long>(stats.errors));
+  cluster->reset();
+  if (!dir.empty()) std::filesystem::remove_all(dir);
+  return stats.scheduled == expected ? 0 : 1;
+}
+#endif
+
+}  // namespace
+}  // namespace draplane
+
+int main(int argc, char** argv) {
+  draplane::Flags f;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i], v = argv[i + 1];
+    if (k == "--mode") f.mode = v;
+    else if (k == "--store") f.store = v;
+    else if (k == "--nodes") f.nodes = std::atoi(v.c_str());
+    else if (k == "--devices") f.devices = std::atoi(v.c_str());
+    else if (k == "--pods") f.pods = std::atoi(v.c_str());
+    else if (k == "--policy") f.policy = v;
+    else {
+      std::cerr << "unknown flag " << k << "\n";
+      return 2;
+    }
+  }
+  if (f.mode == "decision") return draplane::RunDecision(f);
+#ifdef DRAPLANE_SCHEDULER_API_BENCH
+  if (f.mode == "api") return draplane::RunApi(f);
+#endif
+  std::cerr << "--mode must be decision or api\n";
+  return 2;
+}

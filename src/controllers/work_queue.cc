@@ -1,0 +1,82 @@
+#include "controllers/work_queue.h"
+
+#include <algorithm>
+
+namespace draplane::controllers {
+
+WorkQueue::WorkQueue(absl::Duration initial_backoff,
+                     absl::Duration max_backoff)
+    : initial_backoff_(initial_backoff), max_backoff_(max_backoff) {}
+
+void WorkQueue::AddLocked(const std::string& key) {
+  if (shut_down_ || dirty_.count(key) > 0) return;
+  dirty_.insert(key);
+  if (processing_.count(key) > 0) return;  // re-queued by Done
+  queue_.push_back(key);
+  cv_.notify_one();
+}
+
+void WorkQueue::Add(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  AddLocked(key);
+}
+
+void WorkQueue::AddRateLimited(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  int n = failures_[key]++;
+  absl::Duration d = initial_backoff_;
+  for (int i = 0; i < n && d < max_backoff_; ++i) d *= 2;
+  delayed_.emplace(absl::Now() + std::min(d, max_backoff_), key);
+  cv_.notify_one();
+}
+
+void WorkQueue::Forget(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  failures_.erase(key);
+}
+
+std::optional<std::string> WorkQueue::Get() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    if (shut_down_) return std::nullopt;
+    absl::Time now = absl::Now();
+    while (!delayed_.empty() && delayed_.begin()->first <= now) {
+      std::string key = delayed_.begin()->second;
+      delayed_.erase(delayed_.begin());
+      AddLocked(key);
+    }
+    if (!queue_.empty()) {
+      std::string key = std::move(queue_.front());
+      queue_.pop_front();
+      dirty_.erase(key);
+      processing_.insert(key);
+      return key;
+    }
+    absl::Duration wait = absl::Seconds(1);
+    if (!delayed_.empty()) wait = std::min(wait, delayed_.begin()->first - now);
+    cv_.wait_for(lock, absl::ToChronoNanoseconds(
+                           std::max(wait, absl::Microseconds(100))));
+  }
+}
+
+void WorkQueue::Done(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  processing_.erase(key);
+  if (dirty_.count(key) > 0) {
+    queue_.push_back(key);
+    cv_.notify_one();
+  }
+}
+
+void WorkQueue::ShutDown() {
+  std::lock_guard<std::mutex> lock(mu_);
+  shut_down_ = true;
+  cv_.notify_all();
+}
+
+size_t WorkQueue::Len() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size();
+}
+
+}  // namespace draplane::controllers

@@ -1,0 +1,53 @@
+// client-go's rate-limited work queue: keys are deduplicated while
+// waiting, a key being processed is never handed to a second worker (a key
+// added meanwhile is processed again afterwards), and failed keys come
+// back after a per-key exponential backoff. Thread-safe.
+#ifndef DRAPLANE_CONTROLLERS_WORK_QUEUE_H_
+#define DRAPLANE_CONTROLLERS_WORK_QUEUE_H_
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "absl/time/time.h"
+
+namespace draplane::controllers {
+
+class WorkQueue {
+ public:
+  WorkQueue(absl::Duration initial_backoff, absl::Duration max_backoff);
+
+  void Add(const std::string& key);
+  // Adds `key` after its backoff (doubling with each call until Forget).
+  void AddRateLimited(const std::string& key);
+  // Resets the key's backoff.
+  void Forget(const std::string& key);
+  // The next key, blocking; nullopt once shut down.
+  std::optional<std::string> Get();
+  // Processing of `key` ended.
+  void Done(const std::string& key);
+  void ShutDown();
+  size_t Len() const;
+
+ private:
+  void AddLocked(const std::string& key);
+
+  absl::Duration initial_backoff_;
+  absl::Duration max_backoff_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool shut_down_ = false;
+  std::deque<std::string> queue_;
+  std::set<std::string> dirty_;       // waiting in queue_ (or re-added)
+  std::set<std::string> processing_;  // handed out, not Done
+  std::map<std::string, int> failures_;
+  std::set<std::pair<absl::Time, std::string>> delayed_;
+};
+
+}  // namespace draplane::controllers
+
+#endif  // DRAPLANE_CONTROLLERS_WORK_QUEUE_H_

@@ -1,0 +1,208 @@
+#include "scheduler/internal/scheduling_queue.h"
+
+#include <algorithm>
+
+namespace draplane::scheduler::internal {
+
+SchedulingQueue::SchedulingQueue(QueueOptions options) : options_(options) {}
+
+void SchedulingQueue::PushActiveLocked(const std::string& key, Entry& e) {
+  e.where = Where::kActive;
+  e.seq = next_seq_++;
+  active_.emplace(-static_cast<int64_t>(e.priority), e.seq, key);
+  cv_.notify_one();
+}
+
+void SchedulingQueue::Add(const std::string& key, int32_t priority) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return;
+  auto [it, inserted] = entries_.try_emplace(key);
+  Entry& e = it->second;
+  if (inserted) {
+    e.priority = priority;
+    PushActiveLocked(key, e);
+    return;
+  }
+  switch (e.where) {
+    case Where::kInFlight:
+      e.re_added_while_in_flight = true;
+      e.priority = priority;
+      break;
+    case Where::kActive:
+      if (e.priority != priority) {
+        active_.erase({-static_cast<int64_t>(e.priority), e.seq, key});
+        e.priority = priority;
+        PushActiveLocked(key, e);
+      }
+      break;
+    case Where::kUnschedulable:
+      // An update of the pod itself may make it schedulable (e.g. the
+      // controller recorded its generated claims): as upstream, it moves.
+      e.priority = priority;
+      ToBackoffOrActiveLocked(key, e);
+      break;
+    case Where::kBackoff:
+      e.priority = priority;
+      break;
+  }
+}
+
+void SchedulingQueue::Remove(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return;
+  Entry& e = it->second;
+  if (e.where == Where::kActive) {
+    active_.erase({-static_cast<int64_t>(e.priority), e.seq, key});
+  } else if (e.where == Where::kBackoff) {
+    backoff_.erase({e.backoff_until, key});
+  }
+  entries_.erase(it);
+}
+
+void SchedulingQueue::FlushLocked(absl::Time now) {
+  while (!backoff_.empty() && backoff_.begin()->first <= now) {
+    std::string key = backoff_.begin()->second;
+    backoff_.erase(backoff_.begin());
+    PushActiveLocked(key, entries_[key]);
+  }
+  for (auto& [key, e] : entries_) {
+    if (e.where == Where::kUnschedulable &&
+        now - e.unschedulable_since >= options_.max_unschedulable) {
+      ToBackoffOrActiveLocked(key, e);
+    }
+  }
+}
+
+std::optional<std::string> SchedulingQueue::Pop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  absl::Time last_flush = absl::InfinitePast();
+  while (true) {
+    if (closed_) return std::nullopt;
+    absl::Time now = absl::Now();
+    if (!backoff_.empty() && backoff_.begin()->first <= now) FlushLocked(now);
+    if (now - last_flush > absl::Seconds(1)) {
+      FlushLocked(now);
+      last_flush = now;
+    }
+    if (!active_.empty()) {
+      auto [prio, seq, key] = *active_.begin();
+      active_.erase(active_.begin());
+      Entry& e = entries_[key];
+      e.where = Where::kInFlight;
+      e.event_while_in_flight = false;
+      e.re_added_while_in_flight = false;
+      return key;
+    }
+    absl::Duration wait = absl::Seconds(1);
+    if (!backoff_.empty()) {
+      wait = std::min(wait, backoff_.begin()->first - now);
+    }
+    cv_.wait_for(lock, absl::ToChronoNanoseconds(
+                           std::max(wait, absl::Milliseconds(1))));
+  }
+}
+
+void SchedulingQueue::ToBackoffOrActiveLocked(const std::string& key,
+                                              Entry& e) {
+  absl::Time now = absl::Now();
+  if (e.attempts > 0 && e.backoff_until > now) {
+    e.where = Where::kBackoff;
+    backoff_.emplace(e.backoff_until, key);
+    cv_.notify_one();
+  } else {
+    PushActiveLocked(key, e);
+  }
+}
+
+void SchedulingQueue::Finish(const std::string& key, Outcome outcome) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return;  // removed meanwhile
+  Entry& e = it->second;
+  if (outcome == Outcome::kDone) {
+    if (e.re_added_while_in_flight) {
+      e.attempts = 0;
+      PushActiveLocked(key, e);
+    } else {
+      entries_.erase(it);
+    }
+    return;
+  }
+  if (outcome == Outcome::kGated) {
+    if (e.event_while_in_flight || e.re_added_while_in_flight) {
+      PushActiveLocked(key, e);
+    } else {
+      e.where = Where::kUnschedulable;
+      e.unschedulable_since = absl::Now();
+    }
+    return;
+  }
+  ++e.attempts;
+  absl::Duration backoff = options_.initial_backoff;
+  for (int i = 1; i < e.attempts && backoff < options_.max_backoff; ++i) {
+    backoff *= 2;
+  }
+  e.backoff_until = absl::Now() + std::min(backoff, options_.max_backoff);
+  if (outcome == Outcome::kBackoff || e.event_while_in_flight ||
+      e.re_added_while_in_flight) {
+    e.where = Where::kBackoff;
+    backoff_.emplace(e.backoff_until, key);
+    cv_.notify_one();
+    return;
+  }
+  e.where = Where::kUnschedulable;
+  e.unschedulable_since = absl::Now();
+}
+
+void SchedulingQueue::MoveAllToActiveOrBackoff() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [key, e] : entries_) {
+    if (e.where == Where::kUnschedulable) {
+      ToBackoffOrActiveLocked(key, e);
+    } else if (e.where == Where::kInFlight) {
+      e.event_while_in_flight = true;
+    }
+  }
+}
+
+void SchedulingQueue::MoveToActiveOrBackoff(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return;
+  if (it->second.where == Where::kUnschedulable) {
+    ToBackoffOrActiveLocked(key, it->second);
+  } else if (it->second.where == Where::kInFlight) {
+    it->second.event_while_in_flight = true;
+  }
+}
+
+void SchedulingQueue::Close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  closed_ = true;
+  cv_.notify_all();
+}
+
+SchedulingQueue::Counts SchedulingQueue::counts() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Counts c;
+  for (const auto& [key, e] : entries_) {
+    switch (e.where) {
+      case Where::kActive:
+        ++c.active;
+        break;
+      case Where::kBackoff:
+        ++c.backoff;
+        break;
+      case Where::kUnschedulable:
+        ++c.unschedulable;
+        break;
+      case Where::kInFlight:
+        ++c.in_flight;
+        break;
+    }
+  }
+  return c;
+}
+
+}  // namespace draplane::scheduler::internal

@@ -1,0 +1,478 @@
+#include "scheduler/scheduling_cycle.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "allocator/node_selector.h"
+#include "api/object_codec.h"
+#include "common/str_cat.h"
+#include "scheduler/node_filters/node_filters.h"
+
+namespace draplane::scheduler {
+
+namespace {
+
+namespace nf = node_filters;
+
+// Upstream resourceapi.ResourceClaimReservedForMaxSize.
+constexpr size_t kReservedForMaxSize = 256;
+
+// DynamicResources' Filter reasons.
+constexpr std::string_view kCannotAllocate = "cannot allocate all claims";
+constexpr std::string_view kNotAvailable =
+    "resourceclaim not available on the node";
+constexpr std::string_view kTimedOut = "timed out trying to allocate devices";
+
+std::string KObj(const api::ObjectMeta& meta) {
+  return meta.namespace_.empty() ? meta.name
+                                 : StrCat(meta.namespace_, "/", meta.name);
+}
+
+bool ReservedFor(const api::ResourceClaim& claim, const api::Pod& pod) {
+  for (const auto& r : claim.status.reserved_for) {
+    if (r.resource == "pods" && r.api_group.empty() &&
+        r.uid == pod.metadata.uid) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool OwnedBy(const api::ResourceClaim& claim, const api::Pod& pod) {
+  for (const auto& o : claim.metadata.owner_references) {
+    if (o.uid == pod.metadata.uid && o.controller.value_or(false)) return true;
+  }
+  return false;
+}
+
+// Device classes named by a claim's requests.
+std::vector<std::pair<std::string, std::string>> RequestClasses(
+    const api::ResourceClaim& claim) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& r : claim.spec.devices.requests) {
+    if (r.exactly.has_value()) {
+      out.emplace_back(r.name, r.exactly->device_class_name);
+    }
+    for (const auto& s : r.first_available) {
+      out.emplace_back(StrCat(r.name, "/", s.name), s.device_class_name);
+    }
+  }
+  return out;
+}
+
+// Devices a claim asks for, counting All as several.
+int64_t DevicesAsked(const api::ResourceClaim& claim) {
+  int64_t n = 0;
+  for (const auto& r : claim.spec.devices.requests) {
+    if (r.exactly.has_value()) {
+      n += r.exactly->allocation_mode == "All" ? 2 : r.exactly->count;
+    } else if (!r.first_available.empty()) {
+      n += r.first_available.front().allocation_mode == "All"
+               ? 2
+               : r.first_available.front().count;
+    }
+  }
+  return n;
+}
+
+int64_t PrioritizedListScore(
+    const std::vector<const api::ResourceClaim*>& claims,
+    const std::vector<api::AllocationResult>& results) {
+  int64_t score = 0;
+  for (size_t c = 0; c < claims.size() && c < results.size(); ++c) {
+    std::vector<std::string> seen;
+    for (const auto& r : results[c].devices.results) {
+      size_t slash = r.request.find('/');
+      if (slash == std::string::npos) continue;
+      std::string parent = r.request.substr(0, slash);
+      std::string sub = r.request.substr(slash + 1);
+      if (std::find(seen.begin(), seen.end(), parent) != seen.end()) continue;
+      seen.push_back(parent);
+      for (const auto& req : claims[c]->spec.devices.requests) {
+        if (req.name != parent) continue;
+        for (size_t i = 0; i < req.first_available.size(); ++i) {
+          if (req.first_available[i].name == sub) {
+            score += 8 - static_cast<int64_t>(i);
+          }
+        }
+      }
+    }
+  }
+  return score;
+}
+
+std::string ExplanationText(const allocator::ClaimExplanation& e) {
+  std::string text = StrCat("claim ", e.namespace_, "/", e.name, ": ");
+  bool first = true;
+  for (const auto& r : e.requests) {
+    StrAppend(&text, first ? "" : " ", r.summary);
+    first = false;
+  }
+  if (!e.combination.empty()) StrAppend(&text, first ? "" : " ", e.combination);
+  return text;
+}
+
+}  // namespace
+
+SchedulingCycle::SchedulingCycle(ClusterState* state,
+                                 const ScoringPolicy* policy,
+                                 CycleOptions options)
+    : state_(state),
+      policy_(policy),
+      options_(options),
+      rng_(options.seed) {}
+
+const SchedulingCycle::Answer& SchedulingCycle::AnswerFor(
+    NodeAnswers& per_node, const ClusterState::NodeInfo& node,
+    const std::vector<const api::ResourceClaim*>& claims, Decision& decision) {
+  auto it = per_node.find(node.id);
+  if (options_.cache_answers && it != per_node.end() &&
+      it->second.node_epoch == node.epoch &&
+      it->second.global_epoch == state_->GlobalEpoch()) {
+    return it->second;
+  }
+  Answer answer;
+  allocator::AllocateOptions allocate;
+  allocate.fixes = options_.fixes;
+  if (options_.filter_timeout > absl::ZeroDuration()) {
+    allocate.deadline = absl::Now() + options_.filter_timeout;
+  }
+  allocator::Allocator& alloc = state_->Allocator();
+  const allocator::AllocatedState& allocated = state_->Allocated();
+  const auto& attributes = policy_->PreferredMatchAttributes();
+  bool multi = false;
+  for (const api::ResourceClaim* c : claims) multi |= DevicesAsked(*c) > 1;
+  if (multi) {
+    for (size_t a = 0; a < attributes.size(); ++a) {
+      std::vector<api::ResourceClaim> aligned;
+      aligned.reserve(claims.size());
+      for (const api::ResourceClaim* c : claims) {
+        aligned.push_back(*c);
+        if (DevicesAsked(*c) > 1) {
+          api::DeviceConstraint constraint;
+          constraint.match_attribute = attributes[a];
+          aligned.back().spec.devices.constraints.push_back(constraint);
+        }
+      }
+      std::vector<const api::ResourceClaim*> pointers;
+      for (const auto& c : aligned) pointers.push_back(&c);
+      ++decision.allocate_calls;
+      allocator::Outcome outcome =
+          alloc.Allocate(node.node(), pointers, allocated, allocate);
+      if (outcome.kind == allocator::OutcomeKind::kAllocated) {
+        // Results name devices and the claim's own config; the added
+        // constraint steered the search only.
+        answer.kind = outcome.kind;
+        answer.results = std::move(outcome.results);
+        answer.topology_match = static_cast<int>(a) + 1;
+        break;
+      }
+    }
+  }
+  if (answer.topology_match == 0) {
+    ++decision.allocate_calls;
+    allocator::Outcome outcome =
+        alloc.Allocate(node.node(), claims, allocated, allocate);
+    answer.kind = outcome.kind;
+    answer.message = std::move(outcome.message);
+    answer.results = std::move(outcome.results);
+  }
+  answer.node_epoch = node.epoch;
+  answer.global_epoch = state_->GlobalEpoch();
+  auto& slot = per_node[node.id];
+  slot = std::move(answer);
+  return slot;
+}
+
+Decision SchedulingCycle::Schedule(const api::Pod& pod) {
+  Decision d;
+  // ---- PreEnqueue / PreFilter: the pod's claims.
+  std::vector<const api::ResourceClaim*> to_allocate;
+  std::vector<size_t> to_allocate_plan;  // index into d.claims
+  std::vector<const api::ResourceClaim*> allocated_claims;
+  for (const auto& prc : pod.spec.resource_claims) {
+    std::string claim_name;
+    bool must_check_owner = false;
+    if (prc.resource_claim_name.has_value()) {
+      claim_name = *prc.resource_claim_name;
+    } else {
+      const api::PodResourceClaimStatus* status = nullptr;
+      for (const auto& s : pod.status.resource_claim_statuses) {
+        if (s.name == prc.name) status = &s;
+      }
+      if (status == nullptr) {
+        d.kind = Decision::Kind::kWaiting;
+        d.message = StrCat("pod \"", KObj(pod.metadata),
+                           "\": ResourceClaim not created yet");
+        return d;
+      }
+      if (!status->resource_claim_name.has_value()) continue;  // not needed
+      claim_name = *status->resource_claim_name;
+      must_check_owner = true;
+    }
+    ObjectPtr object =
+        state_->FindClaimObject(pod.metadata.namespace_, claim_name);
+    if (object == nullptr) {
+      d.kind = Decision::Kind::kWaiting;
+      d.message = StrCat("resourceclaim.resource.k8s.io \"", claim_name,
+                         "\" not found");
+      d.waiting_for_claim = StrCat(pod.metadata.namespace_, "/", claim_name);
+      return d;
+    }
+    const auto& claim = std::get<api::ResourceClaim>(object->value);
+    if (claim.metadata.deletion_timestamp.has_value()) {
+      d.kind = Decision::Kind::kWaiting;
+      d.message = StrCat("resourceclaim \"", claim_name, "\" is being deleted");
+      return d;
+    }
+    if (must_check_owner && !OwnedBy(claim, pod)) {
+      d.kind = Decision::Kind::kWaiting;
+      d.message = StrCat("ResourceClaim ", KObj(claim.metadata),
+                         " was not created for pod ", KObj(pod.metadata),
+                         " (pod is not owner)");
+      return d;
+    }
+    ClaimPlan plan;
+    plan.claim_key = ObjectKey(claim.metadata);
+    plan.claim = object;
+    plan.reserve = !ReservedFor(claim, pod);
+    if (plan.reserve && claim.status.reserved_for.size() >= kReservedForMaxSize) {
+      d.kind = Decision::Kind::kUnschedulable;
+      d.message = StrCat("0/", state_->Nodes().size(),
+                         " nodes are available: resourceclaim in use.");
+      return d;
+    }
+    if (claim.status.allocation.has_value()) {
+      allocated_claims.push_back(&claim);
+    } else {
+      const std::string* owner = state_->InFlightOwner(plan.claim_key);
+      if (owner != nullptr && *owner != pod.metadata.uid) {
+        d.kind = Decision::Kind::kUnschedulable;
+        d.message = StrCat("resource claim ", KObj(claim.metadata),
+                           " is in the process of being allocated");
+        return d;
+      }
+      for (const auto& [request, class_name] : RequestClasses(claim)) {
+        if (state_->FindDeviceClass(class_name) == nullptr) {
+          d.kind = Decision::Kind::kUnschedulable;
+          d.message = StrCat("0/", state_->Nodes().size(),
+                             " nodes are available: request ", request,
+                             ": device class ", class_name,
+                             " does not exist.");
+          return d;
+        }
+      }
+      to_allocate.push_back(&claim);
+      to_allocate_plan.push_back(d.claims.size());
+    }
+    d.claims.push_back(std::move(plan));
+  }
+
+  absl::StatusOr<nf::PodNodeRequirements> requirements =
+      nf::PodNodeRequirements::Parse(pod);
+  if (!requirements.ok()) {
+    d.kind = Decision::Kind::kError;
+    d.message = std::string(requirements.status().message());
+    return d;
+  }
+
+  std::string signature;
+  for (const api::ResourceClaim* c : to_allocate) {
+    api::Object o{{"resource.k8s.io/v1", "ResourceClaim"}, *c};
+    std::get<api::ResourceClaim>(o.value).metadata = {};
+    std::get<api::ResourceClaim>(o.value).status = {};
+    absl::StatusOr<api::Json> json = api::EncodeObject(o);
+    if (json.ok()) StrAppend(&signature, api::DumpJson((*json)["spec"]), "\n");
+  }
+  if (answers_.size() > 64 && answers_.count(signature) == 0) answers_.clear();
+  NodeAnswers& node_answers = answers_[signature];
+
+  // ---- Filter and Score.
+  const auto& nodes = state_->Nodes();
+  const size_t n = nodes.size();
+  const size_t to_find =
+      policy_->ScoresAllNodes()
+          ? n
+          : static_cast<size_t>(nf::NumFeasibleNodesToFind(
+                static_cast<int32_t>(n),
+                options_.percentage_of_nodes_to_score));
+  const size_t start = policy_->ScoresAllNodes() || n == 0 ? 0 : next_start_ % n;
+  nf::FitErrorBuilder diagnosis(static_cast<int>(n));
+  if (requirements->affinity_terms_conflict) {
+    diagnosis.SetPreFilterMessage(std::string(nf::kReasonAffinityTermsConflict));
+    d.kind = Decision::Kind::kUnschedulable;
+    d.message = diagnosis.Message();
+    return d;
+  }
+  const auto& prefilter_names = requirements->prefilter_node_names;
+  if (prefilter_names.has_value()) {
+    diagnosis.SetAbsentNodesStatus(
+        {std::string(nf::kReasonNotInPreFilterNodes)});
+  }
+  std::vector<const ClusterState::NodeInfo*> dra_failed;
+  struct Best {
+    const ClusterState::NodeInfo* node = nullptr;
+    const Answer* answer = nullptr;
+    int64_t score = 0;
+    int ties = 0;
+  } best;
+  size_t feasible = 0;
+  size_t processed = 0;
+  bool any_error = false;
+  std::string error_message;
+  for (size_t k = 0; k < n && feasible < to_find; ++k) {
+    const ClusterState::NodeInfo& info = *nodes[(start + k) % n];
+    ++processed;
+    const api::Node& node = info.node();
+    const std::string& node_name = node.metadata.name;
+    if (prefilter_names.has_value() &&
+        prefilter_names->count(node_name) == 0) {
+      continue;  // NodeAffinity's PreFilter left it out
+    }
+    nf::FilterResult fit =
+        nf::RunAll(*requirements, node, info.allocatable, info.usage);
+    if (!fit.ok) {
+      diagnosis.SetNodeStatus(node_name, fit);
+      continue;
+    }
+    bool available = true;
+    for (const api::ResourceClaim* c : allocated_claims) {
+      const auto& selector = c->status.allocation->node_selector;
+      if (!selector.has_value()) continue;
+      absl::StatusOr<bool> match = allocator::MatchesNodeSelector(node, *selector);
+      if (!match.ok() || !*match) {
+        available = false;
+        break;
+      }
+    }
+    if (!available) {
+      diagnosis.SetNodeStatus(node_name, {std::string(kNotAvailable)}, true);
+      continue;
+    }
+    const Answer* answer = nullptr;
+    if (!to_allocate.empty()) {
+      answer = &AnswerFor(node_answers, info, to_allocate, d);
+      switch (answer->kind) {
+        case allocator::OutcomeKind::kAllocated:
+          break;
+        case allocator::OutcomeKind::kUnallocatable:
+          diagnosis.SetNodeStatus(node_name, {std::string(kCannotAllocate)},
+                                  true);
+          if (static_cast<int>(dra_failed.size()) <
+              options_.max_explained_nodes) {
+            dra_failed.push_back(&info);
+          }
+          continue;
+        case allocator::OutcomeKind::kTimeout:
+          diagnosis.SetNodeStatus(node_name, {std::string(kTimedOut)}, true);
+          continue;
+        case allocator::OutcomeKind::kInvalidPools:
+          diagnosis.SetNodeStatus(node_name, {answer->message}, true);
+          continue;
+        case allocator::OutcomeKind::kFatal:
+          any_error = true;
+          error_message = answer->message;
+          continue;
+      }
+    }
+    ++feasible;
+    NodeCandidate candidate;
+    candidate.node = &node;
+    candidate.devices_total = info.devices_total;
+    candidate.devices_used = info.devices_used;
+    candidate.least_allocated =
+        nf::LeastAllocatedScore(*requirements, info.allocatable, info.usage);
+    candidate.most_allocated =
+        nf::MostAllocatedScore(*requirements, info.allocatable, info.usage);
+    if (answer != nullptr) {
+      for (const auto& result : answer->results) {
+        for (const auto& r : result.devices.results) {
+          if (!r.admin_access.value_or(false)) ++candidate.devices_new;
+        }
+      }
+      candidate.prioritized_list =
+          PrioritizedListScore(to_allocate, answer->results);
+      candidate.topology_match = answer->topology_match;
+    }
+    int64_t score = policy_->Score(candidate);
+    if (best.node == nullptr || score > best.score) {
+      best = Best{&info, answer, score, 1};
+    } else if (score == best.score && policy_->RandomTieBreak()) {
+      // Reservoir sampling among equal scores, as upstream's selectHost.
+      ++best.ties;
+      if (std::uniform_int_distribution<int>(0, best.ties - 1)(rng_) == 0) {
+        best.node = &info;
+        best.answer = answer;
+      }
+    }
+  }
+  d.nodes_evaluated = static_cast<int>(processed);
+  if (n > 0) next_start_ = (start + processed) % n;
+
+  if (best.node == nullptr) {
+    if (any_error) {
+      d.kind = Decision::Kind::kError;
+      d.message = error_message;
+      return d;
+    }
+    d.kind = Decision::Kind::kUnschedulable;
+    d.message = diagnosis.Message();
+    // The allocator's explanation of the DRA failures, grouped.
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+    for (const ClusterState::NodeInfo* info : dra_failed) {
+      allocator::AllocateOptions explain;
+      explain.explain = true;
+      explain.fixes = options_.fixes;
+      allocator::Outcome outcome = state_->Allocator().Allocate(
+          info->node(), to_allocate, state_->Allocated(), explain);
+      std::string text;
+      for (const auto& e : outcome.explanations) {
+        StrAppend(&text, text.empty() ? "" : " ", ExplanationText(e));
+      }
+      if (text.empty()) continue;
+      auto g = std::find_if(groups.begin(), groups.end(),
+                            [&](const auto& x) { return x.first == text; });
+      if (g == groups.end()) {
+        groups.emplace_back(text, std::vector<std::string>{});
+        g = groups.end() - 1;
+      }
+      g->second.push_back(info->node().metadata.name);
+    }
+    for (const auto& [text, node_names] : groups) {
+      StrAppend(&d.message, " On node ", node_names.front());
+      if (node_names.size() > 1) {
+        StrAppend(&d.message, " (and ", node_names.size() - 1,
+                  " more alike)");
+      }
+      StrAppend(&d.message, ": ", text);
+    }
+    return d;
+  }
+  d.kind = Decision::Kind::kScheduled;
+  d.node = best.node->node().metadata.name;
+  if (best.answer != nullptr) {
+    for (size_t i = 0; i < to_allocate_plan.size(); ++i) {
+      d.claims[to_allocate_plan[i]].allocation = best.answer->results[i];
+    }
+  }
+  return d;
+}
+
+void SchedulingCycle::Reserve(const api::Pod& pod, const Decision& decision) {
+  for (const ClaimPlan& plan : decision.claims) {
+    if (plan.allocation.has_value()) {
+      state_->AddInFlight(plan.claim_key, pod.metadata.uid, *plan.allocation);
+    }
+  }
+  state_->AssumePod(pod, decision.node);
+}
+
+void SchedulingCycle::Unreserve(const api::Pod& pod, const Decision& decision) {
+  for (const ClaimPlan& plan : decision.claims) {
+    if (plan.allocation.has_value()) state_->RemoveInFlight(plan.claim_key);
+  }
+  state_->ForgetPod(ObjectKey(pod.metadata));
+}
+
+}  // namespace draplane::scheduler

@@ -1,0 +1,121 @@
+// One pod's scheduling decision, as kube-scheduler's framework takes it
+// with the DynamicResources plugin: resolve the pod's claims (PreEnqueue /
+// PreFilter), filter nodes (node name, unschedulable, affinity/selector,
+// taints, readiness, resources, then the DRA allocation on each node),
+// score with the chosen policy, and reserve (in-flight allocations and the
+// assumed pod in the ClusterState). No API calls: the binder writes the
+// decision. The simulator and benchmarks use this directly.
+//
+// Beyond upstream: an unschedulable pod's message carries the allocator's
+// explanation (which request, which selector or constraint, how many
+// devices were left at each step), not only "cannot allocate all claims".
+// Allocation answers are cached per node and claim spec until something
+// that node's answer depends on changes (ClusterState epochs); the answers
+// are the ones the allocator would give.
+#ifndef DRAPLANE_SCHEDULER_SCHEDULING_CYCLE_H_
+#define DRAPLANE_SCHEDULER_SCHEDULING_CYCLE_H_
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_map.h"
+#include "absl/time/time.h"
+#include "allocator/allocator.h"
+#include "api/core_types.h"
+#include "scheduler/cluster_state.h"
+#include "scheduler/scoring_policy.h"
+
+namespace draplane::scheduler {
+
+// What the binder does with one of the pod's claims.
+struct ClaimPlan {
+  std::string claim_key;  // "ns/name"
+  ObjectPtr claim;        // as the decision saw it
+  // Set: the claim gets this allocation (it had none).
+  std::optional<api::AllocationResult> allocation;
+  // The pod is not yet in status.reservedFor.
+  bool reserve = true;
+};
+
+struct Decision {
+  enum class Kind {
+    kScheduled,
+    // No node fits (PodScheduled=False, reason Unschedulable).
+    kUnschedulable,
+    // PreEnqueue failed: a claim is missing, being deleted or not the
+    // pod's; the pod waits for claim events.
+    kWaiting,
+    // An error that is not about fit (bad CEL at runtime...): backoff.
+    kError,
+  };
+  Kind kind = Kind::kUnschedulable;
+  std::string node;
+  std::vector<ClaimPlan> claims;
+  // FailedScheduling message (kUnschedulable, kWaiting, kError).
+  std::string message;
+  // kWaiting for a claim that does not exist yet: its "ns/name".
+  std::string waiting_for_claim;
+  int nodes_evaluated = 0;
+  int allocate_calls = 0;
+};
+
+struct CycleOptions {
+  allocator::UpstreamFixes fixes;
+  // DynamicResourcesArgs.filterTimeout (0 disables).
+  absl::Duration filter_timeout = absl::Seconds(10);
+  // kube-scheduler's percentageOfNodesToScore; 0 = adaptive.
+  int percentage_of_nodes_to_score = 0;
+  // Nodes whose failed allocation is explained in the message.
+  int max_explained_nodes = 8;
+  uint64_t seed = 1;  // random tie-breaks
+  // Cache allocation answers per node (off only to prove it changes
+  // nothing).
+  bool cache_answers = true;
+};
+
+class SchedulingCycle {
+ public:
+  // `state` and `policy` outlive the cycle.
+  SchedulingCycle(ClusterState* state, const ScoringPolicy* policy,
+                  CycleOptions options);
+
+  // Decides where `pod` goes. Reads the state (and caches answers).
+  Decision Schedule(const api::Pod& pod);
+  // Records a kScheduled decision in the state: in-flight allocations,
+  // the pod assumed on its node.
+  void Reserve(const api::Pod& pod, const Decision& decision);
+  // Undoes Reserve (the binder failed).
+  void Unreserve(const api::Pod& pod, const Decision& decision);
+
+ private:
+  struct Answer {
+    uint64_t node_epoch = 0;
+    uint64_t global_epoch = 0;
+    allocator::OutcomeKind kind = allocator::OutcomeKind::kUnallocatable;
+    std::string message;
+    std::vector<api::AllocationResult> results;
+    int topology_match = 0;
+  };
+  using NodeAnswers = absl::node_hash_map<uint64_t, Answer>;
+  const Answer& AnswerFor(NodeAnswers& answers,
+                          const ClusterState::NodeInfo& node,
+                          const std::vector<const api::ResourceClaim*>& claims,
+                          Decision& decision);
+
+  ClusterState* state_;
+  const ScoringPolicy* policy_;
+  CycleOptions options_;
+  std::mt19937_64 rng_;
+  size_t next_start_ = 0;
+  // claim-spec signature -> NodeInfo::id -> answer (node_hash_map:
+  // answers keep their address while a cycle adds others).
+  absl::flat_hash_map<std::string, NodeAnswers> answers_;
+};
+
+}  // namespace draplane::scheduler
+
+#endif  // DRAPLANE_SCHEDULER_SCHEDULING_CYCLE_H_
