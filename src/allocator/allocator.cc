@@ -31,8 +31,26 @@ const char* OutcomeErrorClass(OutcomeKind kind) {
              : OutcomeKindName(kind);
 }
 
+namespace {
+std::vector<std::shared_ptr<const api::ResourceSlice>> Share(
+    std::vector<api::ResourceSlice> slices) {
+  std::vector<std::shared_ptr<const api::ResourceSlice>> out;
+  out.reserve(slices.size());
+  for (auto& s : slices) {
+    out.push_back(std::make_shared<const api::ResourceSlice>(std::move(s)));
+  }
+  return out;
+}
+}  // namespace
+
 Allocator::Allocator(Features features, std::vector<api::ResourceSlice> slices,
                      std::vector<api::DeviceClass> classes)
+    : Allocator(features, Share(std::move(slices)), std::move(classes)) {}
+
+Allocator::Allocator(
+    Features features,
+    std::vector<std::shared_ptr<const api::ResourceSlice>> slices,
+    std::vector<api::DeviceClass> classes)
     : features_(features),
       catalog_(std::make_unique<internal::Catalog>(
           std::move(slices), std::move(classes),

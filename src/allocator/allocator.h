@@ -90,6 +90,11 @@ class Allocator {
   // pool is complete.
   Allocator(Features features, std::vector<api::ResourceSlice> slices,
             std::vector<api::DeviceClass> classes);
+  // The same with shared slices (kept, not copied: a scheduler's cache and
+  // its allocator hold one copy).
+  Allocator(Features features,
+            std::vector<std::shared_ptr<const api::ResourceSlice>> slices,
+            std::vector<api::DeviceClass> classes);
   ~Allocator();
   Allocator(const Allocator&) = delete;
   Allocator& operator=(const Allocator&) = delete;

@@ -250,7 +250,7 @@ TEST(UpstreamFixesTest, AdminAccessCountersSwitch) {
 TEST(AllocatorTest, AlphaFeaturesAreRefusedClearly) {
   Features f = Features::Defaults();
   f.list_type_attributes = true;
-  Allocator allocator(f, {}, {});
+  Allocator allocator(f, std::vector<api::ResourceSlice>{}, {});
   api::Node node;
   node.metadata.name = "n";
   Outcome o = allocator.Allocate(node, {}, AllocatedState{});

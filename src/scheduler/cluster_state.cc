@@ -165,17 +165,25 @@ const api::DeviceClass* ClusterState::FindDeviceClass(
 void ClusterState::RebuildAllocatorIfNeeded() {
   if (!allocator_dirty_) return;
   allocator_dirty_ = false;
-  std::vector<api::ResourceSlice> slices;
+  // The allocator shares the informer's slice objects (aliasing pointers);
+  // only DeviceTaintRules make modified copies.
+  std::vector<std::shared_ptr<const api::ResourceSlice>> slices;
   slices.reserve(slices_.size());
   for (const auto& [name, slice] : slices_) {
-    slices.push_back(As<api::ResourceSlice>(slice));
+    slices.emplace_back(slice, &As<api::ResourceSlice>(slice));
   }
   if (!taint_rules_.empty() && features_.device_taints) {
     std::vector<api::DeviceTaintRule> rules;
     for (const auto& [name, rule] : taint_rules_) {
       rules.push_back(As<api::DeviceTaintRule>(rule));
     }
-    slices = allocator::ApplyTaintRules(std::move(slices), rules);
+    std::vector<api::ResourceSlice> copies;
+    for (const auto& s : slices) copies.push_back(*s);
+    copies = allocator::ApplyTaintRules(std::move(copies), rules);
+    slices.clear();
+    for (auto& c : copies) {
+      slices.push_back(std::make_shared<const api::ResourceSlice>(std::move(c)));
+    }
   }
   pool_nodes_.clear();
   num_devices_ = 0;
@@ -184,7 +192,8 @@ void ClusterState::RebuildAllocatorIfNeeded() {
     node->devices_used = 0;
     ++node->epoch;
   }
-  for (const api::ResourceSlice& slice : slices) {
+  for (const auto& shared : slices) {
+    const api::ResourceSlice& slice = *shared;
     std::string pool = StrCat(slice.spec.driver, "/", slice.spec.pool.name);
     std::string node = slice.spec.node_name.value_or("");
     auto [it, inserted] = pool_nodes_.emplace(pool, node);

@@ -4,15 +4,16 @@
 
 namespace draplane::allocator::internal {
 
-Catalog::Catalog(std::vector<api::ResourceSlice> slices,
+Catalog::Catalog(std::vector<std::shared_ptr<const api::ResourceSlice>> slices,
                  std::vector<api::DeviceClass> classes,
                  cel::DeviceFeatures cel_features)
     : compiler_(cel_features) {
   slices_.reserve(slices.size());
   size_t total = 0;
-  for (api::ResourceSlice& s : slices) {
-    total += s.spec.devices.size();
-    slices_.push_back(Slice{std::move(s), 0});
+  for (auto& s : slices) {
+    total += s->spec.devices.size();
+    const api::ResourceSlice& ref = *s;
+    slices_.push_back(Slice{std::move(s), ref, 0});
   }
   devices_.reserve(total);
   for (uint32_t i = 0; i < slices_.size(); ++i) {

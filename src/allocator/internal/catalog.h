@@ -21,13 +21,15 @@ namespace draplane::allocator::internal {
 // thread-safe.
 class Catalog {
  public:
-  Catalog(std::vector<api::ResourceSlice> slices,
+  // The slices are shared, not copied (a scheduler's cache holds them).
+  Catalog(std::vector<std::shared_ptr<const api::ResourceSlice>> slices,
           std::vector<api::DeviceClass> classes,
           cel::DeviceFeatures cel_features);
 
   struct Slice {
-    api::ResourceSlice slice;
-    uint32_t first_device = 0;  // global index of spec.devices[0]
+    std::shared_ptr<const api::ResourceSlice> owner;
+    const api::ResourceSlice& slice;  // *owner
+    uint32_t first_device = 0;        // global index of spec.devices[0]
   };
   const std::vector<Slice>& slices() const { return slices_; }
   const Slice& slice(uint32_t index) const { return slices_[index]; }
