@@ -63,21 +63,19 @@ scheduler::ObjectPtr Ptr(const Json& json) {
 
 // The claim the resourceclaim controller would create for pod `i`.
 Json ClaimFor(int i, const std::string& uid) {
-  Json claim = {
-      {"apiVersion", "resource.k8s.io/v1"},
-      {"kind", "ResourceClaim"},
-      {"metadata",
-       {{"name", StrCat("pod-", i, "-resource-x")},
-        {"namespace", "default"},
-        {"resourceVersion", "1"},
-        {"ownerReferences",
-         Json::array({{{"apiVersion", "v1"},
-                       {"kind", "Pod"},
-                       {"name", StrCat("pod-", i)},
-                       {"uid", uid},
-                       {"controller", true}}})}}},
-      {"spec",
-       scheduler::testing::PerfTemplateJson("default")["spec"]["spec"]}};
+  Json claim = {{"apiVersion", "resource.k8s.io/v1"},
+                {"kind", "ResourceClaim"},
+                {"metadata",
+                 {{"name", StrCat("pod-", i, "-resource-x")},
+                  {"namespace", "default"},
+                  {"resourceVersion", "1"},
+                  {"ownerReferences", Json::array({{{"apiVersion", "v1"},
+                                                    {"kind", "Pod"},
+                                                    {"name", StrCat("pod-", i)},
+                                                    {"uid", uid},
+                                                    {"controller", true}}})}}},
+                {"spec", scheduler::testing::PerfTemplateJson(
+                             "default")["spec"]["spec"]}};
   return claim;
 }
 
@@ -107,8 +105,8 @@ int RunDecision(const Flags& f) {
   pods.reserve(f.pods);
   for (int i = 0; i < f.pods; ++i) {
     std::string uid = StrCat("uid-", i);
-    Json pod = scheduler::testing::TemplatePodJson(
-        "default", StrCat("pod-", i), "test-claim-template");
+    Json pod = scheduler::testing::TemplatePodJson("default", StrCat("pod-", i),
+                                                   "test-claim-template");
     pod["metadata"]["uid"] = uid;
     pod["status"]["resourceClaimStatuses"] = Json::array(
         {{{"name", "resource"},
@@ -227,8 +225,7 @@ int RunApi(const Flags& f) {
       "\"attempts\":%lld,\"errors\":%lld}\n",
       f.store.c_str(), f.policy.c_str(), f.nodes, f.devices, f.pods,
       static_cast<long long>(stats.scheduled), seconds,
-      stats.scheduled / seconds,
-      absl::ToDoubleSeconds(created_at - start),
+      stats.scheduled / seconds, absl::ToDoubleSeconds(created_at - start),
       static_cast<long long>(stats.attempts),
       static_cast<long long>(stats.errors));
   cluster->reset();
@@ -244,12 +241,18 @@ int main(int argc, char** argv) {
   draplane::Flags f;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
-    if (k == "--mode") f.mode = v;
-    else if (k == "--store") f.store = v;
-    else if (k == "--nodes") f.nodes = std::atoi(v.c_str());
-    else if (k == "--devices") f.devices = std::atoi(v.c_str());
-    else if (k == "--pods") f.pods = std::atoi(v.c_str());
-    else if (k == "--policy") f.policy = v;
+    if (k == "--mode")
+      f.mode = v;
+    else if (k == "--store")
+      f.store = v;
+    else if (k == "--nodes")
+      f.nodes = std::atoi(v.c_str());
+    else if (k == "--devices")
+      f.devices = std::atoi(v.c_str());
+    else if (k == "--pods")
+      f.pods = std::atoi(v.c_str());
+    else if (k == "--policy")
+      f.policy = v;
     else {
       std::cerr << "unknown flag " << k << "\n";
       return 2;

@@ -867,6 +867,7 @@ class ApiServer::Impl {
       apply.manager = req.Query("fieldManager");
       apply.force = req.Query("force") == "true";
       apply.api_version = t.resource->ApiVersion(t.version);
+      apply.subresource = t.subresource == "status" ? "status" : "";
       auto patched =
           internal::ApplyPatch(*kind, *t.resource, versioned, req.body, apply);
       if (!patched.ok()) return patched.status();

@@ -90,8 +90,8 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
     return 1;
   }
   streams.out << "draplane scheduler: scheduling pods with schedulerName "
-              << flags.scheduler_name << " on " << config->server
-              << " (policy " << flags.policy
+              << flags.scheduler_name << " on " << config->server << " (policy "
+              << flags.policy
               << (flags.leader_elect ? ", leader election on" : "") << ")\n";
   streams.out.flush();
   int sig = 0;

@@ -20,9 +20,9 @@
 #include "client/client.h"
 #include "client/transport.h"
 #include "cmd/commands.h"
+#include "common/str_cat.h"
 #include "controllers/resource_claim_controller.h"
 #include "scheduler/scheduler.h"
-#include "common/str_cat.h"
 #include "store/store.h"
 
 namespace draplane::cmd {
@@ -243,8 +243,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
       streams.err << "error: " << s.message() << "\n";
       return 1;
     }
-    streams.out << "draplane server: scheduler running (policy "
-                << flags.policy
+    streams.out << "draplane server: scheduler running (policy " << flags.policy
                 << ", schedulerName draplane and default-scheduler)\n";
     streams.out.flush();
   }

@@ -48,9 +48,9 @@ std::string GeneratePodClaimName(std::string_view pod_name,
   std::string name = StrCat(pod_name, "-", pod_claim_name, "-");
   if (name.size() > kMaxBaseLen) {
     size_t len = name.size();
-    name = StrCat(pod_name.substr(0, pod_name.size() * kMaxBaseLen / len), "-",
-                  pod_claim_name.substr(
-                      0, pod_claim_name.size() * kMaxBaseLen / len));
+    name = StrCat(
+        pod_name.substr(0, pod_name.size() * kMaxBaseLen / len), "-",
+        pod_claim_name.substr(0, pod_claim_name.size() * kMaxBaseLen / len));
   }
   return name;
 }
@@ -114,7 +114,8 @@ class ResourceClaimController::Impl {
   // Index of claims by controlling pod uid and pod-claim-name annotation.
   void IndexClaim(const client::ObjectPtr& o, bool present) {
     const auto& claim = std::get<api::ResourceClaim>(o->value);
-    auto a = claim.metadata.annotations.find(std::string(kPodClaimNameAnnotation));
+    auto a =
+        claim.metadata.annotations.find(std::string(kPodClaimNameAnnotation));
     if (a == claim.metadata.annotations.end()) return;
     for (const auto& ref : claim.metadata.owner_references) {
       if (!ref.controller.value_or(false) || ref.kind != "Pod") continue;
@@ -174,7 +175,8 @@ class ResourceClaimController::Impl {
         if (!created.ok()) return created.status();
         claim_name = *created;
       }
-      statuses.push_back({{"name", prc->name}, {"resourceClaimName", claim_name}});
+      statuses.push_back(
+          {{"name", prc->name}, {"resourceClaimName", claim_name}});
     }
     api::Json apply = {
         {"apiVersion", "v1"},
@@ -201,15 +203,15 @@ class ResourceClaimController::Impl {
         client_->Get(client::Kind("ResourceClaimTemplate"), ns,
                      *prc.resource_claim_template_name);
     if (!tmpl.ok()) {
-      return absl::Status(
-          tmpl.status().code(),
-          StrCat("resource claim template \"",
-                 *prc.resource_claim_template_name,
-                 "\": ", tmpl.status().message()));
+      return absl::Status(tmpl.status().code(),
+                          StrCat("resource claim template \"",
+                                 *prc.resource_claim_template_name,
+                                 "\": ", tmpl.status().message()));
     }
     const auto& t = std::get<api::ResourceClaimTemplate>(tmpl->value);
     api::ResourceClaim claim;
-    claim.metadata.generate_name = GeneratePodClaimName(pod.metadata.name, prc.name);
+    claim.metadata.generate_name =
+        GeneratePodClaimName(pod.metadata.name, prc.name);
     claim.metadata.namespace_ = ns;
     claim.metadata.labels = t.spec.metadata.labels;
     claim.metadata.annotations = t.spec.metadata.annotations;

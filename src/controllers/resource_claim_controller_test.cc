@@ -1,5 +1,6 @@
 #include "controllers/resource_claim_controller.h"
 
+#include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "gtest/gtest.h"
 #include "testing/in_process_cluster.h"
@@ -23,34 +24,35 @@ TEST(GeneratePodClaimNameTest, LongNamesAreTruncatedProportionally) {
 }
 
 Json Template() {
-  return {{"apiVersion", "resource.k8s.io/v1"},
-          {"kind", "ResourceClaimTemplate"},
-          {"metadata", {{"name", "gpu-template"}, {"namespace", "default"}}},
-          {"spec",
-           {{"metadata",
-             {{"labels", {{"team", "ml"}}},
-              {"annotations", {{"note", "from-template"}}}}},
-            {"spec",
-             {{"devices",
-               {{"requests",
-                 Json::array({{{"name", "gpu"},
-                               {"exactly",
-                                {{"deviceClassName", "gpu"}}}}})}}}}}}}};
+  return {
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "ResourceClaimTemplate"},
+      {"metadata", {{"name", "gpu-template"}, {"namespace", "default"}}},
+      {"spec",
+       {{"metadata",
+         {{"labels", {{"team", "ml"}}},
+          {"annotations", {{"note", "from-template"}}}}},
+        {"spec",
+         {{"devices",
+           {{"requests",
+             Json::array({{{"name", "gpu"},
+                           {"exactly", {{"deviceClassName", "gpu"}}}}})}}}}}}}};
 }
 
 Json Pod(const std::string& name) {
-  return {{"apiVersion", "v1"},
-          {"kind", "Pod"},
-          {"metadata", {{"name", name}, {"namespace", "default"}}},
-          {"spec",
-           {{"containers",
-             Json::array({{{"name", "c"},
-                           {"image", "x"},
-                           {"resources",
-                            {{"claims", Json::array({{{"name", "gpus"}}})}}}}})},
-            {"resourceClaims",
-             Json::array({{{"name", "gpus"},
-                           {"resourceClaimTemplateName", "gpu-template"}}})}}}};
+  return {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", {{"name", name}, {"namespace", "default"}}},
+      {"spec",
+       {{"containers",
+         Json::array({{{"name", "c"},
+                       {"image", "x"},
+                       {"resources",
+                        {{"claims", Json::array({{{"name", "gpus"}}})}}}}})},
+        {"resourceClaims",
+         Json::array({{{"name", "gpus"},
+                       {"resourceClaimTemplateName", "gpu-template"}}})}}}};
 }
 
 // Waits until `done` holds (polling the API), up to 10 s.
@@ -76,7 +78,8 @@ TEST(ResourceClaimControllerTest, CreatesClaimsFromTemplatesOnce) {
   ASSERT_TRUE(Eventually([&] {
     auto p = c.Get(client::Kind("Pod"), "default", "trainer");
     if (!p.ok()) return false;
-    const auto& st = std::get<api::Pod>(p->value).status.resource_claim_statuses;
+    const auto& st =
+        std::get<api::Pod>(p->value).status.resource_claim_statuses;
     if (st.size() != 1 || !st[0].resource_claim_name.has_value()) return false;
     EXPECT_EQ(st[0].name, "gpus");
     claim_name = *st[0].resource_claim_name;
@@ -106,10 +109,16 @@ TEST(ResourceClaimControllerTest, CreatesClaimsFromTemplatesOnce) {
   auto p = c.Get(client::Kind("Pod"), "default", "trainer");
   bool managed = false;
   for (const auto& m : p->metadata()->managed_fields) {
-    managed |= m.manager == "ResourceClaimController" &&
-               m.subresource == "status";
+    managed |=
+        m.manager == "ResourceClaimController" && m.subresource == "status";
   }
-  EXPECT_TRUE(managed);
+  EXPECT_TRUE(managed) << [&] {
+    std::string out;
+    for (const auto& m : p->metadata()->managed_fields) {
+      out += m.manager + "/" + m.operation + "/" + m.subresource + " ";
+    }
+    return out;
+  }();
 
   // More pods: each gets exactly one claim.
   for (int i = 0; i < 20; ++i) {
@@ -155,7 +164,8 @@ TEST(ResourceClaimControllerTest, ReusesAClaimThePodAlreadyOwns) {
   ASSERT_TRUE(controller.Start().ok());
   ASSERT_TRUE(Eventually([&] {
     auto p = c.Get(client::Kind("Pod"), "default", "trainer");
-    const auto& st = std::get<api::Pod>(p->value).status.resource_claim_statuses;
+    const auto& st =
+        std::get<api::Pod>(p->value).status.resource_claim_statuses;
     return st.size() == 1 && st[0].resource_claim_name == "trainer-gpus-abcde";
   }));
   EXPECT_EQ(controller.claims_created(), 0);

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 
+#include "absl/time/clock.h"
+
 namespace draplane::controllers {
 
-WorkQueue::WorkQueue(absl::Duration initial_backoff,
-                     absl::Duration max_backoff)
+WorkQueue::WorkQueue(absl::Duration initial_backoff, absl::Duration max_backoff)
     : initial_backoff_(initial_backoff), max_backoff_(max_backoff) {}
 
 void WorkQueue::AddLocked(const std::string& key) {

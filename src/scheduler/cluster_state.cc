@@ -182,7 +182,8 @@ void ClusterState::RebuildAllocatorIfNeeded() {
     copies = allocator::ApplyTaintRules(std::move(copies), rules);
     slices.clear();
     for (auto& c : copies) {
-      slices.push_back(std::make_shared<const api::ResourceSlice>(std::move(c)));
+      slices.push_back(
+          std::make_shared<const api::ResourceSlice>(std::move(c)));
     }
   }
   pool_nodes_.clear();
@@ -229,8 +230,8 @@ void ClusterState::SetClaim(ObjectPtr claim) {
   ClaimEntry& entry = claims_[key];
   entry.informer = std::move(claim);
   if (entry.assumed != nullptr &&
-      ParseVersion(As<api::ResourceClaim>(entry.informer)
-                       .metadata.resource_version) >=
+      ParseVersion(
+          As<api::ResourceClaim>(entry.informer).metadata.resource_version) >=
           ParseVersion(As<api::ResourceClaim>(entry.assumed)
                            .metadata.resource_version)) {
     entry.assumed.reset();
@@ -242,8 +243,8 @@ void ClusterState::AssumeClaim(ObjectPtr claim) {
   std::string key = ObjectKey(As<api::ResourceClaim>(claim).metadata);
   ClaimEntry& entry = claims_[key];
   if (entry.informer != nullptr &&
-      ParseVersion(As<api::ResourceClaim>(entry.informer)
-                       .metadata.resource_version) >=
+      ParseVersion(
+          As<api::ResourceClaim>(entry.informer).metadata.resource_version) >=
           ParseVersion(
               As<api::ResourceClaim>(claim).metadata.resource_version)) {
     return;  // the informer is already there (or further)
@@ -304,8 +305,7 @@ void ClusterState::Refresh(const std::string& claim_key) {
     effective_.emplace(claim_key, *now);
     TouchDevices(*now, +1);
     if (!allocated_dirty_ && allocated_ != nullptr) {
-      allocated_->AddAllocation(*now, features_.consumable_capacity,
-                                claim_key);
+      allocated_->AddAllocation(*now, features_.consumable_capacity, claim_key);
     }
     return;
   }
@@ -342,8 +342,7 @@ const allocator::AllocatedState& ClusterState::Allocated() {
   if (allocated_dirty_ || allocated_ == nullptr) {
     allocated_ = std::make_unique<allocator::AllocatedState>();
     for (const auto& [key, allocation] : effective_) {
-      allocated_->AddAllocation(allocation, features_.consumable_capacity,
-                                key);
+      allocated_->AddAllocation(allocation, features_.consumable_capacity, key);
     }
     allocated_dirty_ = false;
   }

@@ -26,7 +26,8 @@ using client::Informer;
 using internal::SchedulingQueue;
 
 std::string NowRfc3339() {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(),
+                          absl::UTCTimeZone());
 }
 
 int32_t PodPriority(const api::Pod& pod) {
@@ -309,8 +310,8 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
   for (auto& informer : informers_) informer->Start();
   absl::Time deadline = absl::Now() + sync_timeout;
   for (auto& informer : informers_) {
-    if (!informer->WaitForSync(std::max(absl::ZeroDuration(),
-                                        deadline - absl::Now()))) {
+    if (!informer->WaitForSync(
+            std::max(absl::ZeroDuration(), deadline - absl::Now()))) {
       return absl::DeadlineExceededError(
           "scheduler: the informers did not sync in time (is the API server "
           "reachable and does it serve resource.k8s.io/v1?)");
@@ -416,7 +417,8 @@ void Scheduler::Impl::ScheduleLoop() {
         bind_cv_.notify_one();
         break;
       case Decision::Kind::kWaiting:
-        if (!d.waiting_for_claim.empty()) gated_[d.waiting_for_claim].insert(*key);
+        if (!d.waiting_for_claim.empty())
+          gated_[d.waiting_for_claim].insert(*key);
         lock.unlock();
         queue_.Finish(*key, SchedulingQueue::Outcome::kGated);
         break;
@@ -445,7 +447,8 @@ void Scheduler::Impl::BindLoop() {
     BindTask task;
     {
       std::unique_lock<std::mutex> lock(bind_mu_);
-      bind_cv_.wait(lock, [this] { return bind_closed_ || !bind_tasks_.empty(); });
+      bind_cv_.wait(lock,
+                    [this] { return bind_closed_ || !bind_tasks_.empty(); });
       if (bind_tasks_.empty()) return;  // closed and drained
       task = std::move(bind_tasks_.front());
       bind_tasks_.pop_front();
@@ -542,18 +545,16 @@ void Scheduler::Impl::DropReservation(const api::Pod& pod,
     auto& claim = std::get<api::ResourceClaim>(object->value);
     auto& r = claim.status.reserved_for;
     size_t before = r.size();
-    r.erase(std::remove_if(r.begin(), r.end(),
-                           [&](const auto& x) {
-                             return x.uid == pod.metadata.uid;
-                           }),
+    r.erase(std::remove_if(
+                r.begin(), r.end(),
+                [&](const auto& x) { return x.uid == pod.metadata.uid; }),
             r.end());
     if (r.size() == before) return absl::OkStatus();
     return client_->UpdateStatus(*object).status();
   });
   if (!s.ok()) {
     std::cerr << "scheduler: removing pod " << ObjectKey(pod.metadata)
-              << " from " << claim_key << ".status.reservedFor: " << s
-              << "\n";
+              << " from " << claim_key << ".status.reservedFor: " << s << "\n";
   }
 }
 
@@ -583,19 +584,18 @@ void Scheduler::Impl::Bind(BindTask task) {
           {"namespace", pod.metadata.namespace_},
           {"uid", pod.metadata.uid}}},
         {"target", {{"kind", "Node"}, {"name", task.decision.node}}}};
-    absl::StatusOr<api::Json> bound = client_->PostSubresource(
-        client::Kind("Pod"), pod.metadata.namespace_, pod.metadata.name,
-        "binding", binding);
+    absl::StatusOr<api::Json> bound =
+        client_->PostSubresource(client::Kind("Pod"), pod.metadata.namespace_,
+                                 pod.metadata.name, "binding", binding);
     status = bound.status();
   }
   std::string key = ObjectKey(pod.metadata);
   if (status.ok()) {
     ++scheduled_;
     queue_.Finish(key, SchedulingQueue::Outcome::kDone);
-    Submit(Record{pod, "Normal", "Scheduled",
-                  StrCat("Successfully assigned ", key, " to ",
-                         task.decision.node),
-                  ""});
+    Submit(Record{
+        pod, "Normal", "Scheduled",
+        StrCat("Successfully assigned ", key, " to ", task.decision.node), ""});
     return;
   }
   ++errors_;
@@ -606,19 +606,18 @@ void Scheduler::Impl::Bind(BindTask task) {
   // A pod another scheduler bound keeps its reservations.
   absl::StatusOr<api::Object> now = client_->Get(
       client::Kind("Pod"), pod.metadata.namespace_, pod.metadata.name);
-  bool bound_elsewhere =
-      now.ok() && now->metadata()->uid == pod.metadata.uid &&
-      !std::get<api::Pod>(now->value).spec.node_name.empty();
+  bool bound_elsewhere = now.ok() && now->metadata()->uid == pod.metadata.uid &&
+                         !std::get<api::Pod>(now->value).spec.node_name.empty();
   if (bound_elsewhere) {
     queue_.Finish(key, SchedulingQueue::Outcome::kDone);
     return;
   }
   for (const std::string& claim_key : reserved) DropReservation(pod, claim_key);
   queue_.Finish(key, SchedulingQueue::Outcome::kBackoff);
-  Submit(Record{pod, "Warning", "FailedScheduling",
-                StrCat("running PreBind plugin \"DynamicResources\": ",
-                       status.message()),
-                "SchedulerError"});
+  Submit(Record{
+      pod, "Warning", "FailedScheduling",
+      StrCat("running PreBind plugin \"DynamicResources\": ", status.message()),
+      "SchedulerError"});
 }
 
 // ----------------------------------------------------- events, conditions
@@ -662,13 +661,12 @@ void Scheduler::Impl::WriteRecord(const Record& r) {
     if (!same) {
       api::Json patch = {
           {"status",
-           {{"conditions",
-             api::Json::array({{{"type", "PodScheduled"},
-                                {"status", "False"},
-                                {"lastProbeTime", nullptr},
-                                {"lastTransitionTime", now},
-                                {"reason", r.condition_reason},
-                                {"message", r.message}}})}}}};
+           {{"conditions", api::Json::array({{{"type", "PodScheduled"},
+                                              {"status", "False"},
+                                              {"lastProbeTime", nullptr},
+                                              {"lastTransitionTime", now},
+                                              {"reason", r.condition_reason},
+                                              {"message", r.message}}})}}}};
       client::PatchOptions o;
       o.subresource = "status";
       absl::StatusOr<api::Object> patched = client_->Patch(
@@ -682,11 +680,11 @@ void Scheduler::Impl::WriteRecord(const Record& r) {
   }
   if (!options_.record_events) return;
   api::Event event;
-  event.metadata.name =
-      StrCat(meta.name, ".", absl::StrCat(absl::Hex(absl::ToUnixNanos(absl::Now()))));
+  event.metadata.name = StrCat(
+      meta.name, ".", absl::StrCat(absl::Hex(absl::ToUnixNanos(absl::Now()))));
   event.metadata.namespace_ = meta.namespace_;
-  event.involved_object = {"Pod", meta.namespace_, meta.name, meta.uid,
-                           "v1", "", ""};
+  event.involved_object = {
+      "Pod", meta.namespace_, meta.name, meta.uid, "v1", "", ""};
   event.reason = r.reason;
   event.message = r.message;
   event.source.component = options_.scheduler_name;
@@ -719,8 +717,8 @@ absl::StatusOr<std::unique_ptr<Scheduler>> Scheduler::Create(
         "OptionalNodeOperations, DerivedAttributes, CompatibilityGroups) are "
         "not supported");
   }
-  return std::unique_ptr<Scheduler>(new Scheduler(std::make_unique<Impl>(
-      client, std::move(options), *std::move(policy))));
+  return std::unique_ptr<Scheduler>(new Scheduler(
+      std::make_unique<Impl>(client, std::move(options), *std::move(policy))));
 }
 
 absl::Status Scheduler::Start(absl::Duration sync_timeout) {

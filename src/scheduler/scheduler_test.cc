@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "absl/time/clock.h"
 #include "common/str_cat.h"
 #include "controllers/resource_claim_controller.h"
 #include "gtest/gtest.h"
@@ -45,15 +46,15 @@ std::unique_ptr<Scheduler> MustStart(client::Client* c,
 }
 
 Json GpuClass() {
-  return {{"apiVersion", "resource.k8s.io/v1"},
-          {"kind", "DeviceClass"},
-          {"metadata", {{"name", "gpu"}}},
-          {"spec",
-           {{"selectors",
-             Json::array(
-                 {{{"cel",
-                    {{"expression",
-                      "device.driver == \"gpu.nvidia.com\""}}}}})}}}};
+  return {
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "DeviceClass"},
+      {"metadata", {{"name", "gpu"}}},
+      {"spec",
+       {{"selectors",
+         Json::array(
+             {{{"cel",
+                {{"expression", "device.driver == \"gpu.nvidia.com\""}}}}})}}}};
 }
 
 void AddGpuNodes(InProcessCluster& c, int nodes, int gpus, int first = 0) {
@@ -101,8 +102,8 @@ int CheckNoDoubleAllocation(client::Client& c) {
     for (const auto& r : claim.status.allocation->devices.results) {
       std::string id = StrCat(r.driver, "/", r.pool, "/", r.device);
       auto [it, inserted] = holder.emplace(id, claim.metadata.name);
-      EXPECT_TRUE(inserted) << id << " held by " << it->second << " and "
-                            << claim.metadata.name;
+      EXPECT_TRUE(inserted)
+          << id << " held by " << it->second << " and " << claim.metadata.name;
     }
   }
   int bound = 0;
@@ -116,8 +117,8 @@ int CheckNoDoubleAllocation(client::Client& c) {
       for (const auto& s : pod.status.resource_claim_statuses) {
         if (s.name == prc.name) name = s.resource_claim_name.value_or("");
       }
-      auto claim = c.Get(client::Kind("ResourceClaim"),
-                         pod.metadata.namespace_, name);
+      auto claim =
+          c.Get(client::Kind("ResourceClaim"), pod.metadata.namespace_, name);
       EXPECT_TRUE(claim.ok()) << name;
       if (!claim.ok()) continue;
       const auto& rc = std::get<api::ResourceClaim>(claim->value);
@@ -126,8 +127,8 @@ int CheckNoDoubleAllocation(client::Client& c) {
       for (const auto& r : rc.status.reserved_for) {
         reserved |= r.uid == pod.metadata.uid;
       }
-      EXPECT_TRUE(reserved) << name << " not reserved for "
-                            << pod.metadata.name;
+      EXPECT_TRUE(reserved)
+          << name << " not reserved for " << pod.metadata.name;
     }
   }
   return bound;
@@ -173,8 +174,8 @@ TEST(SchedulerTest, SeedDistributedTrainingThroughTheApi) {
       testing::NvidiaGpus(8, "NVIDIA A100 80GB PCIe",
                           [](int i) { return StrCat("nvl-", i / 4); })));
   // The seed's v1beta1 claim and its pod (no schedulerName: the default).
-  for (const api::Object& o : testing::DecodeStream(
-           ReadFile(dir / "03-resourceclaim-and-pod.yaml"))) {
+  for (const api::Object& o :
+       testing::DecodeStream(ReadFile(dir / "03-resourceclaim-and-pod.yaml"))) {
     auto created = c.Create(o);
     ASSERT_TRUE(created.ok()) << created.status();
   }
@@ -203,8 +204,9 @@ TEST(SchedulerTest, SeedDistributedTrainingThroughTheApi) {
   EXPECT_EQ(rc.status.reserved_for[0].resource, "pods");
   EXPECT_EQ(rc.status.reserved_for[0].name, "distributed-training");
   EXPECT_EQ(rc.status.reserved_for[0].uid, pod.metadata.uid);
-  EXPECT_EQ(rc.metadata.finalizers,
-            std::vector<std::string>{"resource.kubernetes.io/delete-protection"});
+  EXPECT_EQ(
+      rc.metadata.finalizers,
+      std::vector<std::string>{"resource.kubernetes.io/delete-protection"});
   ASSERT_TRUE(Eventually([&] {
     for (const auto& e : Events(c, "ml-workloads")) {
       if (e.reason == "Scheduled" &&
@@ -367,7 +369,8 @@ TEST(SchedulerTest, LeaderFailover) {
   EXPECT_FALSE(b->stats().leading);
 
   for (int i = 0; i < 4; ++i) {
-    cluster->MustCreate(testing::ClaimJson("default", StrCat("c", i), "gpu", 1));
+    cluster->MustCreate(
+        testing::ClaimJson("default", StrCat("c", i), "gpu", 1));
     cluster->MustCreate(
         testing::ClaimPodJson("default", StrCat("p", i), StrCat("c", i)));
   }
@@ -378,7 +381,8 @@ TEST(SchedulerTest, LeaderFailover) {
   a->Stop();
   ASSERT_TRUE(Eventually([&] { return b->stats().leading; }));
   for (int i = 4; i < 8; ++i) {
-    cluster->MustCreate(testing::ClaimJson("default", StrCat("c", i), "gpu", 1));
+    cluster->MustCreate(
+        testing::ClaimJson("default", StrCat("c", i), "gpu", 1));
     cluster->MustCreate(
         testing::ClaimPodJson("default", StrCat("p", i), StrCat("c", i)));
   }

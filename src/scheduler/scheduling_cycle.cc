@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "absl/time/clock.h"
 #include "allocator/node_selector.h"
 #include "api/object_codec.h"
 #include "common/str_cat.h"
@@ -118,10 +119,7 @@ std::string ExplanationText(const allocator::ClaimExplanation& e) {
 SchedulingCycle::SchedulingCycle(ClusterState* state,
                                  const ScoringPolicy* policy,
                                  CycleOptions options)
-    : state_(state),
-      policy_(policy),
-      options_(options),
-      rng_(options.seed) {}
+    : state_(state), policy_(policy), options_(options), rng_(options.seed) {}
 
 const SchedulingCycle::Answer& SchedulingCycle::AnswerFor(
     NodeAnswers& per_node, const ClusterState::NodeInfo& node,
@@ -237,7 +235,8 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     plan.claim_key = ObjectKey(claim.metadata);
     plan.claim = object;
     plan.reserve = !ReservedFor(claim, pod);
-    if (plan.reserve && claim.status.reserved_for.size() >= kReservedForMaxSize) {
+    if (plan.reserve &&
+        claim.status.reserved_for.size() >= kReservedForMaxSize) {
       d.kind = Decision::Kind::kUnschedulable;
       d.message = StrCat("0/", state_->Nodes().size(),
                          " nodes are available: resourceclaim in use.");
@@ -258,8 +257,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
           d.kind = Decision::Kind::kUnschedulable;
           d.message = StrCat("0/", state_->Nodes().size(),
                              " nodes are available: request ", request,
-                             ": device class ", class_name,
-                             " does not exist.");
+                             ": device class ", class_name, " does not exist.");
           return d;
         }
       }
@@ -291,16 +289,17 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
   // ---- Filter and Score.
   const auto& nodes = state_->Nodes();
   const size_t n = nodes.size();
-  const size_t to_find =
-      policy_->ScoresAllNodes()
-          ? n
-          : static_cast<size_t>(nf::NumFeasibleNodesToFind(
-                static_cast<int32_t>(n),
-                options_.percentage_of_nodes_to_score));
-  const size_t start = policy_->ScoresAllNodes() || n == 0 ? 0 : next_start_ % n;
+  const size_t to_find = policy_->ScoresAllNodes()
+                             ? n
+                             : static_cast<size_t>(nf::NumFeasibleNodesToFind(
+                                   static_cast<int32_t>(n),
+                                   options_.percentage_of_nodes_to_score));
+  const size_t start =
+      policy_->ScoresAllNodes() || n == 0 ? 0 : next_start_ % n;
   nf::FitErrorBuilder diagnosis(static_cast<int>(n));
   if (requirements->affinity_terms_conflict) {
-    diagnosis.SetPreFilterMessage(std::string(nf::kReasonAffinityTermsConflict));
+    diagnosis.SetPreFilterMessage(
+        std::string(nf::kReasonAffinityTermsConflict));
     d.kind = Decision::Kind::kUnschedulable;
     d.message = diagnosis.Message();
     return d;
@@ -326,8 +325,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     ++processed;
     const api::Node& node = info.node();
     const std::string& node_name = node.metadata.name;
-    if (prefilter_names.has_value() &&
-        prefilter_names->count(node_name) == 0) {
+    if (prefilter_names.has_value() && prefilter_names->count(node_name) == 0) {
       continue;  // NodeAffinity's PreFilter left it out
     }
     nf::FilterResult fit =
@@ -340,7 +338,8 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     for (const api::ResourceClaim* c : allocated_claims) {
       const auto& selector = c->status.allocation->node_selector;
       if (!selector.has_value()) continue;
-      absl::StatusOr<bool> match = allocator::MatchesNodeSelector(node, *selector);
+      absl::StatusOr<bool> match =
+          allocator::MatchesNodeSelector(node, *selector);
       if (!match.ok() || !*match) {
         available = false;
         break;
@@ -442,8 +441,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     for (const auto& [text, node_names] : groups) {
       StrAppend(&d.message, " On node ", node_names.front());
       if (node_names.size() > 1) {
-        StrAppend(&d.message, " (and ", node_names.size() - 1,
-                  " more alike)");
+        StrAppend(&d.message, " (and ", node_names.size() - 1, " more alike)");
       }
       StrAppend(&d.message, ": ", text);
     }

@@ -74,7 +74,8 @@ class Cluster {
     for (const ClaimPlan& plan : d.claims) {
       api::Object o = *plan.claim;
       auto& claim = std::get<api::ResourceClaim>(o.value);
-      if (plan.allocation.has_value()) claim.status.allocation = plan.allocation;
+      if (plan.allocation.has_value())
+        claim.status.allocation = plan.allocation;
       claim.status.reserved_for.push_back(
           {"", "pods", pod.metadata.name, pod.metadata.uid});
       claim.metadata.resource_version = std::to_string(++rv_);
@@ -122,10 +123,9 @@ TEST(SchedulingCycleTest, SeedDistributedTrainingLandsOnSharedNvlink) {
       testing::NvidiaGpus(8, "NVIDIA A100 80GB PCIe",
                           [](int i) { return StrCat("nvl-", i / 4); })));
   c.Add(testing::NodeJson("node-c"));
-  c.Add(testing::SliceJson(
-      "node-c", "gpu.nvidia.com",
-      testing::NvidiaGpus(8, "NVIDIA H100 80GB HBM3",
-                          [](int i) { return "nvl-0"; })));
+  c.Add(testing::SliceJson("node-c", "gpu.nvidia.com",
+                           testing::NvidiaGpus(8, "NVIDIA H100 80GB HBM3",
+                                               [](int i) { return "nvl-0"; })));
   c.Add(seed[0]);  // training-gpu-claim
   api::Object pod_object = seed[1];
   std::get<api::Pod>(pod_object.value).metadata.uid = "uid-training";
@@ -150,15 +150,15 @@ TEST(SchedulingCycleTest, SeedDistributedTrainingLandsOnSharedNvlink) {
 }
 
 Json GpuClass() {
-  return {{"apiVersion", "resource.k8s.io/v1"},
-          {"kind", "DeviceClass"},
-          {"metadata", {{"name", "gpu"}}},
-          {"spec",
-           {{"selectors",
-             Json::array(
-                 {{{"cel",
-                    {{"expression",
-                      "device.driver == \"gpu.nvidia.com\""}}}}})}}}};
+  return {
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "DeviceClass"},
+      {"metadata", {{"name", "gpu"}}},
+      {"spec",
+       {{"selectors",
+         Json::array(
+             {{{"cel",
+                {{"expression", "device.driver == \"gpu.nvidia.com\""}}}}})}}}};
 }
 
 void AddGpuNodes(Cluster& c, int nodes, int gpus) {
@@ -276,12 +276,11 @@ TEST(SchedulingCycleTest, TemplatePodWaitsForItsClaim) {
   EXPECT_EQ(d.message,
             "ResourceClaim default/p-resource-x was not created for pod "
             "default/p (pod is not owner)");
-  claim["metadata"]["ownerReferences"] =
-      Json::array({{{"apiVersion", "v1"},
-                    {"kind", "Pod"},
-                    {"name", "p"},
-                    {"uid", "u1"},
-                    {"controller", true}}});
+  claim["metadata"]["ownerReferences"] = Json::array({{{"apiVersion", "v1"},
+                                                       {"kind", "Pod"},
+                                                       {"name", "p"},
+                                                       {"uid", "u1"},
+                                                       {"controller", true}}});
   c.Add(claim);
   d = c.cycle.Schedule(pod);
   EXPECT_EQ(d.kind, Decision::Kind::kScheduled) << d.message;
@@ -303,8 +302,8 @@ TEST(SchedulingCycleTest, NodeFiltersComeFirst) {
   Cluster c;
   AddGpuNodes(c, 2, 1);
   Json tainted = testing::NodeJson("node-0");
-  tainted["spec"]["taints"] =
-      Json::array({{{"key", "dedicated"}, {"value", "x"}, {"effect", "NoSchedule"}}});
+  tainted["spec"]["taints"] = Json::array(
+      {{{"key", "dedicated"}, {"value", "x"}, {"effect", "NoSchedule"}}});
   c.Add(tainted);
   c.Add(testing::ClaimJson("default", "c", "gpu", 1));
   api::Pod pod = c.Pod(testing::ClaimPodJson("default", "p", "c"), "u1");
@@ -337,9 +336,11 @@ TEST(SchedulingCycleTest, BinpackFillsUsedNodesSpreadAvoidsThem) {
       nodes.push_back(d.node);
     }
     if (policy == "binpack") {
-      EXPECT_EQ(nodes, (std::vector<std::string>{"node-0", "node-0", "node-0"}));
+      EXPECT_EQ(nodes,
+                (std::vector<std::string>{"node-0", "node-0", "node-0"}));
     } else {
-      EXPECT_EQ(nodes, (std::vector<std::string>{"node-0", "node-1", "node-2"}));
+      EXPECT_EQ(nodes,
+                (std::vector<std::string>{"node-0", "node-1", "node-2"}));
     }
   }
 }
@@ -349,13 +350,15 @@ TEST(SchedulingCycleTest, TopologyPrefersSharedInterconnectWithoutRequiringIt) {
   c.Add(GpuClass());
   // node-0 comes first but its GPUs share no NVLink domain four at a time.
   c.Add(testing::NodeJson("node-0"));
-  c.Add(testing::SliceJson(
-      "node-0", "gpu.nvidia.com",
-      testing::NvidiaGpus(8, "A100", [](int i) { return StrCat("d", i % 4); })));
+  c.Add(testing::SliceJson("node-0", "gpu.nvidia.com",
+                           testing::NvidiaGpus(8, "A100", [](int i) {
+                             return StrCat("d", i % 4);
+                           })));
   c.Add(testing::NodeJson("node-1"));
-  c.Add(testing::SliceJson(
-      "node-1", "gpu.nvidia.com",
-      testing::NvidiaGpus(8, "A100", [](int i) { return StrCat("d", i / 4); })));
+  c.Add(testing::SliceJson("node-1", "gpu.nvidia.com",
+                           testing::NvidiaGpus(8, "A100", [](int i) {
+                             return StrCat("d", i / 4);
+                           })));
   c.Add(testing::ClaimJson("default", "four", "gpu", 4));
   api::Pod pod = c.Pod(testing::ClaimPodJson("default", "p", "four"), "u1");
   Decision d = c.ScheduleAndCommit(pod);
@@ -387,7 +390,8 @@ TEST(SchedulingCycleTest, AnswerCacheChangesNoDecision) {
     for (int i = 0; i < 3 * nodes; ++i) {
       int count = 1 + static_cast<int>(rng() % 3);
       Json claim = testing::ClaimJson("default", StrCat("c", i), "gpu", count);
-      Json pod = testing::ClaimPodJson("default", StrCat("p", i), StrCat("c", i));
+      Json pod =
+          testing::ClaimPodJson("default", StrCat("p", i), StrCat("c", i));
       Decision da, db;
       for (Cluster* c : {&a, &b}) {
         c->Add(claim);

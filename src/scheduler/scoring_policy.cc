@@ -98,7 +98,8 @@ const std::vector<std::string>& DefaultTopologyAttributes() {
 }
 
 absl::StatusOr<std::unique_ptr<ScoringPolicy>> NewScoringPolicy(
-    std::string_view name, const std::vector<std::string>& topology_attributes) {
+    std::string_view name,
+    const std::vector<std::string>& topology_attributes) {
   if (name == "upstream") return std::make_unique<UpstreamPolicy>();
   if (name == "binpack") return std::make_unique<BinpackPolicy>();
   if (name == "spread") return std::make_unique<SpreadPolicy>();
@@ -111,9 +112,9 @@ absl::StatusOr<std::unique_ptr<ScoringPolicy>> NewScoringPolicy(
             "requires"));
       }
     }
-    return std::make_unique<TopologyPolicy>(
-        topology_attributes.empty() ? DefaultTopologyAttributes()
-                                    : topology_attributes);
+    return std::make_unique<TopologyPolicy>(topology_attributes.empty()
+                                                ? DefaultTopologyAttributes()
+                                                : topology_attributes);
   }
   return absl::InvalidArgumentError(
       StrCat("unknown scheduling policy \"", name,

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "client/transport.h"
 

@@ -97,8 +97,8 @@ absl::Status AllocationGuard::Check(const std::string& key,
     SetLocked(holder, held);
     if (std::find(held.begin(), held.end(), device) != held.end()) {
       std::string name = holder.substr(prefix_.size());
-      return absl::FailedPreconditionError(StrCat(
-          "device ", device, " is already allocated to claim ", name));
+      return absl::FailedPreconditionError(
+          StrCat("device ", device, " is already allocated to claim ", name));
     }
   }
   return absl::OkStatus();

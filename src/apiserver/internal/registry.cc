@@ -547,6 +547,13 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     } else {
       candidate.erase("status");
     }
+    // managedFields are the one metadata field a status write changes
+    // (server-side apply to /status records its manager there).
+    const Json& desired_meta = desired.value("metadata", Json::object());
+    if (desired_meta.is_object() && desired_meta.contains("managedFields")) {
+      MutableMetadata(candidate)["managedFields"] =
+          desired_meta["managedFields"];
+    }
   } else {
     candidate = std::move(desired);
     Json& meta = MutableMetadata(candidate);

@@ -196,6 +196,7 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   Json entry{{"manager", request.manager},        {"operation", "Apply"},
              {"apiVersion", request.api_version}, {"time", Now()},
              {"fieldsType", "FieldsV1"},          {"fieldsV1", fields}};
+  if (!request.subresource.empty()) entry["subresource"] = request.subresource;
   if (current.is_null()) {
     Json created = applied;
     created["metadata"]["managedFields"] = Json::array({entry});
@@ -210,7 +211,8 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   const std::set<Path> applying_set(applying.begin(), applying.end());
   for (Json& m : managed) {
     if (!m.is_object()) continue;
-    if (m.value("manager", "") == request.manager) {
+    if (m.value("manager", "") == request.manager &&
+        m.value("subresource", "") == request.subresource) {
       if (m.value("operation", "") == "Apply") {
         previous = m.value("fieldsV1", Json::object());
       }
@@ -277,7 +279,8 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   for (Json& m : managed) {
     if (!m.is_object()) continue;
     if (m.value("manager", "") == request.manager &&
-        m.value("operation", "") == "Apply") {
+        m.value("operation", "") == "Apply" &&
+        m.value("subresource", "") == request.subresource) {
       next_managed.push_back(entry);
       placed = true;
     } else if (!LeavesOf(m.value("fieldsV1", Json::object())).empty()) {

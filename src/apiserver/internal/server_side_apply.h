@@ -29,6 +29,7 @@ struct ApplyRequest {
   std::string manager;      // fieldManager (required by the caller)
   bool force = false;       // force=true
   std::string api_version;  // the version applied in, e.g. "resource.k8s.io/v1"
+  std::string subresource;  // "" or "status": managers are per subresource
 };
 
 // The object after applying `applied` (the client's configuration, in the

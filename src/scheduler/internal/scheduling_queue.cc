@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/time/clock.h"
+
 namespace draplane::scheduler::internal {
 
 SchedulingQueue::SchedulingQueue(QueueOptions options) : options_(options) {}
@@ -98,8 +100,8 @@ std::optional<std::string> SchedulingQueue::Pop() {
     if (!backoff_.empty()) {
       wait = std::min(wait, backoff_.begin()->first - now);
     }
-    cv_.wait_for(lock, absl::ToChronoNanoseconds(
-                           std::max(wait, absl::Milliseconds(1))));
+    cv_.wait_for(
+        lock, absl::ToChronoNanoseconds(std::max(wait, absl::Milliseconds(1))));
   }
 }
 

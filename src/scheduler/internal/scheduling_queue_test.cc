@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "absl/time/clock.h"
 #include "gtest/gtest.h"
 
 namespace draplane::scheduler::internal {

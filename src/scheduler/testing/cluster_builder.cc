@@ -46,18 +46,16 @@ Json NodeJson(std::string_view name,
   Json l = Json::object();
   l["kubernetes.io/hostname"] = name;
   for (const auto& [k, v] : labels) l[k] = v;
-  return Json{{"apiVersion", "v1"},
-              {"kind", "Node"},
-              {"metadata", {{"name", name}, {"labels", l}}},
-              {"status",
-               {{"allocatable",
-                 {{"cpu", "64"}, {"memory", "512Gi"}, {"pods", "110"}}},
-                {"capacity",
-                 {{"cpu", "64"}, {"memory", "512Gi"}, {"pods", "110"}}},
-                {"conditions",
-                 Json::array({{{"type", "Ready"},
-                               {"status", "True"},
-                               {"reason", "KubeletReady"}}})}}}};
+  return Json{
+      {"apiVersion", "v1"},
+      {"kind", "Node"},
+      {"metadata", {{"name", name}, {"labels", l}}},
+      {"status",
+       {{"allocatable", {{"cpu", "64"}, {"memory", "512Gi"}, {"pods", "110"}}},
+        {"capacity", {{"cpu", "64"}, {"memory", "512Gi"}, {"pods", "110"}}},
+        {"conditions", Json::array({{{"type", "Ready"},
+                                     {"status", "True"},
+                                     {"reason", "KubeletReady"}}})}}}};
 }
 
 Json SliceJson(std::string_view node, std::string_view driver,
@@ -68,17 +66,16 @@ Json SliceJson(std::string_view node, std::string_view driver,
                     {"attributes", d.attributes},
                     {"capacity", {{"memory", {{"value", "80Gi"}}}}}});
   }
-  return Json{{"apiVersion", "resource.k8s.io/v1"},
-              {"kind", "ResourceSlice"},
-              {"metadata", {{"name", StrCat(node, "-", driver)}}},
-              {"spec",
-               {{"driver", driver},
-                {"nodeName", node},
-                {"pool",
-                 {{"name", node},
-                  {"generation", 1},
-                  {"resourceSliceCount", 1}}},
-                {"devices", list}}}};
+  return Json{
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "ResourceSlice"},
+      {"metadata", {{"name", StrCat(node, "-", driver)}}},
+      {"spec",
+       {{"driver", driver},
+        {"nodeName", node},
+        {"pool",
+         {{"name", node}, {"generation", 1}, {"resourceSliceCount", 1}}},
+        {"devices", list}}}};
 }
 
 std::vector<GpuDevice> NvidiaGpus(
@@ -126,9 +123,10 @@ Json PerfClassJson() {
       {"metadata", {{"name", "test-class"}}},
       {"spec",
        {{"selectors",
-         Json::array({{{"cel",
-                        {{"expression",
-                          "device.driver == \"test-driver.cdi.k8s.io\""}}}}})}}}};
+         Json::array(
+             {{{"cel",
+                {{"expression",
+                  "device.driver == \"test-driver.cdi.k8s.io\""}}}}})}}}};
 }
 
 Json PerfTemplateJson(std::string_view ns) {
@@ -139,12 +137,11 @@ Json PerfTemplateJson(std::string_view ns) {
       {"spec",
        {{"spec",
          {{"devices",
-           {{"requests",
-             Json::array({{{"name", "req-0"},
-                           {"exactly",
-                            {{"deviceClassName", "test-class"},
-                             {"allocationMode", "ExactCount"},
-                             {"count", 1}}}}})}}}}}}}};
+           {{"requests", Json::array({{{"name", "req-0"},
+                                       {"exactly",
+                                        {{"deviceClassName", "test-class"},
+                                         {"allocationMode", "ExactCount"},
+                                         {"count", 1}}}}})}}}}}}}};
 }
 
 namespace {
@@ -157,10 +154,11 @@ Json PodJson(std::string_view ns, std::string_view name,
       {"spec",
        {{"schedulerName", scheduler_name},
         {"containers",
-         Json::array({{{"name", "main"},
-                       {"image", "registry.k8s.io/pause:3.10"},
-                       {"resources",
-                        {{"claims", Json::array({{{"name", "resource"}}})}}}}})},
+         Json::array(
+             {{{"name", "main"},
+               {"image", "registry.k8s.io/pause:3.10"},
+               {"resources",
+                {{"claims", Json::array({{{"name", "resource"}}})}}}}})},
         {"resourceClaims", Json::array({resource_claim})}}}};
 }
 }  // namespace
@@ -168,9 +166,9 @@ Json PodJson(std::string_view ns, std::string_view name,
 Json TemplatePodJson(std::string_view ns, std::string_view name,
                      std::string_view template_name,
                      std::string_view scheduler_name) {
-  return PodJson(ns, name, scheduler_name,
-                 {{"name", "resource"},
-                  {"resourceClaimTemplateName", template_name}});
+  return PodJson(
+      ns, name, scheduler_name,
+      {{"name", "resource"}, {"resourceClaimTemplateName", template_name}});
 }
 
 Json ClaimPodJson(std::string_view ns, std::string_view name,
@@ -182,17 +180,17 @@ Json ClaimPodJson(std::string_view ns, std::string_view name,
 
 Json ClaimJson(std::string_view ns, std::string_view name,
                std::string_view device_class, int count) {
-  return Json{{"apiVersion", "resource.k8s.io/v1"},
-              {"kind", "ResourceClaim"},
-              {"metadata", {{"name", name}, {"namespace", ns}}},
-              {"spec",
-               {{"devices",
-                 {{"requests",
-                   Json::array({{{"name", "gpu"},
-                                 {"exactly",
-                                  {{"deviceClassName", device_class},
-                                   {"allocationMode", "ExactCount"},
-                                   {"count", count}}}}})}}}}}};
+  return Json{
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "ResourceClaim"},
+      {"metadata", {{"name", name}, {"namespace", ns}}},
+      {"spec",
+       {{"devices",
+         {{"requests", Json::array({{{"name", "gpu"},
+                                     {"exactly",
+                                      {{"deviceClassName", device_class},
+                                       {"allocationMode", "ExactCount"},
+                                       {"count", count}}}}})}}}}}};
 }
 
 }  // namespace draplane::scheduler::testing

@@ -37,7 +37,8 @@ struct GpuDevice {
 api::Json SliceJson(std::string_view node, std::string_view driver,
                     const std::vector<GpuDevice>& devices);
 // `count` NVIDIA GPUs named gpu-0.. with productName `product` and
-// nvlinkInterconnect = nvlink(i) (driver gpu.nvidia.com qualifies them) (skipped when it returns
+// nvlinkInterconnect = nvlink(i) (driver gpu.nvidia.com qualifies them)
+// (skipped when it returns
 // "").
 std::vector<GpuDevice> NvidiaGpus(
     int count, std::string_view product,
