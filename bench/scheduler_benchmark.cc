@@ -199,10 +199,9 @@ int RunApi(const Flags& f) {
   absl::Time start = absl::Now();
   std::thread create([&] {
     for (int i = 0; i < f.pods; ++i) {
-      absl::StatusOr<api::DecodeResult> pod =
-          api::DecodeObject(scheduler::testing::TemplatePodJson(
-              "default", StrCat("pod-", i), "test-claim-template"));
-      absl::StatusOr<api::Object> created = creator->Create(pod->object);
+      api::Object pod = Decode(scheduler::testing::TemplatePodJson(
+          "default", StrCat("pod-", i), "test-claim-template"));
+      absl::StatusOr<api::Object> created = creator->Create(pod);
       if (!created.ok()) std::cerr << created.status() << "\n";
     }
   });

@@ -1,5 +1,8 @@
 #include "apiserver/internal/garbage_collector.h"
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,16 +14,59 @@ using api::Json;
 
 struct Stored {
   const ResourceInfo* resource;
-  Json object;
+  std::shared_ptr<const Json> shared;  // {"metadata": ...}
+  const Json& object;                  // *shared
 };
 
+// The metadata of every stored object, parsed only when the object changed
+// since the previous scan (the collector runs every second over the whole
+// store; parsing every object each time dominated the server's CPU).
+struct MetaCache {
+  struct Entry {
+    int64_t mod_revision = 0;
+    std::shared_ptr<const Json> object;  // {"metadata": ...} only
+  };
+  std::mutex mu;
+  std::map<std::string, Entry> entries;
+};
+
+MetaCache& CacheFor(Registry& registry) {
+  std::shared_ptr<void>& state = registry.collector_state();
+  if (state == nullptr) state = std::make_shared<MetaCache>();
+  return *static_cast<MetaCache*>(state.get());
+}
+
 std::vector<Stored> Everything(Registry& registry) {
+  MetaCache& cache = CacheFor(registry);
+  std::lock_guard<std::mutex> lock(cache.mu);
+  std::map<std::string, MetaCache::Entry> seen;
   std::vector<Stored> out;
   for (const ResourceInfo& r : Resources()) {
-    auto list = registry.List(r, {});
+    store::ListOptions options;
+    options.prefix = Registry::Prefix(r, "");
+    auto list = registry.store().List(options);
     if (!list.ok()) continue;
-    for (Json& item : list->items) out.push_back({&r, std::move(item)});
+    for (const store::Record& rec : list->records) {
+      auto it = cache.entries.find(rec.key);
+      MetaCache::Entry entry;
+      if (it != cache.entries.end() &&
+          it->second.mod_revision == rec.mod_revision) {
+        entry = std::move(it->second);
+      } else {
+        Json full = Json::parse(*rec.value, nullptr, false);
+        if (!full.is_object() || !full.contains("metadata") ||
+            !full["metadata"].is_object()) {
+          continue;
+        }
+        entry.mod_revision = rec.mod_revision;
+        entry.object = std::make_shared<const Json>(
+            Json{{"metadata", std::move(full["metadata"])}});
+      }
+      out.push_back({&r, entry.object, *entry.object});
+      seen.emplace(rec.key, std::move(entry));
+    }
   }
+  cache.entries = std::move(seen);
   return out;
 }
 

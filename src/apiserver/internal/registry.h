@@ -92,6 +92,9 @@ class Registry {
       std::vector<std::shared_ptr<AdmissionPlugin>> admission = {});
 
   store::Store& store() { return *store_; }
+  // State the garbage collector keeps between its passes (its own type;
+  // created by the collector, lives as long as the registry).
+  std::shared_ptr<void>& collector_state() { return collector_state_; }
 
   absl::StatusOr<api::Json> Get(const ResourceInfo& r, std::string_view ns,
                                 std::string_view name) const;
@@ -156,6 +159,7 @@ class Registry {
   std::vector<std::shared_ptr<AdmissionPlugin>> admission_;
   // Exclusive device allocations across ResourceClaims (beyond upstream).
   std::shared_ptr<AllocationGuard> allocation_guard_;
+  std::shared_ptr<void> collector_state_;
 };
 
 // Helpers shared with the HTTP layer.
