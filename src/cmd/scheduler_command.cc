@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "client/client.h"
 #include "client/rest_config.h"
 #include "cmd/commands.h"
@@ -40,7 +41,7 @@ std::string Identity() {
   char host[256] = {0};
   gethostname(host, sizeof(host) - 1);
   std::random_device rd;
-  return StrCat(host, "_", std::hex, rd());
+  return StrCat(host, "_", absl::StrCat(absl::Hex(rd())));
 }
 
 int RunScheduler(const SchedulerFlags& flags, Streams streams) {

@@ -185,7 +185,10 @@ const SchedulingCycle::Answer& SchedulingCycle::AnswerFor(
 
 Decision SchedulingCycle::Schedule(const api::Pod& pod) {
   Decision d;
-  // ---- PreEnqueue / PreFilter: the pod's claims.
+  // ---- PreEnqueue / PreFilter: the pod's claims. PreEnqueue failures
+  // return at once; the first PreFilter failure is kept for after the
+  // node count check (upstream checks for nodes first).
+  std::string prefilter_message;
   std::vector<const api::ResourceClaim*> to_allocate;
   std::vector<size_t> to_allocate_plan;  // index into d.claims
   std::vector<const api::ResourceClaim*> allocated_claims;
@@ -236,35 +239,44 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     plan.claim = object;
     plan.reserve = !ReservedFor(claim, pod);
     if (plan.reserve &&
-        claim.status.reserved_for.size() >= kReservedForMaxSize) {
-      d.kind = Decision::Kind::kUnschedulable;
-      d.message = StrCat("0/", state_->Nodes().size(),
-                         " nodes are available: resourceclaim in use.");
-      return d;
+        claim.status.reserved_for.size() >= kReservedForMaxSize &&
+        prefilter_message.empty()) {
+      prefilter_message = "resourceclaim in use";
     }
     if (claim.status.allocation.has_value()) {
       allocated_claims.push_back(&claim);
     } else {
       const std::string* owner = state_->InFlightOwner(plan.claim_key);
-      if (owner != nullptr && *owner != pod.metadata.uid) {
-        d.kind = Decision::Kind::kUnschedulable;
-        d.message = StrCat("resource claim ", KObj(claim.metadata),
-                           " is in the process of being allocated");
-        return d;
+      if (owner != nullptr && *owner != pod.metadata.uid &&
+          prefilter_message.empty()) {
+        prefilter_message = StrCat("resource claim ", KObj(claim.metadata),
+                                   " is in the process of being allocated");
       }
       for (const auto& [request, class_name] : RequestClasses(claim)) {
-        if (state_->FindDeviceClass(class_name) == nullptr) {
-          d.kind = Decision::Kind::kUnschedulable;
-          d.message = StrCat("0/", state_->Nodes().size(),
-                             " nodes are available: request ", request,
-                             ": device class ", class_name, " does not exist.");
-          return d;
+        if (state_->FindDeviceClass(class_name) == nullptr &&
+            prefilter_message.empty()) {
+          prefilter_message = StrCat("request ", request, ": device class ",
+                                     class_name, " does not exist");
         }
       }
       to_allocate.push_back(&claim);
       to_allocate_plan.push_back(d.claims.size());
     }
     d.claims.push_back(std::move(plan));
+  }
+
+  const size_t num_nodes = state_->Nodes().size();
+  if (num_nodes == 0) {
+    d.kind = Decision::Kind::kUnschedulable;
+    d.message = std::string(nf::kNoNodesAvailableMessage);
+    return d;
+  }
+  if (!prefilter_message.empty()) {
+    nf::FitErrorBuilder diagnosis(static_cast<int>(num_nodes));
+    diagnosis.SetPreFilterMessage(prefilter_message);
+    d.kind = Decision::Kind::kUnschedulable;
+    d.message = diagnosis.Message();
+    return d;
   }
 
   absl::StatusOr<nf::PodNodeRequirements> requirements =

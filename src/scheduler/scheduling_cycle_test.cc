@@ -250,8 +250,8 @@ TEST(SchedulingCycleTest, SharedClaimBeingAllocatedMakesOthersWait) {
   Decision d2 = c.cycle.Schedule(p2);
   EXPECT_EQ(d2.kind, Decision::Kind::kUnschedulable);
   EXPECT_EQ(d2.message,
-            "resource claim default/shared is in the process of being "
-            "allocated");
+            "0/1 nodes are available: resource claim default/shared is in "
+            "the process of being allocated.");
 }
 
 TEST(SchedulingCycleTest, TemplatePodWaitsForItsClaim) {
@@ -296,6 +296,16 @@ TEST(SchedulingCycleTest, MissingDeviceClassIsReported) {
   EXPECT_EQ(d.message,
             "0/1 nodes are available: request gpu: device class "
             "no-such-class does not exist.");
+}
+
+TEST(SchedulingCycleTest, NoNodesAtAll) {
+  Cluster c;
+  c.Add(GpuClass());
+  c.Add(testing::ClaimJson("default", "c", "gpu", 1));
+  api::Pod pod = c.Pod(testing::ClaimPodJson("default", "p", "c"), "u1");
+  Decision d = c.cycle.Schedule(pod);
+  EXPECT_EQ(d.kind, Decision::Kind::kUnschedulable);
+  EXPECT_EQ(d.message, "no nodes available to schedule pods");
 }
 
 TEST(SchedulingCycleTest, NodeFiltersComeFirst) {

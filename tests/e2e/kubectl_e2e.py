@@ -387,6 +387,53 @@ count: 1
     expect_in("FailedScheduling", ev, "events by involvedObject")
 
 
+def check_scheduling(e):
+    # The server's scheduler: with no GPU nodes yet the seed's training pod
+    # is unschedulable and says so; simulated GPU nodes make it land on the
+    # node whose four GPUs share an NVLink value.
+    e.seed_file("03-resourceclaim-and-pod.yaml")
+    ev = e.k("get", "events", "-n", "ml-workloads", "--field-selector",
+             "involvedObject.name=distributed-training,reason=FailedScheduling",
+             "-o", "jsonpath={.items[*].message}").stdout
+    # No Node objects yet (only a ResourceSlice): upstream's message.
+    expect_in("no nodes available to schedule pods", ev,
+              "FailedScheduling from the scheduler")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    e.k("apply", "-f", os.path.join(root, "examples", "standalone",
+                                    "simulated-gpu-nodes.yaml"))
+    e.k("wait", "--for=condition=PodScheduled", "pod/distributed-training",
+        "-n", "ml-workloads", "--timeout=60s")
+    pod = e.kjson("get", "pod", "distributed-training", "-n", "ml-workloads")
+    expect(pod["spec"]["nodeName"] == "gpu-node-a100-1",
+           "scheduled on the NVLink-complete node: %s" % pod["spec"])
+    claim = e.kjson("get", "resourceclaim", "training-gpu-claim",
+                    "-n", "ml-workloads")
+    results = claim["status"]["allocation"]["devices"]["results"]
+    expect(len(results) == 4 and all(r["pool"] == "gpu-node-a100-1"
+                                     for r in results), results)
+    domains = {int(r["device"].split("-")[1]) // 4 for r in results}
+    expect(len(domains) == 1, "one NVLink domain: %s" % results)
+    expect(claim["status"]["reservedFor"][0]["name"] == "distributed-training",
+           claim["status"])
+    table = e.k("get", "resourceclaims", "-n", "ml-workloads").stdout
+    expect(re.search(r"training-gpu-claim\s+allocated,reserved", table), table)
+    ev = e.k("get", "events", "-n", "ml-workloads", "--field-selector",
+             "reason=Scheduled", "-o", "jsonpath={.items[*].message}").stdout
+    expect_in("Successfully assigned ml-workloads/distributed-training to "
+              "gpu-node-a100-1", ev, "Scheduled event")
+    # The seed's inline request (a template the server made) gets its claim
+    # from the resourceclaim controller and an H100.
+    e.k("wait", "--for=condition=PodScheduled", "pod/quick-gpu-job",
+        "-n", "ml-workloads", "--timeout=60s")
+    pod = e.kjson("get", "pod", "quick-gpu-job", "-n", "ml-workloads")
+    expect(pod["spec"]["nodeName"] == "gpu-node-h100-1", pod["spec"])
+    statuses = pod["status"]["resourceClaimStatuses"]
+    expect(statuses[0]["name"] == "gpu-req" and
+           statuses[0]["resourceClaimName"].startswith("quick-gpu-job-gpu-req-"),
+           statuses)
+
+
 def check_restart_keeps_everything(e):
     before = e.kjson("get", "resourceclaims", "-A")
     code = e.stop()
@@ -414,6 +461,7 @@ CHECKS = [
     check_explain,
     check_server_side_apply,
     check_describe_with_events,
+    check_scheduling,
     check_errors,
     check_delete_cascading_namespace,
     check_restart_keeps_everything,
