@@ -227,3 +227,35 @@ TEST(HttpTransportTest, PlainHttpAndAServerRestartBehindAPooledConnection) {
 
 }  // namespace
 }  // namespace draplane::client
+
+namespace draplane::client {
+namespace {
+
+TEST(HttpTransportTest, RoundTripTimesOut) {
+  auto slow = apiserver::HttpServer::Start(
+      {}, [](const apiserver::HttpRequest&, apiserver::ResponseWriter& w) {
+        absl::SleepFor(absl::Milliseconds(600));
+        w.Send(200, {}, "late");
+      });
+  ASSERT_TRUE(slow.ok()) << slow.status();
+  RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string((*slow)->port());
+  config.timeout = absl::Milliseconds(100);
+  auto transport = NewHttpTransport(config);
+  ASSERT_TRUE(transport.ok());
+  HttpCall call;
+  call.method = "GET";
+  call.path = "/slow";
+  auto reply = (*transport)->RoundTrip(call);
+  EXPECT_EQ(reply.status().code(), absl::StatusCode::kDeadlineExceeded)
+      << reply.status();
+  config.timeout = absl::Seconds(10);
+  transport = NewHttpTransport(config);
+  ASSERT_TRUE(transport.ok());
+  reply = (*transport)->RoundTrip(call);
+  ASSERT_TRUE(reply.ok()) << reply.status();
+  EXPECT_EQ(reply->body, "late");
+}
+
+}  // namespace
+}  // namespace draplane::client
