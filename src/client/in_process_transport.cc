@@ -1,0 +1,148 @@
+// The in-process transport: the API server's handler called directly.
+#include <cctype>
+#include <utility>
+
+#include "client/transport.h"
+#include "common/str_cat.h"
+
+namespace draplane::client {
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(c));
+  return s;
+}
+
+std::map<std::string, std::string> LowerHeaders(
+    const apiserver::HttpHeaders& headers) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, value] : headers) out[Lower(name)] = value;
+  return out;
+}
+
+// Captures a complete response; a streamed one is collected whole.
+class CapturingWriter : public apiserver::ResponseWriter {
+ public:
+  void Send(int status, const apiserver::HttpHeaders& headers,
+            std::string body) override {
+    reply.status = status;
+    reply.headers = LowerHeaders(headers);
+    reply.body = std::move(body);
+  }
+  bool StartStream(int status, const apiserver::HttpHeaders& headers) override {
+    reply.status = status;
+    reply.headers = LowerHeaders(headers);
+    return true;
+  }
+  bool WriteChunk(std::string_view data) override {
+    reply.body.append(data);
+    return true;
+  }
+  // A RoundTrip of a streaming request (a watch) would never end; the
+  // handler ends it at its first check.
+  bool Stopping() const override { return false; }
+  bool ClientGone() const override { return false; }
+
+  HttpReply reply;
+};
+
+// Forwards a streamed body to the caller's callbacks.
+class StreamingWriter : public apiserver::ResponseWriter {
+ public:
+  using StatusFn =
+      std::function<void(int, const std::map<std::string, std::string>&)>;
+  using DataFn = std::function<bool(std::string_view)>;
+
+  StreamingWriter(const StatusFn& on_status, const DataFn& on_data,
+                  const CancelFlag& cancel)
+      : on_status_(on_status), on_data_(on_data), cancel_(cancel) {}
+
+  void Send(int status, const apiserver::HttpHeaders& headers,
+            std::string body) override {
+    if (on_status_) on_status_(status, LowerHeaders(headers));
+    if (!Gone() && !body.empty() && !on_data_(body)) done_ = true;
+  }
+  bool StartStream(int status, const apiserver::HttpHeaders& headers) override {
+    if (on_status_) on_status_(status, LowerHeaders(headers));
+    return !Gone();
+  }
+  bool WriteChunk(std::string_view data) override {
+    if (Gone()) return false;
+    if (!data.empty() && !on_data_(data)) done_ = true;
+    return !Gone();
+  }
+  bool Stopping() const override { return Gone(); }
+  bool ClientGone() const override { return Gone(); }
+
+ private:
+  bool Gone() const { return done_ || cancel_.load(); }
+
+  const StatusFn& on_status_;
+  const DataFn& on_data_;
+  const CancelFlag& cancel_;
+  bool done_ = false;  // on_data returned false (handler thread only)
+};
+
+class InProcessTransport : public Transport {
+ public:
+  InProcessTransport(apiserver::HttpHandler handler, const RestConfig& config)
+      : handler_(std::move(handler)), config_(config) {}
+
+  absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) override {
+    CapturingWriter writer;
+    handler_(Request(call), writer);
+    if (writer.reply.status == 0) {
+      return absl::InternalError(
+          StrCat(call.method, " ", call.path, ": the handler sent no answer"));
+    }
+    return std::move(writer.reply);
+  }
+
+  absl::Status Stream(
+      const HttpCall& call,
+      const std::function<void(int, const std::map<std::string, std::string>&)>&
+          on_status,
+      const std::function<bool(std::string_view)>& on_data,
+      const CancelFlag& cancel) override {
+    StreamingWriter writer(on_status, on_data, cancel);
+    handler_(Request(call), writer);
+    return absl::OkStatus();
+  }
+
+ private:
+  apiserver::HttpRequest Request(const HttpCall& call) const {
+    apiserver::HttpRequest req;
+    req.method = call.method;
+    req.path = call.path;
+    req.query = call.query;
+    req.body = call.body;
+    for (const auto& [name, value] : call.headers) {
+      req.headers[Lower(name)] = value;
+    }
+    if (!config_.bearer_token.empty() && !req.headers.count("authorization")) {
+      req.headers["authorization"] = StrCat("Bearer ", config_.bearer_token);
+    }
+    if (!req.headers.count("user-agent")) {
+      req.headers["user-agent"] = config_.user_agent;
+    }
+    if (!req.headers.count("accept")) {
+      req.headers["accept"] = "application/json";
+    }
+    if (!req.body.empty() && !req.headers.count("content-type")) {
+      req.headers["content-type"] = "application/json";
+    }
+    return req;
+  }
+
+  apiserver::HttpHandler handler_;
+  const RestConfig config_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> NewInProcessTransport(apiserver::HttpHandler handler,
+                                                 const RestConfig& config) {
+  return std::make_unique<InProcessTransport>(std::move(handler), config);
+}
+
+}  // namespace draplane::client

@@ -1,0 +1,450 @@
+// The informer runs two threads: the reflector (list, watch, backoff) and
+// the dispatcher (the "informer thread" of the header), which applies the
+// reflector's deltas to the cache in order and calls the handlers. The
+// cache therefore always equals what the handlers have been told.
+#include "client/informer.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "absl/time/clock.h"
+#include "common/str_cat.h"
+
+namespace draplane::client {
+namespace {
+
+std::string ResourceVersionOf(const api::Object& object) {
+  if (const api::ObjectMeta* meta = object.metadata(); meta != nullptr) {
+    return meta->resource_version;
+  }
+  if (const auto* u = std::get_if<api::UnstructuredObject>(&object.value)) {
+    try {
+      return u->json.at("metadata").value("resourceVersion", "");
+    } catch (const std::exception&) {
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+class Informer::Impl {
+ public:
+  Impl(Client* client, InformerOptions options)
+      : client_(client), options_(std::move(options)) {}
+
+  ~Impl() { Stop(); }
+
+  void AddHandler(EventHandler handler) {
+    std::lock_guard lock(queue_mu_);
+    if (!started_) {
+      handlers_.push_back(std::move(handler));
+      return;
+    }
+    Item item;
+    item.kind = Item::kAddHandler;
+    item.handler = std::move(handler);
+    queue_.push_back(std::move(item));
+    queue_cv_.notify_all();
+  }
+
+  void Start() {
+    std::lock_guard lock(queue_mu_);
+    if (started_ || stopping_) return;
+    started_ = true;
+    dispatcher_ = std::thread([this] { DispatchLoop(); });
+    reflector_ = std::thread([this] { ReflectLoop(); });
+  }
+
+  void Stop() {
+    {
+      std::lock_guard lock(queue_mu_);
+      stopping_ = true;
+      cancel_ = true;
+      queue_cv_.notify_all();
+    }
+    if (reflector_.joinable()) reflector_.join();
+    if (dispatcher_.joinable()) dispatcher_.join();
+  }
+
+  bool HasSynced() const {
+    std::lock_guard lock(cache_mu_);
+    return synced_;
+  }
+
+  bool WaitForSync(absl::Duration timeout) const {
+    std::unique_lock lock(cache_mu_);
+    sync_cv_.wait_for(
+        lock, std::chrono::microseconds(absl::ToInt64Microseconds(timeout)),
+        [this] { return synced_; });
+    return synced_;
+  }
+
+  std::vector<ObjectPtr> List() const {
+    std::lock_guard lock(cache_mu_);
+    std::vector<ObjectPtr> out;
+    out.reserve(cache_.size());
+    for (const auto& [key, object] : cache_) out.push_back(object);
+    return out;
+  }
+
+  ObjectPtr Get(std::string_view ns, std::string_view name) const {
+    const std::string key =
+        options_.kind->namespaced ? StrCat(ns, "/", name) : std::string(name);
+    std::lock_guard lock(cache_mu_);
+    auto it = cache_.find(key);
+    return it == cache_.end() ? nullptr : it->second;
+  }
+
+  std::string ResourceVersion() const {
+    std::lock_guard lock(cache_mu_);
+    return resource_version_;
+  }
+
+ private:
+  struct Item {
+    enum Kind { kReplace, kEvent, kBookmark, kAddHandler } kind = kEvent;
+    std::vector<ObjectPtr> objects;  // kReplace
+    std::string type;                // kEvent: ADDED, MODIFIED, DELETED
+    ObjectPtr object;                // kEvent
+    std::string resource_version;    // kReplace, kEvent, kBookmark
+    EventHandler handler;            // kAddHandler
+  };
+
+  std::string Key(const api::Object& object) const {
+    const api::ObjectMeta* meta = object.metadata();
+    if (meta == nullptr) return "";
+    return options_.kind->namespaced ? StrCat(meta->namespace_, "/", meta->name)
+                                     : meta->name;
+  }
+
+  void Enqueue(Item item) {
+    std::lock_guard lock(queue_mu_);
+    queue_.push_back(std::move(item));
+    queue_cv_.notify_all();
+  }
+
+  // Sleeps for `d` unless stopped first; false when stopping.
+  bool Sleep(absl::Duration d) {
+    std::unique_lock lock(queue_mu_);
+    queue_cv_.wait_for(lock,
+                       std::chrono::microseconds(absl::ToInt64Microseconds(d)),
+                       [this] { return stopping_; });
+    return !stopping_;
+  }
+
+  bool Stopping() {
+    std::lock_guard lock(queue_mu_);
+    return stopping_;
+  }
+
+  void Log(std::string_view what, const absl::Status& st) {
+    std::fprintf(stderr, "informer %s: %.*s: %s\n",
+                 std::string(options_.kind->resource).c_str(),
+                 static_cast<int>(what.size()), what.data(),
+                 std::string(st.message()).c_str());
+  }
+
+  // Lists every page; falls back to one unpaged list when a continue
+  // token expires (as client-go's pager does).
+  absl::Status ListAll(std::vector<ObjectPtr>* items, std::string* rv) {
+    ListOptions list_options;
+    list_options.label_selector = options_.label_selector;
+    list_options.field_selector = options_.field_selector;
+    list_options.limit = options_.page_size;
+    items->clear();
+    while (true) {
+      auto page = client_->List(*options_.kind, options_.ns, list_options);
+      if (!page.ok()) {
+        // An expired (410) or refused continue token: one unpaged list
+        // (client-go's pager falls back the same way on 410).
+        if (!list_options.continue_token.empty() &&
+            (IsGone(page.status()) ||
+             page.status().code() == absl::StatusCode::kInvalidArgument)) {
+          items->clear();
+          list_options.continue_token.clear();
+          list_options.limit = 0;
+          continue;
+        }
+        return page.status();
+      }
+      for (api::Object& object : page->items) {
+        items->push_back(
+            std::make_shared<const api::Object>(std::move(object)));
+      }
+      if (page->continue_token.empty()) {
+        *rv = page->resource_version;
+        return absl::OkStatus();
+      }
+      list_options.continue_token = page->continue_token;
+      if (Stopping()) return absl::CancelledError("stopping");
+    }
+  }
+
+  void ReflectLoop() {
+    std::mt19937 rng(std::random_device{}());
+    absl::Duration backoff = options_.initial_backoff;
+    auto failed = [&] {
+      const bool ok = Sleep(backoff);
+      backoff = std::min(backoff * 2, options_.max_backoff);
+      return ok;
+    };
+    bool need_list = true;
+    std::string rv;
+    while (!Stopping()) {
+      if (need_list) {
+        std::vector<ObjectPtr> items;
+        absl::Status st = ListAll(&items, &rv);
+        if (Stopping()) return;
+        if (!st.ok()) {
+          Log("list failed", st);
+          if (!failed()) return;
+          continue;
+        }
+        Item item;
+        item.kind = Item::kReplace;
+        item.objects = std::move(items);
+        item.resource_version = rv;
+        Enqueue(std::move(item));
+        need_list = false;
+      }
+      WatchOptions watch_options;
+      watch_options.label_selector = options_.label_selector;
+      watch_options.field_selector = options_.field_selector;
+      watch_options.resource_version = rv;
+      watch_options.allow_bookmarks = true;
+      // client-go: a random timeout in [5, 10) minutes spreads re-watches.
+      watch_options.timeout_seconds =
+          std::uniform_int_distribution<int64_t>(300, 599)(rng);
+      absl::Status event_error;
+      int events = 0;
+      const absl::Time started = absl::Now();
+      absl::Status st = client_->Watch(
+          *options_.kind, options_.ns, watch_options,
+          [&](WatchEvent event) {
+            if (event.type == "ERROR") {
+              event_error = event.error;
+              return false;
+            }
+            const std::string event_rv = ResourceVersionOf(event.object);
+            Item item;
+            if (event.type == "BOOKMARK") {
+              item.kind = Item::kBookmark;
+            } else if (event.type == "ADDED" || event.type == "MODIFIED" ||
+                       event.type == "DELETED") {
+              item.kind = Item::kEvent;
+              item.type = event.type;
+              item.object =
+                  std::make_shared<const api::Object>(std::move(event.object));
+            } else {
+              event_error = absl::DataLossError(
+                  StrCat("unexpected watch event type ", event.type));
+              return false;
+            }
+            if (!event_rv.empty()) rv = event_rv;
+            item.resource_version = event_rv;
+            ++events;
+            Enqueue(std::move(item));
+            return true;
+          },
+          cancel_);
+      if (Stopping()) return;
+      if (st.ok() && !event_error.ok()) st = event_error;
+      if (!st.ok()) {
+        if (IsGone(st)) {
+          need_list = true;  // the resourceVersion is too old
+        }
+        Log(need_list ? "watch expired, re-listing" : "watch failed", st);
+        if (!failed()) return;
+        continue;
+      }
+      if (events == 0 && absl::Now() - started < absl::Seconds(1)) {
+        // client-go's "very short watch": back off rather than spin.
+        if (!failed()) return;
+        continue;
+      }
+      backoff = options_.initial_backoff;
+    }
+  }
+
+  void DispatchLoop() {
+    std::vector<EventHandler> handlers;
+    {
+      std::lock_guard lock(queue_mu_);
+      handlers = std::move(handlers_);
+    }
+    const bool resync = options_.resync > absl::ZeroDuration();
+    absl::Time next_resync =
+        resync ? absl::Now() + options_.resync : absl::InfiniteFuture();
+    while (true) {
+      std::deque<Item> batch;
+      {
+        std::unique_lock lock(queue_mu_);
+        while (!stopping_ && queue_.empty() && absl::Now() < next_resync) {
+          const absl::Duration wait =
+              std::min(next_resync - absl::Now(), absl::Seconds(1));
+          queue_cv_.wait_for(lock, std::chrono::microseconds(std::max<int64_t>(
+                                       1, absl::ToInt64Microseconds(wait))));
+        }
+        if (stopping_) return;
+        batch.swap(queue_);
+      }
+      for (Item& item : batch) {
+        if (Stopping()) return;
+        Apply(item, handlers);
+      }
+      if (resync && absl::Now() >= next_resync) {
+        next_resync = absl::Now() + options_.resync;
+        bool synced;
+        {
+          std::lock_guard lock(cache_mu_);
+          synced = synced_;
+        }
+        if (!synced) continue;
+        for (const ObjectPtr& object : List()) {
+          if (Stopping()) return;
+          for (const EventHandler& h : handlers) {
+            if (h.on_update) h.on_update(object, object);
+          }
+        }
+      }
+    }
+  }
+
+  void Apply(Item& item, std::vector<EventHandler>& handlers) {
+    switch (item.kind) {
+      case Item::kReplace: {
+        std::map<std::string, ObjectPtr> next;
+        for (ObjectPtr& object : item.objects) {
+          next[Key(*object)] = std::move(object);
+        }
+        std::map<std::string, ObjectPtr> previous;
+        {
+          std::lock_guard lock(cache_mu_);
+          previous = cache_;
+          cache_ = next;
+          resource_version_ = item.resource_version;
+        }
+        for (const auto& [key, object] : next) {
+          auto it = previous.find(key);
+          if (it == previous.end()) {
+            for (const EventHandler& h : handlers) {
+              if (h.on_add) h.on_add(object);
+            }
+          } else if (ResourceVersionOf(*it->second) !=
+                     ResourceVersionOf(*object)) {
+            for (const EventHandler& h : handlers) {
+              if (h.on_update) h.on_update(it->second, object);
+            }
+          }
+        }
+        for (const auto& [key, object] : previous) {
+          if (next.count(key)) continue;
+          for (const EventHandler& h : handlers) {
+            if (h.on_delete) h.on_delete(object);
+          }
+        }
+        {
+          std::lock_guard lock(cache_mu_);
+          synced_ = true;
+        }
+        sync_cv_.notify_all();
+        return;
+      }
+      case Item::kEvent: {
+        const std::string key = Key(*item.object);
+        ObjectPtr old;
+        {
+          std::lock_guard lock(cache_mu_);
+          auto it = cache_.find(key);
+          if (it != cache_.end()) old = it->second;
+          if (item.type == "DELETED") {
+            if (it != cache_.end()) cache_.erase(it);
+          } else {
+            cache_[key] = item.object;
+          }
+          if (!item.resource_version.empty()) {
+            resource_version_ = item.resource_version;
+          }
+        }
+        for (const EventHandler& h : handlers) {
+          if (item.type == "DELETED") {
+            if (h.on_delete) h.on_delete(item.object);
+          } else if (old != nullptr) {
+            if (h.on_update) h.on_update(old, item.object);
+          } else if (h.on_add) {
+            h.on_add(item.object);
+          }
+        }
+        return;
+      }
+      case Item::kBookmark: {
+        std::lock_guard lock(cache_mu_);
+        if (!item.resource_version.empty()) {
+          resource_version_ = item.resource_version;
+        }
+        return;
+      }
+      case Item::kAddHandler: {
+        handlers.push_back(std::move(item.handler));
+        const EventHandler& h = handlers.back();
+        if (h.on_add) {
+          for (const ObjectPtr& object : List()) {
+            if (Stopping()) return;
+            h.on_add(object);
+          }
+        }
+        return;
+      }
+    }
+  }
+
+  Client* const client_;
+  const InformerOptions options_;
+  CancelFlag cancel_{false};
+
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_;
+  std::deque<Item> queue_;
+  bool started_ = false;
+  bool stopping_ = false;
+  std::vector<EventHandler> handlers_;  // before Start()
+  std::thread reflector_;
+  std::thread dispatcher_;
+
+  mutable std::mutex cache_mu_;
+  mutable std::condition_variable sync_cv_;
+  std::map<std::string, ObjectPtr> cache_;
+  std::string resource_version_;
+  bool synced_ = false;
+};
+
+Informer::Informer(Client* client, InformerOptions options)
+    : impl_(std::make_unique<Impl>(client, std::move(options))) {}
+
+Informer::~Informer() { impl_->Stop(); }
+
+void Informer::AddHandler(EventHandler handler) {
+  impl_->AddHandler(std::move(handler));
+}
+void Informer::Start() { impl_->Start(); }
+void Informer::Stop() { impl_->Stop(); }
+bool Informer::HasSynced() const { return impl_->HasSynced(); }
+bool Informer::WaitForSync(absl::Duration timeout) const {
+  return impl_->WaitForSync(timeout);
+}
+std::vector<ObjectPtr> Informer::List() const { return impl_->List(); }
+ObjectPtr Informer::Get(std::string_view ns, std::string_view name) const {
+  return impl_->Get(ns, name);
+}
+std::string Informer::ResourceVersion() const {
+  return impl_->ResourceVersion();
+}
+
+}  // namespace draplane::client

@@ -1,0 +1,287 @@
+#include "client/informer.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "absl/time/clock.h"
+#include "client/internal/test_server.h"
+#include "gtest/gtest.h"
+
+namespace draplane::client {
+namespace {
+
+using testing::Claim;
+using testing::Meta;
+using testing::TestServer;
+
+// The in-process transport with a switch that breaks every open stream
+// and refuses new ones (a network partition).
+class PartitionableTransport : public Transport {
+ public:
+  explicit PartitionableTransport(std::unique_ptr<Transport> inner)
+      : inner_(std::move(inner)) {}
+
+  void SetDown(bool down) { down_ = down; }
+  int streams() const { return streams_.load(); }
+
+  absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) override {
+    if (down_) return absl::UnavailableError("partitioned");
+    return inner_->RoundTrip(call);
+  }
+
+  absl::Status Stream(
+      const HttpCall& call,
+      const std::function<void(int, const std::map<std::string, std::string>&)>&
+          on_status,
+      const std::function<bool(std::string_view)>& on_data,
+      const CancelFlag& cancel) override {
+    if (down_) return absl::UnavailableError("partitioned");
+    ++streams_;
+    CancelFlag inner_cancel{false};
+    std::atomic<bool> done{false};
+    std::thread poller([&] {
+      while (!done) {
+        if (cancel || down_) inner_cancel = true;
+        absl::SleepFor(absl::Milliseconds(5));
+      }
+    });
+    absl::Status st = inner_->Stream(call, on_status, on_data, inner_cancel);
+    done = true;
+    poller.join();
+    if (down_ && !cancel) return absl::UnavailableError("connection reset");
+    return st;
+  }
+
+ private:
+  std::unique_ptr<Transport> inner_;
+  std::atomic<bool> down_{false};
+  std::atomic<int> streams_{0};
+};
+
+// What the handlers saw, as "add c1", "update c1", "delete c1".
+class Recorder {
+ public:
+  EventHandler Handler(const std::string& prefix = "") {
+    return EventHandler{
+        .on_add =
+            [this, prefix](const ObjectPtr& o) {
+              Add(prefix + "add " + Meta(*o).name);
+            },
+        .on_update =
+            [this, prefix](const ObjectPtr& old, const ObjectPtr& o) {
+              Add(prefix + "update " + Meta(*o).name +
+                  (old == o ? " (resync)" : ""));
+            },
+        .on_delete =
+            [this, prefix](const ObjectPtr& o) {
+              Add(prefix + "delete " + Meta(*o).name);
+            },
+    };
+  }
+  std::vector<std::string> Events() {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+  // Waits until `n` events were recorded (up to 10 s).
+  bool WaitFor(size_t n) {
+    for (int i = 0; i < 1000; ++i) {
+      if (Events().size() >= n) return true;
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+    return false;
+  }
+
+ private:
+  void Add(std::string e) {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::move(e));
+  }
+  std::mutex mu_;
+  std::vector<std::string> events_;
+};
+
+InformerOptions ClaimOptions() {
+  InformerOptions options;
+  options.kind = &Kind("ResourceClaim");
+  options.page_size = 2;
+  options.initial_backoff = absl::Milliseconds(10);
+  options.max_backoff = absl::Milliseconds(50);
+  return options;
+}
+
+TEST(InformerTest, SyncsThenDeliversAddsUpdatesAndDeletes) {
+  TestServer server(false);
+  auto client = server.NewClient();
+  for (const char* name : {"a", "b", "c"}) {
+    ASSERT_TRUE(client->Create(Claim(name)).ok());
+  }
+  Informer informer(client.get(), ClaimOptions());
+  Recorder recorder;
+  informer.AddHandler(recorder.Handler());
+  EXPECT_FALSE(informer.HasSynced());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(absl::Seconds(10)));
+  // Three objects over two pages, delivered before HasSynced().
+  EXPECT_EQ(recorder.Events(),
+            (std::vector<std::string>{"add a", "add b", "add c"}));
+  EXPECT_EQ(informer.List().size(), 3u);
+  ASSERT_NE(informer.Get("default", "b"), nullptr);
+  EXPECT_EQ(informer.Get("other", "b"), nullptr);
+
+  auto d = client->Create(Claim("d"));
+  ASSERT_TRUE(d.ok());
+  api::Object changed = *d;
+  changed.mutable_metadata()->labels["x"] = "1";
+  auto updated = client->Update(changed);
+  ASSERT_TRUE(updated.ok());
+  ASSERT_TRUE(client->Delete(Kind("ResourceClaim"), "default", "a").ok());
+  ASSERT_TRUE(recorder.WaitFor(6));
+  EXPECT_EQ(recorder.Events(),
+            (std::vector<std::string>{"add a", "add b", "add c", "add d",
+                                      "update d", "delete a"}));
+  EXPECT_EQ(informer.Get("default", "a"), nullptr);
+  ASSERT_NE(informer.Get("default", "d"), nullptr);
+  EXPECT_EQ(Meta(*informer.Get("default", "d")).labels.at("x"), "1");
+  // The cache reflects the delete's revision (or a later bookmark).
+  EXPECT_GE(std::stoll(informer.ResourceVersion()),
+            std::stoll(Meta(*updated).resource_version));
+
+  // A late handler first sees the cache as adds.
+  Recorder late;
+  informer.AddHandler(late.Handler());
+  ASSERT_TRUE(late.WaitFor(3));
+  EXPECT_EQ(late.Events(),
+            (std::vector<std::string>{"add b", "add c", "add d"}));
+  informer.Stop();
+}
+
+TEST(InformerTest, RelistsAfterTheWatchVersionIsCompacted) {
+  TestServer server(false);
+  auto partitionable = std::make_unique<PartitionableTransport>(
+      NewInProcessTransport(server.Handler(), server.Config()));
+  PartitionableTransport* net = partitionable.get();
+  Client client(std::move(partitionable), server.Config());
+  Client direct(NewInProcessTransport(server.Handler(), server.Config()),
+                server.Config());
+  for (const char* name : {"a", "b", "c"}) {
+    ASSERT_TRUE(direct.Create(Claim(name)).ok());
+  }
+  Informer informer(&client, ClaimOptions());
+  Recorder recorder;
+  informer.AddHandler(recorder.Handler());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(absl::Seconds(10)));
+  for (int i = 0; i < 500 && net->streams() == 0; ++i) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  const std::string synced_rv = informer.ResourceVersion();
+
+  // Partitioned: the informer misses a create, an update and a delete, and
+  // the history it would resume from is compacted away.
+  net->SetDown(true);
+  absl::SleepFor(absl::Milliseconds(50));  // the open stream is cut
+  ASSERT_TRUE(direct.Create(Claim("d")).ok());
+  auto b = direct.Get(Kind("ResourceClaim"), "default", "b");
+  ASSERT_TRUE(b.ok());
+  b->mutable_metadata()->labels["x"] = "1";
+  ASSERT_TRUE(direct.Update(*b).ok());
+  ASSERT_TRUE(direct.Delete(Kind("ResourceClaim"), "default", "c").ok());
+  ASSERT_TRUE(server.store().Compact(server.store().Revision()).ok());
+  const int streams_before = net->streams();
+  net->SetDown(false);
+
+  // The re-watch from the old version gets 410; the re-list reports the
+  // differences.
+  ASSERT_TRUE(recorder.WaitFor(6));
+  absl::SleepFor(absl::Milliseconds(100));
+  EXPECT_EQ(recorder.Events(),
+            (std::vector<std::string>{"add a", "add b", "add c", "update b",
+                                      "add d", "delete c"}));
+  EXPECT_GT(net->streams(), streams_before);
+  EXPECT_GT(std::stoll(informer.ResourceVersion()), std::stoll(synced_rv));
+  EXPECT_EQ(informer.List().size(), 3u);
+  EXPECT_EQ(informer.Get("default", "c"), nullptr);
+
+  // And it watches again.
+  ASSERT_TRUE(direct.Create(Claim("e")).ok());
+  ASSERT_TRUE(recorder.WaitFor(7));
+  EXPECT_EQ(recorder.Events().back(), "add e");
+}
+
+TEST(InformerTest, ResyncRedeliversTheCache) {
+  TestServer server(false);
+  auto client = server.NewClient();
+  ASSERT_TRUE(client->Create(Claim("a")).ok());
+  InformerOptions options = ClaimOptions();
+  options.resync = absl::Milliseconds(50);
+  Informer informer(client.get(), options);
+  Recorder recorder;
+  informer.AddHandler(recorder.Handler());
+  informer.Start();
+  ASSERT_TRUE(recorder.WaitFor(3));
+  informer.Stop();
+  const auto events = recorder.Events();
+  EXPECT_EQ(events[0], "add a");
+  EXPECT_EQ(events[1], "update a (resync)");
+  EXPECT_EQ(events[2], "update a (resync)");
+}
+
+TEST(InformerTest, StopIsPromptAndFinal) {
+  TestServer server(false);
+  auto client = server.NewClient();
+  Informer informer(client.get(), ClaimOptions());
+  Recorder recorder;
+  informer.AddHandler(recorder.Handler());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(absl::Seconds(10)));
+  absl::SleepFor(absl::Milliseconds(50));  // the watch is open
+  const absl::Time start = absl::Now();
+  informer.Stop();
+  const absl::Duration took = absl::Now() - start;
+  std::printf("informer Stop() took %s (in-process)\n",
+              absl::FormatDuration(took).c_str());
+  // The in-process watch notices within the API server's 500 ms poll.
+  EXPECT_LT(took, absl::Seconds(3));
+  ASSERT_TRUE(client->Create(Claim("late")).ok());
+  absl::SleepFor(absl::Milliseconds(50));
+  EXPECT_TRUE(recorder.Events().empty());
+  informer.Stop();  // idempotent
+}
+
+TEST(InformerTest, StopWhileTheServerIsUnreachable) {
+  TestServer server(false);
+  auto partitionable = std::make_unique<PartitionableTransport>(
+      NewInProcessTransport(server.Handler(), server.Config()));
+  partitionable->SetDown(true);
+  Client client(std::move(partitionable), server.Config());
+  InformerOptions options = ClaimOptions();
+  options.initial_backoff = absl::Seconds(30);  // Stop interrupts it
+  Informer informer(&client, options);
+  informer.Start();
+  EXPECT_FALSE(informer.WaitForSync(absl::Milliseconds(100)));
+  const absl::Time start = absl::Now();
+  informer.Stop();
+  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
+}
+
+TEST(InformerTest, HttpsInformerStopsPromptly) {
+  TestServer server(true);
+  auto client = server.NewClient();
+  ASSERT_TRUE(client->Create(Claim("a")).ok());
+  Informer informer(client.get(), ClaimOptions());
+  Recorder recorder;
+  informer.AddHandler(recorder.Handler());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(absl::Seconds(10)));
+  ASSERT_TRUE(client->Create(Claim("b")).ok());
+  ASSERT_TRUE(recorder.WaitFor(2));
+  const absl::Time start = absl::Now();
+  informer.Stop();
+  std::printf("informer Stop() took %s (https)\n",
+              absl::FormatDuration(absl::Now() - start).c_str());
+  EXPECT_EQ(recorder.Events(), (std::vector<std::string>{"add a", "add b"}));
+}
+
+}  // namespace
+}  // namespace draplane::client
