@@ -1177,7 +1177,7 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
     std::deque<store::Event> batch;
     {
       std::unique_lock lock(queue->mu);
-      queue->cv.wait_for(lock, std::chrono::milliseconds(500),
+      queue->cv.wait_for(lock, std::chrono::milliseconds(100),
                          [&] { return !queue->events.empty(); });
       batch.swap(queue->events);
     }

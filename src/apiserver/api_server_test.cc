@@ -894,8 +894,9 @@ TEST_F(ApiServerTest, AllocationOfADeviceAnotherClaimHoldsIsAConflict) {
             "\"b\": device gpu.example.com/node-1/gpu-0 is already allocated "
             "to claim default/a");
   // Nothing was written.
-  EXPECT_FALSE(Do("GET", StrCat(kClaims, "/b")).JsonBody()["status"].contains(
-      "allocation"));
+  EXPECT_FALSE(Do("GET", StrCat(kClaims, "/b"))
+                   .JsonBody()["status"]
+                   .contains("allocation"));
   // Another device is fine; admin access does not take the device.
   EXPECT_EQ(allocate("b", "gpu-1", false).code, 200);
   ASSERT_EQ(Do("POST", kClaims, Claim("c")).code, 201);
@@ -907,6 +908,41 @@ TEST_F(ApiServerTest, AllocationOfADeviceAnotherClaimHoldsIsAConflict) {
             200);
   ASSERT_EQ(Do("POST", kClaims, Claim("d")).code, 201);
   EXPECT_EQ(allocate("d", "gpu-0", false).code, 200);
+}
+
+}  // namespace
+}  // namespace draplane::apiserver
+
+namespace draplane::apiserver {
+namespace {
+
+TEST_F(ApiServerTest, PagingAcrossAllNamespaces) {
+  ASSERT_EQ(
+      Do("POST", "/api/v1/namespaces",
+         R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"other"}})")
+          .code,
+      201);
+  ASSERT_EQ(Do("POST", kClaims, Claim("a")).code, 201);
+  ASSERT_EQ(
+      Do("POST", "/apis/resource.k8s.io/v1/namespaces/other/resourceclaims",
+         Claim("b"))
+          .code,
+      201);
+  Response first = Do("GET", "/apis/resource.k8s.io/v1/resourceclaims?limit=1");
+  ASSERT_EQ(first.code, 200) << first.body;
+  ASSERT_EQ(first.JsonBody()["items"].size(), 1u);
+  EXPECT_EQ(first.JsonBody()["items"][0]["metadata"]["name"], "a");
+  std::string token = first.JsonBody()["metadata"]["continue"];
+  ASSERT_FALSE(token.empty());
+  Response second = Do(
+      "GET", StrCat("/apis/resource.k8s.io/v1/resourceclaims?limit=1&continue=",
+                    token));
+  ASSERT_EQ(second.code, 200) << second.body;
+  ASSERT_EQ(second.JsonBody()["items"].size(), 1u);
+  EXPECT_EQ(second.JsonBody()["items"][0]["metadata"]["name"], "b");
+  EXPECT_FALSE(
+      second.JsonBody()["metadata"].contains("continue") &&
+      !second.JsonBody()["metadata"]["continue"].get<std::string>().empty());
 }
 
 }  // namespace

@@ -198,8 +198,26 @@ absl::StatusOr<ContinueToken> DecodeContinue(const std::string& text) {
   t.revision = j["rv"].get<int64_t>();
   t.start = j["start"].get<std::string>();
   if (!t.start.empty() && t.start.back() == '\0') t.start.pop_back();
-  if (t.revision <= 0 || t.start.find('/') != std::string::npos ||
-      t.start.find("..") != std::string::npos) {
+  // Upstream: path.Clean("/" + start) must not change it (no "..", ".",
+  // empty segments or trailing slash that could range outside the prefix);
+  // "namespace/name" keys of all-namespace lists are fine.
+  bool clean = true;
+  {
+    std::string key =
+        t.start.empty() || t.start[0] != '/' ? "/" + t.start : t.start;
+    size_t pos = 1;
+    while (clean && pos <= key.size()) {
+      size_t next = key.find('/', pos);
+      if (next == std::string::npos) next = key.size();
+      std::string segment = key.substr(pos, next - pos);
+      if (key.size() > 1 &&
+          (segment.empty() || segment == "." || segment == "..")) {
+        clean = false;
+      }
+      pos = next + 1;
+    }
+  }
+  if (t.revision <= 0 || !clean) {
     return BadRequest("continue key is not valid: invalid start key");
   }
   return t;
