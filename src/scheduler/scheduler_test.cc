@@ -6,10 +6,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "absl/time/clock.h"
 #include "common/str_cat.h"
@@ -134,19 +132,9 @@ int CheckNoDoubleAllocation(client::Client& c) {
   return bound;
 }
 
-fs::path SeedDir() {
-  fs::path shared = std::getenv("DRAPLANE_SHARED_DIR")
-                        ? fs::path(std::getenv("DRAPLANE_SHARED_DIR"))
-                        : fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared";
-  return shared / "seed" / "manifests";
-}
+fs::path SeedDir() { return testing::SeedManifestsDir(); }
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+std::string ReadFile(const fs::path& p) { return testing::ReadFile(p); }
 
 TEST(SchedulerTest, SeedDistributedTrainingThroughTheApi) {
   fs::path dir = SeedDir();

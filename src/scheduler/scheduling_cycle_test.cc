@@ -5,10 +5,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <set>
-#include <sstream>
 
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
@@ -21,19 +19,9 @@ namespace fs = std::filesystem;
 using api::Json;
 using testing::Decode;
 
-fs::path SeedDir() {
-  fs::path shared = std::getenv("DRAPLANE_SHARED_DIR")
-                        ? fs::path(std::getenv("DRAPLANE_SHARED_DIR"))
-                        : fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared";
-  return shared / "seed" / "manifests";
-}
+fs::path SeedDir() { return testing::SeedManifestsDir(); }
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+std::string ReadFile(const fs::path& p) { return testing::ReadFile(p); }
 
 ObjectPtr Ptr(api::Object o) {
   return std::make_shared<const api::Object>(std::move(o));

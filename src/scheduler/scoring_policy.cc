@@ -13,15 +13,20 @@ int64_t DeviceFill(const NodeCandidate& c) {
   return std::min<int64_t>(100, used * 100 / c.devices_total);
 }
 
-class UpstreamPolicy : public ScoringPolicy {
+// Policies that add no interconnect preference.
+class WithoutTopology : public ScoringPolicy {
  public:
-  std::string_view name() const override { return "upstream"; }
-  bool ScoresAllNodes() const override { return false; }
-  bool RandomTieBreak() const override { return true; }
   const std::vector<std::string>& PreferredMatchAttributes() const override {
     static const std::vector<std::string> kNone;
     return kNone;
   }
+};
+
+class UpstreamPolicy : public WithoutTopology {
+ public:
+  std::string_view name() const override { return "upstream"; }
+  bool ScoresAllNodes() const override { return false; }
+  bool RandomTieBreak() const override { return true; }
   int64_t Score(const NodeCandidate& c) const override {
     // The prioritized-list score is normalised to 0..100 by upstream's
     // default normaliser across nodes; ranking by the raw sum is the same
@@ -30,30 +35,22 @@ class UpstreamPolicy : public ScoringPolicy {
   }
 };
 
-class BinpackPolicy : public ScoringPolicy {
+class BinpackPolicy : public WithoutTopology {
  public:
   std::string_view name() const override { return "binpack"; }
   bool ScoresAllNodes() const override { return true; }
   bool RandomTieBreak() const override { return false; }
-  const std::vector<std::string>& PreferredMatchAttributes() const override {
-    static const std::vector<std::string> kNone;
-    return kNone;
-  }
   int64_t Score(const NodeCandidate& c) const override {
     return c.prioritized_list * 100000 + DeviceFill(c) * 1000 +
            c.most_allocated;
   }
 };
 
-class SpreadPolicy : public ScoringPolicy {
+class SpreadPolicy : public WithoutTopology {
  public:
   std::string_view name() const override { return "spread"; }
   bool ScoresAllNodes() const override { return true; }
   bool RandomTieBreak() const override { return false; }
-  const std::vector<std::string>& PreferredMatchAttributes() const override {
-    static const std::vector<std::string> kNone;
-    return kNone;
-  }
   int64_t Score(const NodeCandidate& c) const override {
     return c.prioritized_list * 100000 + (100 - DeviceFill(c)) * 1000 +
            c.least_allocated;

@@ -1,7 +1,9 @@
 #include "scheduler/testing/cluster_builder.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "api/manifest.h"
 #include "api/object_codec.h"
@@ -39,6 +41,21 @@ api::Object DecodeText(std::string_view text) {
   std::vector<api::Object> objects = DecodeStream(text);
   if (objects.size() != 1) std::abort();
   return std::move(objects.front());
+}
+
+std::string SeedManifestsDir() {
+  const char* shared = std::getenv("DRAPLANE_SHARED_DIR");
+  std::string base = shared != nullptr
+                         ? std::string(shared)
+                         : StrCat(DRAPLANE_SOURCE_DIR, "/../shared");
+  return StrCat(base, "/seed/manifests");
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
 }
 
 Json NodeJson(std::string_view name,

@@ -22,6 +22,12 @@ api::Object DecodeText(std::string_view text);
 // Every object of a YAML/JSON stream.
 std::vector<api::Object> DecodeStream(std::string_view text);
 
+// The seed guide's manifests folder ($DRAPLANE_SHARED_DIR/seed/manifests,
+// else ../shared beside the source tree) and a file's text ("" when
+// unreadable).
+std::string SeedManifestsDir();
+std::string ReadFile(const std::string& path);
+
 // A Ready node with room for 110 pods.
 api::Json NodeJson(std::string_view name,
                    const std::map<std::string, std::string>& labels = {});
