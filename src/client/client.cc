@@ -430,45 +430,40 @@ absl::StatusOr<Encoded> Encode(const api::Object& object) {
 }
 }  // namespace
 
-absl::StatusOr<api::Object> Client::Create(const api::Object& object,
-                                           const WriteOptions& options) {
+absl::StatusOr<api::Object> Client::WriteObject(bool create,
+                                                std::string_view subresource,
+                                                const api::Object& object,
+                                                const WriteOptions& options) {
   auto e = Encode(object);
   if (!e.ok()) return e.status();
+  if (!create && e->name.empty()) {
+    return absl::InvalidArgumentError(StrCat(
+        subresource.empty() ? "Update" : "UpdateStatus", ": empty name"));
+  }
   HttpCall call =
-      MakeCall("POST", ResourcePath(*e->kind, e->ns), std::move(e->body));
+      create
+          ? MakeCall("POST", ResourcePath(*e->kind, e->ns), std::move(e->body))
+          : MakeCall("PUT", ResourcePath(*e->kind, e->ns, e->name, subresource),
+                     std::move(e->body));
   AddWriteOptions(call, options);
   auto reply = Do(std::move(call));
   if (!reply.ok()) return reply.status();
   return DecodeBody(reply->body);
+}
+
+absl::StatusOr<api::Object> Client::Create(const api::Object& object,
+                                           const WriteOptions& options) {
+  return WriteObject(true, "", object, options);
 }
 
 absl::StatusOr<api::Object> Client::Update(const api::Object& object,
                                            const WriteOptions& options) {
-  auto e = Encode(object);
-  if (!e.ok()) return e.status();
-  if (e->name.empty()) return absl::InvalidArgumentError("Update: empty name");
-  HttpCall call = MakeCall("PUT", ResourcePath(*e->kind, e->ns, e->name),
-                           std::move(e->body));
-  AddWriteOptions(call, options);
-  auto reply = Do(std::move(call));
-  if (!reply.ok()) return reply.status();
-  return DecodeBody(reply->body);
+  return WriteObject(false, "", object, options);
 }
 
 absl::StatusOr<api::Object> Client::UpdateStatus(const api::Object& object,
                                                  const WriteOptions& options) {
-  auto e = Encode(object);
-  if (!e.ok()) return e.status();
-  if (e->name.empty()) {
-    return absl::InvalidArgumentError("UpdateStatus: empty name");
-  }
-  HttpCall call =
-      MakeCall("PUT", ResourcePath(*e->kind, e->ns, e->name, "status"),
-               std::move(e->body));
-  AddWriteOptions(call, options);
-  auto reply = Do(std::move(call));
-  if (!reply.ok()) return reply.status();
-  return DecodeBody(reply->body);
+  return WriteObject(false, "status", object, options);
 }
 
 absl::StatusOr<api::Object> Client::Patch(const api::KindInfo& kind,

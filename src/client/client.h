@@ -144,6 +144,11 @@ class Client {
  private:
   class RateLimiter;
   absl::StatusOr<HttpReply> Do(HttpCall call);
+  // POST of `object` (create), or PUT to it or to its `subresource`.
+  absl::StatusOr<api::Object> WriteObject(bool create,
+                                          std::string_view subresource,
+                                          const api::Object& object,
+                                          const WriteOptions& options);
 
   std::unique_ptr<Transport> transport_;
   RestConfig config_;

@@ -25,6 +25,12 @@ uint64_t ParseVersion(const std::string& rv) {
   return v;
 }
 
+bool PodTerminal(const api::Pod& pod) {
+  return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
+}
+
+}  // namespace
+
 bool SameDevices(const api::AllocationResult& a,
                  const api::AllocationResult& b) {
   const auto& x = a.devices.results;
@@ -40,12 +46,6 @@ bool SameDevices(const api::AllocationResult& a,
   }
   return true;
 }
-
-bool PodTerminal(const api::Pod& pod) {
-  return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
-}
-
-}  // namespace
 
 std::string ObjectKey(const api::ObjectMeta& meta) {
   if (meta.namespace_.empty()) return meta.name;

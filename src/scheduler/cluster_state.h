@@ -32,6 +32,11 @@ using ObjectPtr = std::shared_ptr<const api::Object>;
 // "namespace/name" (or "name" for cluster-scoped objects).
 std::string ObjectKey(const api::ObjectMeta& meta);
 
+// Whether two allocations name the same devices (driver, pool, device,
+// share ID, admin access, consumed capacity), in order.
+bool SameDevices(const api::AllocationResult& a,
+                 const api::AllocationResult& b);
+
 // The finalizer the scheduler puts on claims it allocates (upstream
 // resourceapi.Finalizer).
 inline constexpr std::string_view kClaimFinalizer =

@@ -37,19 +37,6 @@ int32_t PodPriority(const api::Pod& pod) {
   return 0;
 }
 
-bool SameDevices(const api::AllocationResult& a,
-                 const api::AllocationResult& b) {
-  if (a.devices.results.size() != b.devices.results.size()) return false;
-  for (size_t i = 0; i < a.devices.results.size(); ++i) {
-    const auto& x = a.devices.results[i];
-    const auto& y = b.devices.results[i];
-    if (x.driver != y.driver || x.pool != y.pool || x.device != y.device) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // One event to write, or a PodScheduled condition to set.
 struct Record {
   api::Pod pod;  // namespace, name, uid, conditions

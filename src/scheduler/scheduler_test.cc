@@ -43,17 +43,7 @@ std::unique_ptr<Scheduler> MustStart(client::Client* c,
   return *std::move(s);
 }
 
-Json GpuClass() {
-  return {
-      {"apiVersion", "resource.k8s.io/v1"},
-      {"kind", "DeviceClass"},
-      {"metadata", {{"name", "gpu"}}},
-      {"spec",
-       {{"selectors",
-         Json::array(
-             {{{"cel",
-                {{"expression", "device.driver == \"gpu.nvidia.com\""}}}}})}}}};
-}
+Json GpuClass() { return testing::GpuClassJson(); }
 
 void AddGpuNodes(InProcessCluster& c, int nodes, int gpus, int first = 0) {
   for (int n = first; n < first + nodes; ++n) {

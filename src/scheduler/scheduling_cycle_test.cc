@@ -137,17 +137,7 @@ TEST(SchedulingCycleTest, SeedDistributedTrainingLandsOnSharedNvlink) {
   EXPECT_EQ(groups.size(), 1u) << "the four GPUs must share one NVLink value";
 }
 
-Json GpuClass() {
-  return {
-      {"apiVersion", "resource.k8s.io/v1"},
-      {"kind", "DeviceClass"},
-      {"metadata", {{"name", "gpu"}}},
-      {"spec",
-       {{"selectors",
-         Json::array(
-             {{{"cel",
-                {{"expression", "device.driver == \"gpu.nvidia.com\""}}}}})}}}};
-}
+Json GpuClass() { return testing::GpuClassJson(); }
 
 void AddGpuNodes(Cluster& c, int nodes, int gpus) {
   c.Add(GpuClass());

@@ -195,6 +195,18 @@ Json ClaimPodJson(std::string_view ns, std::string_view name,
                  {{"name", "resource"}, {"resourceClaimName", claim_name}});
 }
 
+Json GpuClassJson() {
+  return Json{
+      {"apiVersion", "resource.k8s.io/v1"},
+      {"kind", "DeviceClass"},
+      {"metadata", {{"name", "gpu"}}},
+      {"spec",
+       {{"selectors",
+         Json::array(
+             {{{"cel",
+                {{"expression", "device.driver == \"gpu.nvidia.com\""}}}}})}}}};
+}
+
 Json ClaimJson(std::string_view ns, std::string_view name,
                std::string_view device_class, int count) {
   return Json{

@@ -66,6 +66,8 @@ api::Json TemplatePodJson(std::string_view ns, std::string_view name,
 api::Json ClaimPodJson(std::string_view ns, std::string_view name,
                        std::string_view claim_name,
                        std::string_view scheduler_name = "draplane");
+// DeviceClass "gpu": every device of driver gpu.nvidia.com.
+api::Json GpuClassJson();
 // A claim asking for `count` devices of `device_class`.
 api::Json ClaimJson(std::string_view ns, std::string_view name,
                     std::string_view device_class, int count);
