@@ -105,13 +105,6 @@ const std::vector<const ClusterState::NodeInfo*>& ClusterState::Nodes() {
   return node_order_;
 }
 
-const ClusterState::NodeInfo* ClusterState::FindNode(
-    std::string_view name) const {
-  auto it = nodes_.find(name);
-  if (it == nodes_.end() || it->second->object == nullptr) return nullptr;
-  return it->second.get();
-}
-
 // ------------------------------------------------- slices, classes, rules
 
 void ClusterState::SlicesChanged() {
@@ -187,7 +180,6 @@ void ClusterState::RebuildAllocatorIfNeeded() {
     }
   }
   pool_nodes_.clear();
-  num_devices_ = 0;
   for (auto& [name, node] : nodes_) {
     node->devices_total = 0;
     node->devices_used = 0;
@@ -199,7 +191,6 @@ void ClusterState::RebuildAllocatorIfNeeded() {
     std::string node = slice.spec.node_name.value_or("");
     auto [it, inserted] = pool_nodes_.emplace(pool, node);
     if (!inserted && it->second != node) it->second.clear();
-    num_devices_ += slice.spec.devices.size();
     if (!node.empty()) {
       EnsureNode(node).devices_total +=
           static_cast<int>(slice.spec.devices.size());

@@ -102,7 +102,6 @@ class ClusterState {
   };
   // Nodes in a stable order (by name).
   const std::vector<const NodeInfo*>& Nodes();
-  const NodeInfo* FindNode(std::string_view name) const;
   const api::ResourceClaim* FindClaim(std::string_view ns,
                                       std::string_view name) const;
   ObjectPtr FindClaimObject(std::string_view ns, std::string_view name) const;
@@ -117,9 +116,6 @@ class ClusterState {
   // single node's pools change: together with NodeInfo::epoch it keys
   // cached per-node allocation answers.
   uint64_t GlobalEpoch() const { return global_epoch_; }
-
-  size_t num_slices() const { return slices_.size(); }
-  size_t num_devices() const { return num_devices_; }
 
  private:
   struct ClaimEntry {
@@ -170,7 +166,6 @@ class ClusterState {
   bool allocated_dirty_ = true;
   // "driver/pool" -> the node whose slices publish it ("" = shared pool).
   absl::flat_hash_map<std::string, std::string> pool_nodes_;
-  size_t num_devices_ = 0;
   uint64_t global_epoch_ = 1;
 };
 

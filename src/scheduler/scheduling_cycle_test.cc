@@ -364,6 +364,16 @@ TEST(SchedulingCycleTest, TopologyPrefersSharedInterconnectWithoutRequiringIt) {
   ASSERT_EQ(d.kind, Decision::Kind::kScheduled) << d.message;
 }
 
+TEST(ScoringPolicyTest, UnknownNameListsThePolicies) {
+  absl::StatusOr<std::unique_ptr<ScoringPolicy>> p = NewScoringPolicy("fast");
+  EXPECT_EQ(p.status().message(),
+            "unknown scheduling policy \"fast\": must be one of upstream, "
+            "binpack, spread, topology");
+  EXPECT_EQ(NewScoringPolicy("topology", {"noDomain"}).status().message(),
+            "topology attribute \"noDomain\" must be fully qualified "
+            "(domain/name), as matchAttribute requires");
+}
+
 // The answer cache must never change a decision: the same pods on the same
 // random clusters, with and without it (and the same tie-break seed).
 TEST(SchedulingCycleTest, AnswerCacheChangesNoDecision) {

@@ -113,9 +113,12 @@ absl::StatusOr<std::unique_ptr<ScoringPolicy>> NewScoringPolicy(
                                                 ? DefaultTopologyAttributes()
                                                 : topology_attributes);
   }
-  return absl::InvalidArgumentError(
-      StrCat("unknown scheduling policy \"", name,
-             "\": must be one of upstream, binpack, spread, topology"));
+  std::string names;
+  for (std::string_view n : PolicyNames()) {
+    StrAppend(&names, names.empty() ? "" : ", ", n);
+  }
+  return absl::InvalidArgumentError(StrCat("unknown scheduling policy \"", name,
+                                           "\": must be one of ", names));
 }
 
 }  // namespace draplane::scheduler
