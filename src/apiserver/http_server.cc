@@ -10,6 +10,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
+#include <list>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -208,9 +210,16 @@ class HttpServerImpl : public HttpServer {
     }
     ::shutdown(acceptor_.native_handle(), SHUT_RDWR);
     if (accept_thread_.joinable()) accept_thread_.join();
-    std::unique_lock lock(mu_);
-    for (int fd : open_fds_) ::shutdown(fd, SHUT_RDWR);
-    idle_.wait(lock, [this] { return connections_ == 0; });
+    std::list<Worker> workers;
+    {
+      std::unique_lock lock(mu_);
+      for (int fd : open_fds_) ::shutdown(fd, SHUT_RDWR);
+      idle_.wait(lock, [this] { return connections_ == 0; });
+      workers.swap(workers_);
+    }
+    // Joined, not detached: no connection thread (with its TLS state)
+    // outlives Stop().
+    for (Worker& w : workers) w.thread.join();
   }
 
  private:
@@ -223,11 +232,24 @@ class HttpServerImpl : public HttpServer {
       if (ec) continue;
       socket.set_option(tcp::no_delay(true), ec);
       std::lock_guard lock(mu_);
+      // Reap the threads of finished connections.
+      for (auto it = workers_.begin(); it != workers_.end();) {
+        if (it->done->load()) {
+          it->thread.join();
+          it = workers_.erase(it);
+        } else {
+          ++it;
+        }
+      }
       ++connections_;
       open_fds_.insert(socket.native_handle());
-      std::thread([this, s = std::move(socket)]() mutable {
-        Connection(std::move(s));
-      }).detach();
+      auto done = std::make_shared<std::atomic<bool>>(false);
+      workers_.push_back(
+          Worker{std::thread([this, done, s = std::move(socket)]() mutable {
+                   Connection(std::move(s));
+                   done->store(true);
+                 }),
+                 done});
     }
     beast::error_code ec;
     acceptor_.close(ec);
@@ -309,6 +331,11 @@ class HttpServerImpl : public HttpServer {
   std::condition_variable idle_;
   int connections_ = 0;
   std::set<int> open_fds_;
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::list<Worker> workers_;  // connection threads, joined when done
 };
 
 }  // namespace
