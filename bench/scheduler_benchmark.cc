@@ -24,6 +24,11 @@
 //   only the scheduler's part (decisions, claim writes, bindings, events)
 //   is timed.
 #include <malloc.h>
+#include <sys/resource.h>
+
+#ifdef DRAPLANE_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -63,7 +68,29 @@ struct Flags {
   std::string phase = "all";
 };
 
-size_t HeapInUse() { return mallinfo2().uordblks; }
+// Bytes the program holds on the heap (jemalloc when linked, else glibc).
+size_t HeapInUse() {
+#ifdef DRAPLANE_JEMALLOC
+  mallctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
+  uint64_t epoch = 1;
+  size_t size = sizeof(epoch);
+  mallctl("epoch", &epoch, &size, &epoch, size);
+  size_t allocated = 0;
+  size = sizeof(allocated);
+  mallctl("stats.allocated", &allocated, &size, nullptr, 0);
+  return allocated;
+#else
+  return mallinfo2().uordblks;
+#endif
+}
+
+// CPU time (user + system, all threads) the process has used.
+double CpuSeconds() {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec +
+         (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
 
 scheduler::ObjectPtr Ptr(const Json& json) {
   return std::make_shared<const api::Object>(Decode(json));
@@ -213,6 +240,7 @@ int RunApi(const Flags& f) {
     return 2;
   }
   absl::Time start, created_at;
+  double cpu_start = 0;
   if (f.phase == "schedule") {
     create_pods();
     absl::Time wait_until = absl::Now() + absl::Minutes(10);
@@ -221,10 +249,12 @@ int RunApi(const Flags& f) {
     }
     absl::SleepFor(absl::Seconds(1));  // the pods' status writes
     start = created_at = absl::Now();
+    cpu_start = CpuSeconds();
     if (!(*sched)->Start().ok()) return 2;
   } else {
     if (!(*sched)->Start().ok()) return 2;
     start = absl::Now();
+    cpu_start = CpuSeconds();
     create_pods();
     created_at = absl::Now();
   }
@@ -233,6 +263,7 @@ int RunApi(const Flags& f) {
     absl::SleepFor(absl::Milliseconds(2));
   }
   absl::Time end = absl::Now();
+  const double cpu_seconds = CpuSeconds() - cpu_start;
   scheduler::SchedulerStats stats = (*sched)->stats();
   (*sched)->Stop();
   controller.Stop();
@@ -242,10 +273,11 @@ int RunApi(const Flags& f) {
       "\"policy\":\"%s\",\"nodes\":%d,"
       "\"devices_per_node\":%d,\"pods\":%d,\"scheduled\":%lld,"
       "\"seconds\":%.3f,\"pods_per_second\":%.0f,\"create_seconds\":%.3f,"
-      "\"attempts\":%lld,\"errors\":%lld}\n",
+      "\"cpu_ms_per_pod\":%.3f,\"attempts\":%lld,\"errors\":%lld}\n",
       f.phase.c_str(), f.store.c_str(), f.policy.c_str(), f.nodes, f.devices,
       f.pods, static_cast<long long>(stats.scheduled), seconds,
       stats.scheduled / seconds, absl::ToDoubleSeconds(created_at - start),
+      1000 * cpu_seconds / std::max<int64_t>(1, stats.scheduled),
       static_cast<long long>(stats.attempts),
       static_cast<long long>(stats.errors));
   cluster->reset();

@@ -29,7 +29,8 @@ endfunction()
 function(draplane_benchmark name)
   cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
   add_executable(${name} ${ARG_SRCS})
-  target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark
+      draplane_malloc)
 endfunction()
 
 function(draplane_fuzzer name)

@@ -154,6 +154,12 @@ absl::StatusOr<Json> ToVersion(const ResourceInfo& r, const Json& object,
   return *std::move(encoded);
 }
 
+// One line of a JSON watch stream (`type` is a plain word).
+std::string WatchLine(std::string_view type, const Json& object) {
+  return StrCat("{\"type\":\"", type, "\",\"object\":", api::DumpJson(object),
+                "}\n");
+}
+
 enum class FieldValidation { kIgnore, kWarn, kStrict };
 
 absl::StatusOr<FieldValidation> ParseFieldValidation(const std::string& v) {
@@ -569,6 +575,10 @@ class ApiServer::Impl {
       SendJson(w, code, *table, warnings);
       return absl::OkStatus();
     }
+    if (t.version == t.resource->StorageVersion()) {
+      SendJson(w, code, object, warnings);
+      return absl::OkStatus();
+    }
     auto out = ToVersion(*t.resource, object, t.version);
     if (!out.ok()) return out.status();
     SendJson(w, code, *out, warnings);
@@ -675,7 +685,7 @@ class ApiServer::Impl {
         },
         {.dry_run = *dry, .subresource = ""});
     if (!result.ok()) return result.status();
-    SendJson(w, 200, ScaleOf(result->object), {});
+    SendJson(w, 200, ScaleOf(*result->object), {});
     return absl::OkStatus();
   }
 
@@ -776,7 +786,7 @@ class ApiServer::Impl {
                          WriteOptionsOf(req, t, *dry));
     if (!result.ok()) return result.status();
     for (auto& [tt, object] : templates) {
-      const Json& pod_meta = result->object.at("metadata");
+      const Json& pod_meta = result->object->at("metadata");
       object["metadata"]["ownerReferences"] =
           Json::array({Json{{"apiVersion", "v1"},
                             {"kind", "Pod"},
@@ -789,12 +799,12 @@ class ApiServer::Impl {
       if (!created.ok()) {
         if (!*dry) {
           (void)registry_.Delete(*t.resource, t.namespace_,
-                                 internal::NameOf(result->object), {});
+                                 internal::NameOf(*result->object), {});
         }
         return created.status();
       }
     }
-    return SendObject(req, t, result->object, 201, warnings, w);
+    return SendObject(req, t, *result->object, 201, warnings, w);
   }
 
   absl::Status Update(const HttpRequest& req, const Target& t,
@@ -823,7 +833,7 @@ class ApiServer::Impl {
         registry_.Update(*t.resource, t.namespace_, t.name, *std::move(storage),
                          WriteOptionsOf(req, t, *dry));
     if (!result.ok()) return result.status();
-    return SendObject(req, t, result->object, result->created ? 201 : 200,
+    return SendObject(req, t, *result->object, result->created ? 201 : 200,
                       warnings, w);
   }
 
@@ -879,7 +889,7 @@ class ApiServer::Impl {
         WriteOptionsOf(req, t, *dry, /*record_manager=*/!apply),
         /*create=*/apply && t.subresource.empty());
     if (!result.ok()) return result.status();
-    return SendObject(req, t, result->object, result->created ? 201 : 200,
+    return SendObject(req, t, *result->object, result->created ? 201 : 200,
                       warnings, w);
   }
 
@@ -1182,12 +1192,12 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
       batch.swap(queue->events);
     }
     for (const store::Event& e : batch) {
-      const auto ev = watch_cache_.Decoded(e);
+      const auto ev = watch_cache_.Decoded(registry_, e);
       last_revision = e.revision;
-      const bool now_matches = !*filter || (*filter)(ev->object);
+      const bool now_matches = !*filter || (*filter)(*ev->object);
       const bool before_matched =
           ev->type == internal::ObjectEvent::kModified &&
-          (!*filter || (*filter)(ev->prev_object));
+          (!*filter || (ev->prev_object && (*filter)(*ev->prev_object)));
       std::string_view type;
       switch (ev->type) {
         case internal::ObjectEvent::kAdded:
@@ -1203,17 +1213,18 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
       }
       if (type.empty()) continue;
       if (n.table) {
-        if (!send(type, ev->object)) return;
+        if (!send(type, *ev->object)) return;
         continue;
       }
       // Plain JSON lines are the same for every watcher of this version.
       auto line = watch_cache_.Line(
           e.revision, type, t.version, [&]() -> absl::StatusOr<std::string> {
-            auto v = ToVersion(r, ev->object, t.version);
+            if (t.version == r.StorageVersion()) {
+              return WatchLine(type, *ev->object);
+            }
+            auto v = ToVersion(r, *ev->object, t.version);
             if (!v.ok()) return v.status();
-            return api::DumpJson(Json{{"type", std::string(type)},
-                                      {"object", *std::move(v)}}) +
-                   "\n";
+            return WatchLine(type, *v);
           });
       if (!line.ok() || !w.WriteChunk(**line)) return;
     }

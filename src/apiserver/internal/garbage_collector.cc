@@ -53,14 +53,11 @@ std::vector<Stored> Everything(Registry& registry) {
           it->second.mod_revision == rec.mod_revision) {
         entry = std::move(it->second);
       } else {
-        Json full = Json::parse(*rec.value, nullptr, false);
-        if (!full.is_object() || !full.contains("metadata") ||
-            !full["metadata"].is_object()) {
-          continue;
-        }
+        std::shared_ptr<const Json> full = registry.StoredObject(rec.value);
+        auto meta = full->find("metadata");
+        if (meta == full->end() || !meta->is_object()) continue;
         entry.mod_revision = rec.mod_revision;
-        entry.object = std::make_shared<const Json>(
-            Json{{"metadata", std::move(full["metadata"])}});
+        entry.object = std::make_shared<const Json>(Json{{"metadata", *meta}});
       }
       out.push_back({&r, entry.object, *entry.object});
       seen.emplace(rec.key, std::move(entry));

@@ -55,32 +55,34 @@ std::string MetaString(const Json& object, const char* field) {
   return f != m->end() && f->is_string() ? f->get<std::string>() : "";
 }
 
-// Places resourceVersion where Go's ObjectMeta has it (after uid).
-void SetResourceVersion(Json& object, const std::string& rv) {
-  Json& meta = MutableMetadata(object);
-  Json out = Json::object();
-  bool placed = false;
-  static constexpr std::string_view kBefore[] = {
-      "name", "generateName", "namespace", "selfLink", "uid"};
-  for (auto it = meta.begin(); it != meta.end(); ++it) {
-    if (it.key() == "resourceVersion") continue;
-    bool before = false;
-    for (auto b : kBefore) before = before || it.key() == b;
-    if (!before && !placed) {
-      out["resourceVersion"] = rv;
-      placed = true;
-    }
-    out[it.key()] = it.value();
-  }
-  if (!placed) out["resourceVersion"] = rv;
-  meta = std::move(out);
+// `object` with metadata.resourceVersion set to `revision`, shared.
+std::shared_ptr<const Json> Versioned(Json object, int64_t revision) {
+  SetResourceVersion(object, std::to_string(revision));
+  return std::make_shared<const Json>(std::move(object));
 }
 
-Json FromValue(const store::Value& value, int64_t revision) {
-  Json object = Json::parse(*value, nullptr, /*allow_exceptions=*/false);
-  if (object.is_discarded()) object = Json::object();
-  SetResourceVersion(object, std::to_string(revision));
-  return object;
+// a == b, not looking at metadata.resourceVersion.
+bool EqualButResourceVersion(const Json& a, const Json& b) {
+  if (!a.is_object() || !b.is_object() || a.size() != b.size()) return a == b;
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    auto other = b.find(it.key());
+    if (other == b.end()) return false;
+    if (it.key() != "metadata" || !it->is_object() || !other->is_object()) {
+      if (*it != *other) return false;
+      continue;
+    }
+    size_t seen = 0;
+    for (auto m = it->begin(); m != it->end(); ++m) {
+      if (m.key() == "resourceVersion") continue;
+      ++seen;
+      auto o = other->find(m.key());
+      if (o == other->end() || *m != *o) return false;
+    }
+    const size_t other_size =
+        other->size() - (other->contains("resourceVersion") ? 1 : 0);
+    if (seen != other_size) return false;
+  }
+  return true;
 }
 
 std::string Key(const ResourceInfo& r, std::string_view ns,
@@ -158,7 +160,8 @@ absl::StatusOr<Json> Admit(const ResourceInfo& r, const Json& candidate,
 }
 
 // The stored form: no resourceVersion.
-std::string StoredForm(Json object) {
+// What the store holds of `object`: its JSON without resourceVersion.
+std::string StoredForm(Json& object) {
   MutableMetadata(object).erase("resourceVersion");
   return api::DumpJson(object);
 }
@@ -296,7 +299,7 @@ absl::StatusOr<Json> Registry::Get(const ResourceInfo& r, std::string_view ns,
   auto rec = store_->Get(Key(r, ns, name));
   if (absl::IsNotFound(rec.status())) return NotFound(r, name);
   if (!rec.ok()) return rec.status();
-  return FromValue(rec->value, rec->mod_revision);
+  return Json(*Read(rec->value, rec->mod_revision));
 }
 
 absl::StatusOr<ListResult> Registry::List(const ResourceInfo& r,
@@ -356,7 +359,7 @@ absl::StatusOr<ListResult> Registry::List(const ResourceInfo& r,
     size_t i = 0;
     for (; i < page->records.size(); ++i) {
       const store::Record& rec = page->records[i];
-      Json object = FromValue(rec.value, rec.mod_revision);
+      Json object = *Read(rec.value, rec.mod_revision);
       if (query.filter && !query.filter(object)) continue;
       result.items.push_back(std::move(object));
       if (query.limit > 0 &&
@@ -470,7 +473,7 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
     WriteResult result;
     result.created = true;
     if (options.dry_run) {
-      result.object = *std::move(admitted);
+      result.object = std::make_shared<const Json>(*std::move(admitted));
       return result;
     }
     auto rec = store_->Create(Key(r, ns, name), StoredForm(*admitted));
@@ -479,7 +482,8 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
       return AlreadyExists(r, name);
     }
     if (!rec.ok()) return rec.status();
-    result.object = FromValue(rec->value, rec->mod_revision);
+    result.object = Versioned(*std::move(admitted), rec->mod_revision);
+    decoded_.Put(rec->value, result.object);
     return result;
   }
 }
@@ -516,8 +520,9 @@ absl::StatusOr<WriteResult> Registry::Modify(
       return created;
     }
     if (!rec.ok()) return rec.status();
-    const Json current = FromValue(rec->value, rec->mod_revision);
-    auto desired = mutate(current);
+    const std::shared_ptr<const Json> current =
+        Read(rec->value, rec->mod_revision);
+    auto desired = mutate(*current);
     if (!desired.ok()) return desired.status();
     auto result = WriteUpdate(r, ns, name, current, rec->mod_revision,
                               *std::move(desired), options);
@@ -529,8 +534,9 @@ absl::StatusOr<WriteResult> Registry::Modify(
 
 absl::StatusOr<WriteResult> Registry::WriteUpdate(
     const ResourceInfo& r, std::string_view ns, std::string_view name,
-    const Json& current, int64_t current_revision, Json desired,
-    const WriteOptions& options) {
+    const std::shared_ptr<const Json>& current_ptr, int64_t current_revision,
+    Json desired, const WriteOptions& options) {
+  const Json& current = *current_ptr;
   if (!desired.is_object()) return BadRequest("the body must be an object");
   const std::string rv = MetaString(desired, "resourceVersion");
   if (!rv.empty() && rv != std::to_string(current_revision)) {
@@ -627,11 +633,9 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
       !s.ok()) {
     return s;
   }
-  Json current_stored = current;
-  MutableMetadata(current_stored).erase("resourceVersion");
   WriteResult result;
-  if (next == current_stored) {  // no-op: nothing written
-    result.object = current;
+  if (EqualButResourceVersion(next, current)) {  // no-op: nothing written
+    result.object = current_ptr;
     return result;
   }
   const Json& next_meta = next.at("metadata");
@@ -641,8 +645,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
                              .value("finalizers", Json::array())
                              .empty();
   if (options.dry_run) {
-    result.object = std::move(next);
-    SetResourceVersion(result.object, std::to_string(current_revision));
+    result.object = Versioned(std::move(next), current_revision);
     return result;
   }
   // Claim writes are serialised with the allocation check (the lock is
@@ -662,14 +665,14 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     auto del = store_->Delete(key, current_revision);
     if (!del.ok()) return del.status();
     if (claim) allocation_guard_->Record(key, nullptr);
-    result.object = std::move(next);
-    SetResourceVersion(result.object, std::to_string(del->mod_revision));
+    result.object = Versioned(std::move(next), del->mod_revision);
     return result;
   }
   auto rec = store_->Update(key, StoredForm(next), current_revision);
   if (!rec.ok()) return rec.status();
   if (claim) allocation_guard_->Record(key, &next);
-  result.object = FromValue(rec->value, rec->mod_revision);
+  result.object = Versioned(std::move(next), rec->mod_revision);
+  decoded_.Put(rec->value, result.object);
   return result;
 }
 
@@ -681,7 +684,7 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
     auto rec = store_->Get(Key(r, ns, name));
     if (absl::IsNotFound(rec.status())) return NotFound(r, name);
     if (!rec.ok()) return rec.status();
-    Json current = FromValue(rec->value, rec->mod_revision);
+    Json current = *Read(rec->value, rec->mod_revision);
     const std::string uid = MetaString(current, "uid");
     if (options.precondition_uid && *options.precondition_uid != uid) {
       return Conflict(
@@ -747,7 +750,10 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
                              rec->mod_revision);
     if (store::IsConflict(up.status())) continue;
     if (!up.ok()) return up.status();
-    return FromValue(up->value, up->mod_revision);
+    std::shared_ptr<const Json> updated =
+        Versioned(std::move(current), up->mod_revision);
+    decoded_.Put(up->value, updated);
+    return Json(*updated);
   }
   return Conflict(r, name, "too many concurrent changes; try again");
 }
@@ -763,10 +769,19 @@ absl::StatusOr<std::unique_ptr<store::Watch>> Registry::Watch(
   return w;
 }
 
-ObjectEvent Registry::ToObjectEvent(const store::Event& event) {
+std::shared_ptr<const Json> Registry::Read(const store::Value& value,
+                                           int64_t revision) const {
+  std::shared_ptr<const Json> object = decoded_.Get(value, revision);
+  const Json& meta = object->at("metadata");
+  auto rv = meta.find("resourceVersion");
+  if (rv != meta.end() && *rv == std::to_string(revision)) return object;
+  return Versioned(*object, revision);  // a deleted object's final version
+}
+
+ObjectEvent Registry::ToObjectEvent(const store::Event& event) const {
   ObjectEvent out;
   out.revision = event.revision;
-  out.object = FromValue(event.value, event.revision);
+  out.object = Read(event.value, event.revision);
   switch (event.type) {
     case store::EventType::kCreated:
       out.type = ObjectEvent::kAdded;
@@ -779,7 +794,7 @@ ObjectEvent Registry::ToObjectEvent(const store::Event& event) {
       break;
   }
   if (event.prev_value) {
-    out.prev_object = FromValue(event.prev_value, event.revision);
+    out.prev_object = decoded_.Get(event.prev_value, 0, /*remember=*/false);
   }
   return out;
 }

@@ -22,6 +22,7 @@
 #include "api/meta_types.h"
 #include "apiserver/admission.h"
 #include "apiserver/internal/allocation_guard.h"
+#include "apiserver/internal/decoded_values.h"
 #include "apiserver/internal/resources.h"
 #include "store/store.h"
 
@@ -58,7 +59,7 @@ struct WriteOptions {
 };
 
 struct WriteResult {
-  api::Json object;
+  std::shared_ptr<const api::Json> object;  // never null on success
   bool created = false;
   std::vector<std::string> warnings;
 };
@@ -79,8 +80,10 @@ struct DeleteOptions {
 struct ObjectEvent {
   enum Type { kAdded, kModified, kDeleted } type = kAdded;
   int64_t revision = 0;
-  api::Json object;
-  api::Json prev_object;  // kModified / kDeleted: the object before
+  std::shared_ptr<const api::Json> object;
+  // kModified / kDeleted: the object before (its resourceVersion may be
+  // missing); null for kAdded.
+  std::shared_ptr<const api::Json> prev_object;
 };
 
 class Registry {
@@ -135,16 +138,26 @@ class Registry {
                                                       std::string_view ns,
                                                       int64_t after_revision,
                                                       store::WatchSink sink);
-  static ObjectEvent ToObjectEvent(const store::Event& event);
+  ObjectEvent ToObjectEvent(const store::Event& event) const;
+  // The object a stored value holds (resourceVersion possibly missing),
+  // parsed once for recent writes; for scans over every object.
+  std::shared_ptr<const api::Json> StoredObject(
+      const store::Value& value) const {
+    return decoded_.Get(value, 0, /*remember=*/false);
+  }
 
   // The store key prefix of `r` in `ns`.
   static std::string Prefix(const ResourceInfo& r, std::string_view ns);
 
  private:
+  // `current` is the object read at `current_revision`.
   absl::StatusOr<WriteResult> WriteUpdate(
       const ResourceInfo& r, std::string_view ns, std::string_view name,
-      const api::Json& current, int64_t current_revision, api::Json desired,
-      const WriteOptions& options);
+      const std::shared_ptr<const api::Json>& current, int64_t current_revision,
+      api::Json desired, const WriteOptions& options);
+  // The object `value` holds, read at `revision` (its resourceVersion).
+  std::shared_ptr<const api::Json> Read(const store::Value& value,
+                                        int64_t revision) const;
   absl::Status CheckNamespace(const ResourceInfo& r, std::string_view ns,
                               std::string_view name) const;
 
@@ -160,6 +173,7 @@ class Registry {
   // Exclusive device allocations across ResourceClaims (beyond upstream).
   std::shared_ptr<AllocationGuard> allocation_guard_;
   std::shared_ptr<void> collector_state_;
+  mutable DecodedValues decoded_;
 };
 
 // Helpers shared with the HTTP layer.

@@ -13,14 +13,14 @@ WatchCache::Entry& WatchCache::EntryLocked(int64_t revision) {
 }
 
 std::shared_ptr<const ObjectEvent> WatchCache::Decoded(
-    const store::Event& event) {
+    const Registry& registry, const store::Event& event) {
   {
     std::lock_guard lock(mu_);
     auto it = entries_.find(event.revision);
     if (it != entries_.end() && it->second.decoded) return it->second.decoded;
   }
   auto decoded =
-      std::make_shared<const ObjectEvent>(Registry::ToObjectEvent(event));
+      std::make_shared<const ObjectEvent>(registry.ToObjectEvent(event));
   std::lock_guard lock(mu_);
   Entry& entry = EntryLocked(event.revision);
   if (!entry.decoded) entry.decoded = decoded;

@@ -23,8 +23,9 @@ class WatchCache {
  public:
   explicit WatchCache(size_t capacity = 4096) : capacity_(capacity) {}
 
-  // The decoded form of `event` (Registry::ToObjectEvent).
-  std::shared_ptr<const ObjectEvent> Decoded(const store::Event& event);
+  // The decoded form of `event` (registry.ToObjectEvent).
+  std::shared_ptr<const ObjectEvent> Decoded(const Registry& registry,
+                                             const store::Event& event);
 
   // The watch line for the event at `revision` sent as `type` in the
   // served `version`; `encode` makes it when no watcher has yet. Errors are

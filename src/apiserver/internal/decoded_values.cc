@@ -1,0 +1,79 @@
+#include "apiserver/internal/decoded_values.h"
+
+#include <utility>
+
+namespace draplane::apiserver::internal {
+
+void SetResourceVersion(api::Json& object, const std::string& rv) {
+  api::Json& meta = object["metadata"];
+  if (!meta.is_object()) meta = api::Json::object();
+  api::Json out = api::Json::object();
+  bool placed = false;
+  static constexpr std::string_view kBefore[] = {
+      "name", "generateName", "namespace", "selfLink", "uid"};
+  for (auto it = meta.begin(); it != meta.end(); ++it) {
+    if (it.key() == "resourceVersion") continue;
+    bool before = false;
+    for (auto b : kBefore) before = before || it.key() == b;
+    if (!before && !placed) {
+      out["resourceVersion"] = rv;
+      placed = true;
+    }
+    out[it.key()] = std::move(it.value());
+  }
+  if (!placed) out["resourceVersion"] = rv;
+  meta = std::move(out);
+}
+
+std::shared_ptr<const api::Json> DecodedValues::Get(const store::Value& value,
+                                                    int64_t revision,
+                                                    bool remember) {
+  if (value == nullptr) {
+    return std::make_shared<const api::Json>(
+        api::Json{{"metadata", api::Json::object()}});
+  }
+  {
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(value.get());
+    if (it != entries_.end()) return it->second.object;
+  }
+  api::Json parsed =
+      api::Json::parse(*value, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    parsed = api::Json::object();
+  }
+  auto meta = parsed.find("metadata");
+  if (meta == parsed.end() || !meta->is_object()) {
+    parsed["metadata"] = api::Json::object();
+    meta = parsed.find("metadata");
+  }
+  if (revision != 0) SetResourceVersion(parsed, revision);
+  auto object = std::make_shared<const api::Json>(std::move(parsed));
+  if (!remember || revision == 0) return object;
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(value.get());
+  if (it != entries_.end()) return it->second.object;
+  PutLocked(value, object);
+  return object;
+}
+
+void DecodedValues::Put(const store::Value& value,
+                        std::shared_ptr<const api::Json> object) {
+  if (value == nullptr || object == nullptr) return;
+  std::lock_guard lock(mu_);
+  PutLocked(value, std::move(object));
+}
+
+void DecodedValues::PutLocked(const store::Value& value,
+                              std::shared_ptr<const api::Json> object) {
+  auto [it, inserted] =
+      entries_.try_emplace(value.get(), Entry{value, std::move(object)});
+  if (!inserted) return;
+  order_.push_back(value.get());
+  while (order_.size() > capacity_) {
+    entries_.erase(order_.front());
+    order_.pop_front();
+  }
+}
+
+}  // namespace draplane::apiserver::internal

@@ -1,0 +1,64 @@
+// Parsed forms of stored values. A store::Value is shared by the store's
+// index, its event history and every watcher, so its address identifies
+// it: the object the registry just wrote (or parsed once) is found again
+// for the next read, update or watch event of that revision instead of
+// being parsed again. Entries hold the object as read at the value's own
+// revision (metadata.resourceVersion set). Bounded (the oldest entries are
+// forgotten first); thread-safe.
+#ifndef DRAPLANE_APISERVER_INTERNAL_DECODED_VALUES_H_
+#define DRAPLANE_APISERVER_INTERNAL_DECODED_VALUES_H_
+
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "api/meta_types.h"
+#include "store/store.h"
+
+namespace draplane::apiserver::internal {
+
+// Sets metadata.resourceVersion (creating metadata when missing), placed
+// where Go's ObjectMeta has it (after uid).
+void SetResourceVersion(api::Json& object, const std::string& rv);
+inline void SetResourceVersion(api::Json& object, int64_t revision) {
+  SetResourceVersion(object, std::to_string(revision));
+}
+
+class DecodedValues {
+ public:
+  explicit DecodedValues(size_t capacity = 16384) : capacity_(capacity) {}
+
+  // The JSON object `value` holds, with metadata.resourceVersion set to
+  // `revision` when parsed now (`revision` must be the value's own
+  // revision; 0 leaves it unset and is never remembered). A value that is
+  // not a JSON object reads as {"metadata": {}}. Never null. With
+  // `remember` false a value parsed now is not kept (for scans over every
+  // object, which would push the recent ones out).
+  std::shared_ptr<const api::Json> Get(const store::Value& value,
+                                       int64_t revision, bool remember = true);
+
+  // Records `object` as the parsed form of `value` (the caller has just
+  // serialised it, without resourceVersion, and set resourceVersion to
+  // the value's revision).
+  void Put(const store::Value& value, std::shared_ptr<const api::Json> object);
+
+ private:
+  struct Entry {
+    store::Value value;  // keeps the address from being reused
+    std::shared_ptr<const api::Json> object;
+  };
+  void PutLocked(const store::Value& value,
+                 std::shared_ptr<const api::Json> object);
+
+  const size_t capacity_;
+  std::mutex mu_;
+  absl::flat_hash_map<const std::string*, Entry> entries_;
+  std::deque<const std::string*> order_;  // oldest first
+};
+
+}  // namespace draplane::apiserver::internal
+
+#endif  // DRAPLANE_APISERVER_INTERNAL_DECODED_VALUES_H_
