@@ -136,6 +136,23 @@ TEST_F(SelectorTest, OptimizedPlansCostWhatKubernetesCharges) {
             "'string' to 'int'");
 }
 
+// Compiler::Shared hands out one compiler per feature set for the process,
+// with that feature set's environment.
+TEST(CompilerTest, SharedIsOnePerFeatureSet) {
+  const DeviceFeatures lists{.consumable_capacity = true,
+                             .list_type_attributes = true};
+  const DeviceFeatures plain{.consumable_capacity = false,
+                             .list_type_attributes = false};
+  EXPECT_EQ(&Compiler::Shared(lists), &Compiler::Shared(lists));
+  EXPECT_EQ(&Compiler::Shared(plain), &Compiler::Shared(plain));
+  EXPECT_NE(&Compiler::Shared(lists), &Compiler::Shared(plain));
+  EXPECT_TRUE(
+      Compiler::Shared(lists).CompileSelector("[1].includes(1)", true).ok());
+  EXPECT_FALSE(Compiler::Shared(plain)
+                   .CompileSelector("device.allowMultipleAllocations", true)
+                   .ok());
+}
+
 // API validation compiles new selectors in upstream's NewExpressions
 // environment (compatibility version 1.36, feature gates honoured); the
 // scheduler in StoredExpressions (everything ever introduced).

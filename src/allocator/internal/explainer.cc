@@ -85,7 +85,7 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
     const LocalDevice& d = s.devices[dev];
     if (!rd.admin && s.StateOf(dev).exclusive) {
       ++e.in_use;
-      if (const auto* owners = s.state.Owners(*d.id)) {
+      if (const auto* owners = s.state.Owners(d.id())) {
         holders.insert(owners->begin(), owners->end());
       }
       continue;
@@ -132,7 +132,7 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
     for (int dev : available) {
       const LocalDevice& d = s.devices[dev];
       const api::DeviceAttribute* a =
-          LookupAttribute(*d.device, *d.id, c.attribute);
+          LookupAttribute(*d.device, d.id(), c.attribute);
       if (a == nullptr) {
         ++ce.missing;
       } else {

@@ -225,7 +225,7 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
       if (!fits.ok()) {
         return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ",
                             rd.name, ": checking capacity for device ",
-                            s_.devices[dev].id->ToString(), ": ",
+                            s_.devices[dev].id().ToString(), ": ",
                             std::string(fits.status().message())));
       }
       if (!*fits) continue;
@@ -288,7 +288,7 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
       Rollback(undo);
       if (must) {
         return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ",
-                            rd.name, ": cannot add device ", d.id->ToString(),
+                            rd.name, ": cannot add device ", d.id().ToString(),
                             " because a claim constraint would not be "
                             "satisfied"));
       }
@@ -309,8 +309,9 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
     if (!fits.ok()) {
       Rollback(undo);
       return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ", rd.name,
-                          ": rechecking capacity for device ", d.id->ToString(),
-                          ": ", std::string(fits.status().message())));
+                          ": rechecking capacity for device ",
+                          d.id().ToString(), ": ",
+                          std::string(fits.status().message())));
     }
     if (!*fits) {
       Rollback(undo);
@@ -544,9 +545,9 @@ Outcome Search::BuildResults() {
       const LocalDevice& d = s_.devices[r.dev];
       api::DeviceRequestAllocationResult dr;
       dr.request = r.rd->full_name;
-      dr.driver = d.id->driver;
-      dr.pool = d.id->pool;
-      dr.device = d.id->device;
+      dr.driver = d.id().driver;
+      dr.pool = d.id().pool;
+      dr.device = d.id().device;
       if (r.admin) dr.admin_access = true;
       if (r.rd->tolerations != nullptr) dr.tolerations = *r.rd->tolerations;
       dr.share_id = r.share_id;

@@ -77,7 +77,7 @@ void Constraint::Remove(int slot) {
 }
 
 const api::DeviceAttribute* LookupAttribute(const api::Device& device,
-                                            const DeviceId& id,
+                                            DeviceIdView id,
                                             const std::string& name) {
   auto it = device.attributes.find(name);
   if (it != device.attributes.end()) return &it->second;
@@ -135,7 +135,6 @@ NodeView& AllocatorCache::ViewFor(Catalog& catalog, const api::Node& node,
         d.pool = p;
         d.device = &slice.slice.spec.devices[i];
         d.slice = &slice.slice;
-        d.id = &catalog.device_id(d.global);
         view.devices.push_back(d);
       }
     }
@@ -442,7 +441,7 @@ int SearchState::Selectable(const RequestData& rd, int dev,
     const int r = catalog.Evaluate(sel, d.global, &re);
     if (r < 0) {
       return fail(StrCat("class ", rd.cls->metadata.name, ": selector #", i,
-                         " on device ", d.id->ToString(),
+                         " on device ", d.id().ToString(),
                          ": CEL runtime error: ", *re));
     }
     if (r == 0) return memo = 0;
@@ -458,7 +457,7 @@ int SearchState::Selectable(const RequestData& rd, int dev,
     const int r = catalog.Evaluate(sel, d.global, &re);
     if (r < 0) {
       return fail(StrCat("claim ", ClaimName(rd.claim), ": selector #", i,
-                         " on device ", d.id->ToString(),
+                         " on device ", d.id().ToString(),
                          ": CEL runtime error: ", *re));
     }
     if (r == 0) return memo = 0;
