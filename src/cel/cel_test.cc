@@ -14,11 +14,13 @@ namespace {
 api::Device A100() {
   api::Device d;
   d.name = "gpu-0";
-  d.attributes["productName"].string_value = "NVIDIA A100 80GB PCIe";
-  d.attributes["index"].int_value = 0;
-  d.attributes["cudaComputeCapability"].version_value = "8.0.0";
-  d.attributes["gpu.nvidia.com/type"].string_value = "gpu";
-  d.attributes["other.com/x"].bool_value = true;
+  d.attributes["productName"] =
+      api::DeviceAttribute::String("NVIDIA A100 80GB PCIe");
+  d.attributes["index"] = api::DeviceAttribute::Int(0);
+  d.attributes["cudaComputeCapability"] =
+      api::DeviceAttribute::Version("8.0.0");
+  d.attributes["gpu.nvidia.com/type"] = api::DeviceAttribute::String("gpu");
+  d.attributes["other.com/x"] = api::DeviceAttribute::Bool(true);
   d.capacity["memory"].value = *Quantity::Parse("80Gi");
   return d;
 }
@@ -196,7 +198,7 @@ TEST(CompilerTest, ValidationAndSchedulingEnvironmentsDiffer) {
 
 TEST(DeviceTest, InvalidVersionAttributeIsRejectedLikeUpstream) {
   api::Device d;
-  d.attributes["v"].version_value = "1.0";
+  d.attributes["v"] = api::DeviceAttribute::Version("1.0");
   absl::StatusOr<Device> device = Device::Create("x.example.com", d);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().message(),
