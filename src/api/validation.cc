@@ -2240,7 +2240,7 @@ Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
           } else if constexpr (std::is_same_v<T, Deployment> ||
                                std::is_same_v<T, Job>) {
             Extend(errs, ValidatePodSpecResourceClaims(
-                             v.spec.template_.spec,
+                             v.spec.template_->spec,
                              spec.Child("template").Child("spec")));
           }
           return errs;

@@ -2996,7 +2996,7 @@ TEST(ValidatePodTest, PodTemplatesInWorkloads) {
   Deployment d;
   d.metadata.name = "deploy";
   d.metadata.namespace_ = "ns";
-  d.spec.template_.spec = pod.spec;
+  d.spec.template_.Mutable().spec = pod.spec;
   EXPECT_EQ(
       Errors(Obj("Deployment", d, "apps/v1")),
       (Want{"spec.template.spec.resourceClaims[0].resourceClaimTemplateName: "
@@ -3004,7 +3004,7 @@ TEST(ValidatePodTest, PodTemplatesInWorkloads) {
             kSubdomainMsg}));
   Job j;
   j.metadata.name = "job";
-  j.spec.template_.spec = pod.spec;
+  j.spec.template_.Mutable().spec = pod.spec;
   EXPECT_EQ(
       Errors(Obj("Job", j, "batch/v1")),
       (Want{"metadata.namespace: Required value",
