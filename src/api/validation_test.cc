@@ -239,8 +239,12 @@ DeviceClaimConfiguration ClaimConfig(std::vector<std::string> requests = {}) {
 
 // upstream testResourceSlice: device-<i> with four attributes and one
 // capacity, pool named like the node, one slice in the pool.
-// An attribute with any members set (lists, several members).
-DeviceAttribute Attribute(DeviceAttributeFields fields) {
+// An attribute with any members set (lists, several members): `set`
+// fills upstream's struct.
+template <class Fn>
+DeviceAttribute Attribute(Fn set) {
+  DeviceAttributeFields fields;
+  set(fields);
   return DeviceAttribute::FromFields(std::move(fields));
 }
 
@@ -1747,7 +1751,10 @@ TEST(ValidateResourceSliceTest, Create) {
       {"too-many-devices-with-list-attributes",
        [](ResourceSlice& s) {
          s = ValidSlice(65);
-         s.spec.devices[0].attributes["ints"] = Attribute({.ints = {1, 2, 3}});
+         s.spec.devices[0].attributes["ints"] =
+             Attribute([](DeviceAttributeFields& f) {
+               f.ints = {1, 2, 3};
+             });
        },
        {"spec.devices: Too many: 65: must have at most 64 items"}},
       {"65-plain-devices", [](ResourceSlice& s) { s = ValidSlice(65); }, {}},
@@ -2013,8 +2020,10 @@ TEST(ValidateResourceSliceTest, Create) {
             "]: Invalid value: \"\": exactly one value must be specified"}},
       {"attribute-two-values",
        [](ResourceSlice& s) {
-         DeviceAttribute a =
-             Attribute({.string_value = "x", .version_value = "1.2.3"});
+         DeviceAttribute a = Attribute([](DeviceAttributeFields& f) {
+           f.string_value = "x";
+           f.version_value = "1.2.3";
+         });
          s.spec.devices[0].attributes = {{"foo", a}};
        },
        {dev0 + ".attributes[foo]: Invalid value: "
@@ -2142,11 +2151,12 @@ TEST(ValidateResourceSliceTest, Create) {
          Device& d = s.spec.devices[0];
          d.capacity.clear();
          d.attributes.clear();
-         d.attributes["list_attr_0"] =
-             Attribute({.strings = std::vector<std::string>(48 - 30, "x")});
+         d.attributes["list_attr_0"] = Attribute([](DeviceAttributeFields& f) {
+           f.strings = std::vector<std::string>(48 - 30, "x");
+         });
          for (int i = 1; i < 31; ++i) {
            d.attributes[StrCat("list_attr_", i)] =
-               Attribute({.strings = {"x"}});
+               Attribute([](DeviceAttributeFields& f) { f.strings = {"x"}; });
          }
        },
        {}},
@@ -2155,11 +2165,12 @@ TEST(ValidateResourceSliceTest, Create) {
          Device& d = s.spec.devices[0];
          d.capacity.clear();
          d.attributes.clear();
-         d.attributes["list_attr_0"] =
-             Attribute({.strings = std::vector<std::string>(48 - 30, "x")});
+         d.attributes["list_attr_0"] = Attribute([](DeviceAttributeFields& f) {
+           f.strings = std::vector<std::string>(48 - 30, "x");
+         });
          for (int i = 1; i < 31; ++i) {
            d.attributes[StrCat("list_attr_", i)] =
-               Attribute({.strings = {"x"}});
+               Attribute([](DeviceAttributeFields& f) { f.strings = {"x"}; });
          }
          d.attributes["extra_attr"] = DeviceAttribute::Int(1);
        },
@@ -2168,9 +2179,16 @@ TEST(ValidateResourceSliceTest, Create) {
       {"list-attribute-items",
        [](ResourceSlice& s) {
          Device& d = s.spec.devices[0];
-         d.attributes["strs"] = Attribute({.strings = {"a", Repeat('x', 65)}});
-         d.attributes["vers"] = Attribute({.versions = {"1.0.0", "1.0"}});
-         d.attributes["mixed"] = Attribute({.ints = {1}, .bools = {true}});
+         d.attributes["strs"] = Attribute([](DeviceAttributeFields& f) {
+           f.strings = {"a", Repeat('x', 65)};
+         });
+         d.attributes["vers"] = Attribute([](DeviceAttributeFields& f) {
+           f.versions = {"1.0.0", "1.0"};
+         });
+         d.attributes["mixed"] = Attribute([](DeviceAttributeFields& f) {
+           f.ints = {1};
+           f.bools = {true};
+         });
        },
        {dev0 + ".attributes[mixed]: Invalid value: "
                "resource.DeviceAttribute{IntValue:(*int64)(nil), "
