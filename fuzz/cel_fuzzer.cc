@@ -15,11 +15,14 @@ const draplane::cel::Device& FuzzDevice() {
   static const draplane::cel::Device* device = [] {
     draplane::api::Device d;
     d.name = "gpu-0";
-    d.attributes["productName"].string_value = "NVIDIA A100 80GB PCIe";
-    d.attributes["index"].int_value = 0;
-    d.attributes["ecc"].bool_value = true;
-    d.attributes["cudaComputeCapability"].version_value = "8.0.0";
-    d.attributes["other.example.com/x"].string_value = "y";
+    d.attributes["productName"] =
+        draplane::api::DeviceAttribute::String("NVIDIA A100 80GB PCIe");
+    d.attributes["index"] = draplane::api::DeviceAttribute::Int(0);
+    d.attributes["ecc"] = draplane::api::DeviceAttribute::Bool(true);
+    d.attributes["cudaComputeCapability"] =
+        draplane::api::DeviceAttribute::Version("8.0.0");
+    d.attributes["other.example.com/x"] =
+        draplane::api::DeviceAttribute::String("y");
     d.capacity["memory"].value = *draplane::Quantity::Parse("80Gi");
     return new draplane::cel::Device(
         *draplane::cel::Device::Create("gpu.nvidia.com", d));

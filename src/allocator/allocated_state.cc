@@ -38,6 +38,17 @@ std::string DeviceId::ToString() const {
   return StrCat(driver, "/", pool, "/", device);
 }
 
+std::string DeviceIdView::ToString() const {
+  return StrCat(driver, "/", pool, "/", device);
+}
+
+size_t AllocatedState::IdHash::operator()(DeviceIdView id) const {
+  // Debian's abseil hashes its own string_view, not std::string_view.
+  return absl::HashOf(absl::string_view(id.driver.data(), id.driver.size()),
+                      absl::string_view(id.pool.data(), id.pool.size()),
+                      absl::string_view(id.device.data(), id.device.size()));
+}
+
 void AllocatedState::AddAllocation(const api::AllocationResult& allocation,
                                    bool consumable_capacity,
                                    std::string_view owner) {
@@ -69,7 +80,7 @@ void AllocatedState::AddAllocation(const api::AllocationResult& allocation,
   }
 }
 
-const AllocatedState::Entry* AllocatedState::Find(const DeviceId& id) const {
+const AllocatedState::Entry* AllocatedState::Find(DeviceIdView id) const {
   auto it = entries_.find(id);
   return it == entries_.end() ? nullptr : &it->second;
 }

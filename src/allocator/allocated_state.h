@@ -29,6 +29,30 @@ struct DeviceId {
   }
 };
 
+// A DeviceId whose strings live elsewhere (a slice's driver and pool name,
+// a device's name): valid while they are. Every DeviceId converts to one,
+// so lookups take either without copying strings.
+struct DeviceIdView {
+  std::string_view driver;
+  std::string_view pool;
+  std::string_view device;
+
+  DeviceIdView(std::string_view driver, std::string_view pool,
+               std::string_view device)
+      : driver(driver), pool(pool), device(device) {}
+  DeviceIdView(const DeviceId& id)  // NOLINT: implicit by design
+      : driver(id.driver), pool(id.pool), device(id.device) {}
+
+  // "driver/pool/device", as upstream prints a DeviceID.
+  std::string ToString() const;
+  DeviceId ToId() const {
+    return DeviceId{std::string(driver), std::string(pool),
+                    std::string(device)};
+  }
+
+  friend bool operator==(const DeviceIdView&, const DeviceIdView&) = default;
+};
+
 // The devices in use by claims that are already allocated (upstream
 // schedulerapi.AllocatedState), gathered the way kube-scheduler does:
 // admin-access results never count; with ConsumableCapacity, results with a
@@ -57,25 +81,25 @@ class AllocatedState {
     std::vector<std::string> owners;  // "ns/name", for explanations
   };
   // The device's entry, or nullptr when no allocation uses it.
-  const Entry* Find(const DeviceId& id) const;
+  const Entry* Find(DeviceIdView id) const;
 
   // Upstream AllocatedDevices.Has: allocated exclusively.
-  bool IsExclusive(const DeviceId& id) const {
+  bool IsExclusive(DeviceIdView id) const {
     const Entry* e = Find(id);
     return e != nullptr && e->exclusive;
   }
   // Upstream internal.IsDeviceAllocated: exclusive or shared.
-  bool IsAllocated(const DeviceId& id) const {
+  bool IsAllocated(DeviceIdView id) const {
     const Entry* e = Find(id);
     return e != nullptr && (e->exclusive || e->shared);
   }
   const std::map<std::string, Quantity>* AggregatedCapacity(
-      const DeviceId& id) const {
+      DeviceIdView id) const {
     const Entry* e = Find(id);
     return e == nullptr ? nullptr : e->aggregated;
   }
   // Claims holding the device ("ns/name"), for explanations.
-  const std::vector<std::string>* Owners(const DeviceId& id) const {
+  const std::vector<std::string>* Owners(DeviceIdView id) const {
     const Entry* e = Find(id);
     return e == nullptr ? nullptr : &e->owners;
   }
@@ -90,10 +114,22 @@ class AllocatedState {
 
   uint64_t uid_;
   uint64_t generation_ = 0;
+  // Hash and equality over DeviceId and DeviceIdView alike (heterogeneous
+  // lookup: finding a device copies no strings).
+  struct IdHash {
+    using is_transparent = void;
+    size_t operator()(DeviceIdView id) const;
+  };
+  struct IdEq {
+    using is_transparent = void;
+    bool operator()(DeviceIdView a, DeviceIdView b) const { return a == b; }
+  };
+
   // node_hash_map: entries (and `aggregated`, which points into
   // `capacity_`) keep their addresses while the state grows.
-  absl::node_hash_map<DeviceId, Entry> entries_;
-  absl::node_hash_map<DeviceId, std::map<std::string, Quantity>> capacity_;
+  absl::node_hash_map<DeviceId, Entry, IdHash, IdEq> entries_;
+  absl::node_hash_map<DeviceId, std::map<std::string, Quantity>, IdHash, IdEq>
+      capacity_;
 };
 
 }  // namespace draplane::allocator

@@ -56,8 +56,8 @@ std::map<std::pair<std::string, std::string>, VisiblePool> VisiblePools(
     if (per_device && !s.spec.node_name && !s.spec.all_nodes &&
         !s.spec.node_selector) {
       for (const api::Device& d : s.spec.devices) {
-        visible = visible ||
-                  NodeOk(*in.node, d.node_name, d.all_nodes, d.node_selector);
+        visible = visible || NodeOk(*in.node, d.rare->node_name,
+                                    d.rare->all_nodes, d.rare->node_selector);
       }
     } else {
       visible = NodeOk(*in.node, s.spec.node_name, s.spec.all_nodes,
@@ -102,8 +102,8 @@ UsableDevices(const AllocationInputs& in) {
     for (const api::ResourceSlice* s : pool.visible) {
       const bool per_device = s->spec.per_device_node_selection.value_or(false);
       for (const api::Device& d : s->spec.devices) {
-        if (per_device &&
-            !NodeOk(*in.node, d.node_name, d.all_nodes, d.node_selector)) {
+        if (per_device && !NodeOk(*in.node, d.rare->node_name,
+                                  d.rare->all_nodes, d.rare->node_selector)) {
           continue;
         }
         out[{key.first, key.second, d.name}] = Located{s, &d};
@@ -126,10 +126,10 @@ const api::DeviceAttribute* Attribute(const api::Device& d,
 }
 
 std::string Value(const api::DeviceAttribute& a) {
-  if (a.string_value) return "s" + *a.string_value;
-  if (a.int_value) return StrCat("i", *a.int_value);
-  if (a.bool_value) return *a.bool_value ? "btrue" : "bfalse";
-  if (a.version_value) return "v" + *a.version_value;
+  if (a.string_value()) return StrCat("s", *a.string_value());
+  if (a.int_value()) return StrCat("i", *a.int_value());
+  if (a.bool_value()) return *a.bool_value() ? "btrue" : "bfalse";
+  if (a.version_value()) return StrCat("v", *a.version_value());
   return "?";
 }
 
@@ -187,8 +187,9 @@ absl::Status CheckAllocation(
       }
       const api::Device& dev = *loc->second.device;
       const bool admin = r.admin_access.value_or(false);
-      const bool multiple = in.features.consumable_capacity &&
-                            dev.allow_multiple_allocations.value_or(false);
+      const bool multiple =
+          in.features.consumable_capacity &&
+          dev.rare->allow_multiple_allocations.value_or(false);
       DeviceId id{r.driver, r.pool, r.device};
       if (!admin && !multiple) {
         if (in.state->IsExclusive(id)) {
@@ -219,7 +220,7 @@ absl::Status CheckAllocation(
       // Counters: every non-admin, non-shared result consumes its device's.
       if (!multiple && !admin) {
         auto& pool = counters[{r.driver, r.pool}];
-        for (const auto& c : dev.consumes_counters) {
+        for (const auto& c : dev.rare->consumes_counters) {
           for (const auto& [name, v] : c.counters) {
             auto& q = pool[c.counter_set][name];
             (void)q.Add(v.value);
@@ -230,7 +231,7 @@ absl::Status CheckAllocation(
       const std::string base = r.request.substr(0, r.request.find('/'));
       by_request[base].push_back(&r);
       if (in.features.device_taints) {
-        for (const api::DeviceTaint& t : dev.taints) {
+        for (const api::DeviceTaint& t : dev.rare->taints) {
           if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
           bool ok = false;
           for (const auto& tol : r.tolerations) {
@@ -387,7 +388,7 @@ absl::Status CheckAllocation(
       for (const api::Device& d : s.spec.devices) {
         if (!in.state->IsAllocated(DeviceId{pool.first, pool.second, d.name}))
           continue;
-        for (const auto& c : d.consumes_counters) {
+        for (const auto& c : d.rare->consumes_counters) {
           for (const auto& [name, v] : c.counters)
             (void)used[c.counter_set][name].Add(v.value);
         }

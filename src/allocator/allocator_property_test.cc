@@ -36,15 +36,9 @@ class Gen {
 };
 
 api::DeviceAttribute StringAttr(std::string v) {
-  api::DeviceAttribute a;
-  a.string_value = std::move(v);
-  return a;
+  return api::DeviceAttribute::String(v);
 }
-api::DeviceAttribute IntAttr(int64_t v) {
-  api::DeviceAttribute a;
-  a.int_value = v;
-  return a;
-}
+api::DeviceAttribute IntAttr(int64_t v) { return api::DeviceAttribute::Int(v); }
 Quantity Q(const std::string& s) { return *Quantity::Parse(s); }
 
 // A random cluster around node-0: GPU pools (node-local, by label or for
@@ -96,7 +90,7 @@ Scenario RandomScenario(uint64_t seed) {
       dev.capacity["memory"] =
           api::DeviceCapacity{Q(g.Chance(50) ? "40Gi" : "80Gi"), std::nullopt};
       if (!nic && g.Chance(15)) {
-        dev.allow_multiple_allocations = true;
+        dev.rare.Mutable().allow_multiple_allocations = true;
         api::CapacityRequestPolicy policy;
         policy.default_ = Q("10");
         policy.valid_range =
@@ -104,7 +98,7 @@ Scenario RandomScenario(uint64_t seed) {
         dev.capacity["bandwidth"] = api::DeviceCapacity{Q("100"), policy};
       }
       if (g.Chance(10)) {
-        dev.taints.push_back(api::DeviceTaint{
+        dev.rare.Mutable().taints.push_back(api::DeviceTaint{
             "maintenance", "", g.Chance(50) ? "NoSchedule" : "None",
             std::nullopt});
       }
@@ -145,8 +139,9 @@ Scenario RandomScenario(uint64_t seed) {
         dev.capacity["memory"] =
             api::DeviceCapacity{Q(StrCat(mem, "0Gi")), std::nullopt};
       }
-      dev.consumes_counters.push_back(api::DeviceCounterConsumption{
-          "gpu-0-counters", {{"memory", api::Counter{Q(mem)}}}});
+      dev.rare.Mutable().consumes_counters.push_back(
+          api::DeviceCounterConsumption{"gpu-0-counters",
+                                        {{"memory", api::Counter{Q(mem)}}}});
       devices.spec.devices.push_back(std::move(dev));
     }
     s.slices.push_back(std::move(devices));
@@ -179,7 +174,7 @@ Scenario RandomScenario(uint64_t seed) {
     r.driver = slice.spec.driver;
     r.pool = slice.spec.pool.name;
     r.device = d.name;
-    if (d.allow_multiple_allocations.value_or(false)) {
+    if (d.rare->allow_multiple_allocations.value_or(false)) {
       r.share_id = "00000000-0000-4000-8000-000000000000";
       r.consumed_capacity = {{"bandwidth", Q("50")}, {"memory", Q("1Gi")}};
     }

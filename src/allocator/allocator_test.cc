@@ -67,7 +67,7 @@ api::DeviceCapacity RangeCapacity(const char* value, const char* min,
 }
 
 TEST(CapacityTest, RangeRoundsUpToStepAndChecksMax) {
-  std::map<std::string, api::DeviceCapacity> caps = {
+  api::DeviceCapacities caps = {
       {"memory", RangeCapacity("40Gi", "1Gi", "20Gi", "1Gi", "1Gi")}};
   api::CapacityRequirements req{{{"memory", Q("2500Mi")}}};
   auto consumed = internal::ConsumedCapacity(&req, caps, true);
@@ -91,7 +91,7 @@ TEST(CapacityTest, ValidValuesRoundUpOrFail) {
   api::CapacityRequestPolicy policy;
   policy.default_ = Q("10");
   policy.valid_values = {Q("10"), Q("50"), Q("100")};
-  std::map<std::string, api::DeviceCapacity> caps = {
+  api::DeviceCapacities caps = {
       {"bandwidth", api::DeviceCapacity{Q("100"), policy}}};
   api::CapacityRequirements req{{{"bandwidth", Q("30")}}};
   EXPECT_EQ(
@@ -102,7 +102,7 @@ TEST(CapacityTest, ValidValuesRoundUpOrFail) {
 }
 
 TEST(CapacityTest, FractionalRangeNeedsTheGate) {
-  std::map<std::string, api::DeviceCapacity> caps = {
+  api::DeviceCapacities caps = {
       {"compute", RangeCapacity("1", "100m", nullptr, "100m", "100m")}};
   api::CapacityRequirements req{{{"compute", Q("250m")}}};
   EXPECT_EQ(

@@ -255,7 +255,7 @@ std::vector<api::ResourceSlice> ApplyTaintRules(
       if (sel.pool && *sel.pool != slice.spec.pool.name) continue;
       for (api::Device& d : slice.spec.devices) {
         if (sel.device && *sel.device != d.name) continue;
-        d.taints.push_back(rule.spec.taint);
+        d.rare.Mutable().taints.push_back(rule.spec.taint);
       }
     }
   }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "api/compact.h"
 #include "api/meta_types.h"
 #include "common/quantity.h"
 
@@ -228,10 +229,13 @@ struct LabelSelector {
   Json unknown_fields = Json::object();  // matchExpressions
 };
 
+// The pod templates of Deployments and Jobs are kept out of line: inline
+// they made these the largest kinds, and so every api::Object (a variant
+// of all kinds) a third larger.
 struct DeploymentSpec {
   std::optional<int32_t> replicas;
   std::optional<LabelSelector> selector;
-  PodTemplateSpec template_;
+  Box<PodTemplateSpec> template_;
   Json unknown_fields = Json::object();
 };
 
@@ -253,7 +257,7 @@ struct JobSpec {
   std::optional<int32_t> parallelism;
   std::optional<int32_t> completions;
   std::optional<int32_t> backoff_limit;
-  PodTemplateSpec template_;
+  Box<PodTemplateSpec> template_;
   Json unknown_fields = Json::object();
 };
 

@@ -67,7 +67,7 @@ spec:
   const auto& slice = std::get<ResourceSlice>(obj.value);
   ASSERT_EQ(slice.spec.devices.size(), 1u);
   const Device& d = slice.spec.devices[0];
-  EXPECT_EQ(d.attributes.at("productName").string_value,
+  EXPECT_EQ(d.attributes.at("productName").string_value(),
             "NVIDIA A100 80GB PCIe");
   EXPECT_EQ(d.capacity.at("memory").value.ToString(), "80Gi");
   EXPECT_EQ(slice.spec.node_name, "node1");

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "api/compact.h"
+#include "api/device_attribute.h"
 #include "api/meta_types.h"
 #include "common/quantity.h"
 
@@ -240,19 +242,6 @@ struct ResourcePool {
   int64_t resource_slice_count = 0;
 };
 
-// Exactly one member is set in a valid attribute. The list forms are the
-// DRAListTypeAttributes (1.36 alpha) extension.
-struct DeviceAttribute {
-  std::optional<int64_t> int_value;
-  std::optional<bool> bool_value;
-  std::optional<std::string> string_value;
-  std::optional<std::string> version_value;
-  std::vector<int64_t> ints;
-  std::vector<bool> bools;
-  std::vector<std::string> strings;
-  std::vector<std::string> versions;
-};
-
 struct CapacityRequestPolicyRange {
   Quantity min;
   std::optional<Quantity> max;
@@ -267,7 +256,8 @@ struct CapacityRequestPolicy {
 
 struct DeviceCapacity {
   Quantity value;
-  std::optional<CapacityRequestPolicy> request_policy;
+  // Out of line: most capacities have none.
+  OptionalBox<CapacityRequestPolicy> request_policy;
 };
 
 struct Counter {
@@ -291,10 +281,10 @@ struct NodeAllocatableResourceMapping {
   std::optional<Quantity> allocation_multiplier;
 };
 
-struct Device {
-  std::string name;
-  std::map<std::string, DeviceAttribute> attributes;
-  std::map<std::string, DeviceCapacity> capacity;
+// The members of a Device that most devices leave unset (partitionable
+// devices, per-device node selection, taints, binding conditions,
+// consumable capacity, extended resources), in upstream's order.
+struct DeviceRareFields {
   std::vector<DeviceCounterConsumption> consumes_counters;
   std::optional<std::string> node_name;
   std::optional<NodeSelector> node_selector;
@@ -306,6 +296,21 @@ struct Device {
   std::optional<bool> allow_multiple_allocations;
   std::map<std::string, NodeAllocatableResourceMapping>
       node_allocatable_resource_mappings;
+};
+
+// A device's attributes and capacities by (qualified) name.
+using DeviceAttributes = FlatMap<std::string, DeviceAttribute>;
+using DeviceCapacities = FlatMap<std::string, DeviceCapacity>;
+
+// One per published device, so kept small (88 bytes plus what is set): the
+// attributes and capacities as sorted vectors, the rarely set members out
+// of line (read `device.rare->taints`, write `device.rare.Mutable()`). In
+// JSON the members of `rare` are the Device's own, after `capacity`.
+struct Device {
+  std::string name;
+  DeviceAttributes attributes;
+  DeviceCapacities capacity;
+  Box<DeviceRareFields> rare;
 };
 
 struct CounterSet {

@@ -133,7 +133,7 @@ std::string GoPodResourceClaim(const PodResourceClaim& c) {
                 "}");
 }
 
-std::string GoDeviceAttribute(const DeviceAttribute& a) {
+std::string GoDeviceAttribute(const DeviceAttributeFields& a) {
   auto list_int = [](const std::vector<int64_t>& v) {
     if (v.empty()) return std::string("[]int64(nil)");
     std::vector<std::string> s;
@@ -269,10 +269,10 @@ std::string TruncateIfTooLong(std::string_view s, int max_len) {
                 s.substr(s.size() - remaining / 2));
 }
 
-template <class T, class KeyFn, class ItemFn>
-Errs ValidateMap(const std::map<std::string, T>& m, int max_size,
-                 int truncate_key_len, KeyFn key_fn, ItemFn item_fn,
-                 const FieldPath& path) {
+// `m`: a std::map or FlatMap of string keys.
+template <class Map, class KeyFn, class ItemFn>
+Errs ValidateMap(const Map& m, int max_size, int truncate_key_len, KeyFn key_fn,
+                 ItemFn item_fn, const FieldPath& path) {
   if (max_size >= 0 && static_cast<int64_t>(m.size()) > max_size) {
     return {TooMany(path, static_cast<int64_t>(m.size()), max_size)};
   }
@@ -1465,21 +1465,21 @@ Errs ValidateDeviceClassSpec(const DeviceClassSpec& spec,
 
 bool HaveDeviceTaints(const ResourceSliceSpec& spec) {
   for (const auto& d : spec.devices) {
-    if (!d.taints.empty()) return true;
+    if (!d.rare->taints.empty()) return true;
   }
   return false;
 }
 bool HaveConsumesCounters(const ResourceSliceSpec& spec) {
   for (const auto& d : spec.devices) {
-    if (!d.consumes_counters.empty()) return true;
+    if (!d.rare->consumes_counters.empty()) return true;
   }
   return false;
 }
 bool HaveListAttributes(const ResourceSliceSpec& spec) {
   for (const auto& d : spec.devices) {
     for (const auto& [name, a] : d.attributes) {
-      if (!a.bools.empty() || !a.ints.empty() || !a.strings.empty() ||
-          !a.versions.empty()) {
+      if (!a.bools().empty() || !a.ints().empty() || !a.strings().empty() ||
+          !a.versions().empty()) {
         return true;
       }
     }
@@ -1499,8 +1499,8 @@ const Device* LookupDevice(const ResourceSliceSpec* spec,
 int64_t NumAttributeValues(const Device& device) {
   int64_t n = 0;
   for (const auto& [name, a] : device.attributes) {
-    size_t list =
-        a.bools.size() + a.ints.size() + a.strings.size() + a.versions.size();
+    size_t list = a.bools().size() + a.ints().size() + a.strings().size() +
+                  a.versions().size();
     n += list == 0 ? 1 : static_cast<int64_t>(list);
   }
   return n;
@@ -1524,7 +1524,9 @@ Errs ValidateAttributeVersionValue(const std::string& v,
   return errs;
 }
 
-Errs ValidateDeviceAttribute(const DeviceAttribute& a, const FieldPath& path) {
+Errs ValidateDeviceAttribute(const DeviceAttribute& attribute,
+                             const FieldPath& path) {
+  const DeviceAttributeFields a = attribute.ToFields();
   Errs errs;
   int fields = 0;
   if (a.bool_value.has_value()) ++fields;
@@ -1826,33 +1828,36 @@ Errs ValidateDeviceCounterConsumption(const DeviceCounterConsumption& c,
   return errs;
 }
 
-Errs ValidateDevice(const Device& device, const Device* old,
+Errs ValidateDevice(const Device& d, const Device* old_device,
                     const FieldPath& path, bool per_device_node_selection) {
+  // The members most devices leave unset are read as if they were Device's
+  // own (as upstream declares them).
+  const DeviceRareFields& device = *d.rare;
+  const DeviceRareFields* old = old_device ? &*old_device->rare : nullptr;
   bool allow_multiple = device.allow_multiple_allocations.value_or(false);
-  Errs errs = ValidateDNS1123Label(device.name, path.Child("name"));
+  Errs errs = ValidateDNS1123Label(d.name, path.Child("name"));
   int64_t attrs_and_caps =
-      static_cast<int64_t>(device.attributes.size() + device.capacity.size());
+      static_cast<int64_t>(d.attributes.size() + d.capacity.size());
   if (attrs_and_caps > kResourceSliceMaxAttributesAndCapacitiesPerDevice) {
     errs.push_back(Invalid(
         path, attrs_and_caps,
         StrCat("the total number of attributes and capacities must not exceed ",
                kResourceSliceMaxAttributesAndCapacitiesPerDevice)));
   }
-  int64_t values = NumAttributeValues(device);
+  int64_t values = NumAttributeValues(d);
   if (values > kResourceSliceMaxAttributeValuesPerDevice) {
     errs.push_back(
         Invalid(path, values,
                 StrCat("the total number of attribute values must not exceed ",
                        kResourceSliceMaxAttributeValuesPerDevice)));
   }
-  Extend(errs,
-         ValidateMap(device.attributes, -1, kAttributeAndCapacityMaxKeyLength,
-                     ValidateQualifiedName, ValidateDeviceAttribute,
-                     path.Child("attributes")));
-  if (old == nullptr || !Eq(old->capacity, device.capacity)) {
+  Extend(errs, ValidateMap(d.attributes, -1, kAttributeAndCapacityMaxKeyLength,
+                           ValidateQualifiedName, ValidateDeviceAttribute,
+                           path.Child("attributes")));
+  if (old_device == nullptr || !Eq(old_device->capacity, d.capacity)) {
     Extend(errs,
            ValidateMap(
-               device.capacity, -1, kAttributeAndCapacityMaxKeyLength,
+               d.capacity, -1, kAttributeAndCapacityMaxKeyLength,
                ValidateQualifiedName,
                [&](const DeviceCapacity& c, const FieldPath& p) -> Errs {
                  if (!c.request_policy.has_value()) return {};
@@ -2235,7 +2240,7 @@ Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
           } else if constexpr (std::is_same_v<T, Deployment> ||
                                std::is_same_v<T, Job>) {
             Extend(errs, ValidatePodSpecResourceClaims(
-                             v.spec.template_.spec,
+                             v.spec.template_->spec,
                              spec.Child("template").Child("spec")));
           }
           return errs;
@@ -2332,7 +2337,9 @@ void SetDefaults(Object& object) {
           DefaultClaimSpec(v.spec.spec);
         } else if constexpr (std::is_same_v<T, ResourceSlice>) {
           for (Device& d : v.spec.devices) {
-            for (auto& [name, m] : d.node_allocatable_resource_mappings) {
+            if (!d.rare.allocated()) continue;
+            for (auto& [name, m] :
+                 d.rare.Mutable().node_allocatable_resource_mappings) {
               if (!m.allocation_multiplier.has_value()) {
                 m.allocation_multiplier = Quantity::FromInt64(1);
               }

@@ -239,13 +239,22 @@ DeviceClaimConfiguration ClaimConfig(std::vector<std::string> requests = {}) {
 
 // upstream testResourceSlice: device-<i> with four attributes and one
 // capacity, pool named like the node, one slice in the pool.
+// An attribute with any members set (lists, several members): `set`
+// fills upstream's struct.
+template <class Fn>
+DeviceAttribute Attribute(Fn set) {
+  DeviceAttributeFields fields;
+  set(fields);
+  return DeviceAttribute::FromFields(std::move(fields));
+}
+
 Device TestDevice(int i) {
   Device d;
   d.name = StrCat("device-", i);
-  d.attributes["int"].int_value = 42;
-  d.attributes["string"].string_value = "hello world";
-  d.attributes["version"].version_value = "1.2.3";
-  d.attributes["bool"].bool_value = true;
+  d.attributes["int"] = DeviceAttribute::Int(42);
+  d.attributes["string"] = DeviceAttribute::String("hello world");
+  d.attributes["version"] = DeviceAttribute::Version("1.2.3");
+  d.attributes["bool"] = DeviceAttribute::Bool(true);
   d.capacity["memory"].value = Q("1Gi");
   return d;
 }
@@ -308,7 +317,7 @@ ResourceSlice ValidConsumableSlice() {
   ResourceSlice s = ValidSlice(0);
   Device d;
   d.name = "device-0";
-  d.allow_multiple_allocations = true;
+  d.rare.Mutable().allow_multiple_allocations = true;
   DeviceCapacity cap;
   cap.value = Q("100");
   cap.request_policy.emplace();
@@ -1716,32 +1725,36 @@ TEST(ValidateResourceSliceTest, Create) {
       {"max-devices-with-taints",
        [](ResourceSlice& s) {
          s = ValidSlice(64);
-         for (Device& d : s.spec.devices) d.taints = {Taint()};
+         for (Device& d : s.spec.devices) d.rare.Mutable().taints = {Taint()};
        },
        {}},
       {"too-many-devices-with-taints",
        [](ResourceSlice& s) {
          s = ValidSlice(65);
-         s.spec.devices[64].taints = {Taint()};
+         s.spec.devices[64].rare.Mutable().taints = {Taint()};
        },
        {"spec.devices: Too many: 65: must have at most 64 items"}},
       {"max-devices-with-consumes-counters",
        [](ResourceSlice& s) {
          s = ValidSlice(64);
          for (Device& d : s.spec.devices)
-           d.consumes_counters = ConsumesCounters(1);
+           d.rare.Mutable().consumes_counters = ConsumesCounters(1);
        },
        {}},
       {"too-many-devices-with-consumes-counters",
        [](ResourceSlice& s) {
          s = ValidSlice(65);
-         s.spec.devices[0].consumes_counters = ConsumesCounters(1);
+         s.spec.devices[0].rare.Mutable().consumes_counters =
+             ConsumesCounters(1);
        },
        {"spec.devices: Too many: 65: must have at most 64 items"}},
       {"too-many-devices-with-list-attributes",
        [](ResourceSlice& s) {
          s = ValidSlice(65);
-         s.spec.devices[0].attributes["ints"].ints = {1, 2, 3};
+         s.spec.devices[0].attributes["ints"] =
+             Attribute([](DeviceAttributeFields& f) {
+               f.ints = {1, 2, 3};
+             });
        },
        {"spec.devices: Too many: 65: must have at most 64 items"}},
       {"65-plain-devices", [](ResourceSlice& s) { s = ValidSlice(65); }, {}},
@@ -1831,7 +1844,7 @@ TEST(ValidateResourceSliceTest, Create) {
              NodeSelector{{NodeSelectorTerm{{{"a", "Exists", {}}}, {}}}};
          s.spec.all_nodes = true;
          s.spec.per_device_node_selection = true;
-         for (Device& d : s.spec.devices) d.all_nodes = true;
+         for (Device& d : s.spec.devices) d.rare.Mutable().all_nodes = true;
        },
        {"spec: Invalid value: \"{`nodeName`, `nodeSelector`, `allNodes`, "
         "`perDeviceNodeSelection`}\": " +
@@ -1927,9 +1940,9 @@ TEST(ValidateResourceSliceTest, Create) {
          s = ValidSlice(3);
          s.spec.node_name.reset();
          s.spec.per_device_node_selection = true;
-         s.spec.devices[0].node_name = "worker";
-         s.spec.devices[1].all_nodes = true;
-         s.spec.devices[2].node_selector =
+         s.spec.devices[0].rare.Mutable().node_name = "worker";
+         s.spec.devices[1].rare.Mutable().all_nodes = true;
+         s.spec.devices[2].rare.Mutable().node_selector =
              NodeSelector{{NodeSelectorTerm{{{"zone", "In", {"a"}}}, {}}}};
        },
        {}},
@@ -1942,8 +1955,8 @@ TEST(ValidateResourceSliceTest, Create) {
        [](ResourceSlice& s) {
          s.spec.node_name.reset();
          s.spec.per_device_node_selection = true;
-         s.spec.devices[0].node_name = "";
-         s.spec.devices[0].all_nodes = false;
+         s.spec.devices[0].rare.Mutable().node_name = "";
+         s.spec.devices[0].rare.Mutable().all_nodes = false;
        },
        {dev0 + ".nodeName: Invalid value: \"\": must not be empty",
         dev0 +
@@ -1954,8 +1967,8 @@ TEST(ValidateResourceSliceTest, Create) {
        [](ResourceSlice& s) {
          s.spec.node_name.reset();
          s.spec.per_device_node_selection = true;
-         s.spec.devices[0].node_name = "worker";
-         s.spec.devices[0].all_nodes = true;
+         s.spec.devices[0].rare.Mutable().node_name = "worker";
+         s.spec.devices[0].rare.Mutable().all_nodes = true;
        },
        {dev0 +
         ": Invalid value: \"{`nodeName`, `allNodes`}\": " + kPerDeviceOneOf}},
@@ -1963,12 +1976,14 @@ TEST(ValidateResourceSliceTest, Create) {
        [](ResourceSlice& s) {
          s.spec.node_name.reset();
          s.spec.per_device_node_selection = true;
-         s.spec.devices[0].node_name = kBadName;
+         s.spec.devices[0].rare.Mutable().node_name = kBadName;
        },
        {dev0 + ".nodeName: Invalid value: " + kBadNameQ + ": " +
         kSubdomainMsg}},
       {"device-node-selection-without-per-device",
-       [](ResourceSlice& s) { s.spec.devices[0].node_name = "worker"; },
+       [](ResourceSlice& s) {
+         s.spec.devices[0].rare.Mutable().node_name = "worker";
+       },
        {dev0 + ": Invalid value: null: `nodeName`, `nodeSelector` and "
                "`allNodes` can only be set if `perDeviceNodeSelection` is set "
                "to true in the ResourceSlice spec"}},
@@ -2005,9 +2020,10 @@ TEST(ValidateResourceSliceTest, Create) {
             "]: Invalid value: \"\": exactly one value must be specified"}},
       {"attribute-two-values",
        [](ResourceSlice& s) {
-         DeviceAttribute a;
-         a.string_value = "x";
-         a.version_value = "1.2.3";
+         DeviceAttribute a = Attribute([](DeviceAttributeFields& f) {
+           f.string_value = "x";
+           f.version_value = "1.2.3";
+         });
          s.spec.devices[0].attributes = {{"foo", a}};
        },
        {dev0 + ".attributes[foo]: Invalid value: "
@@ -2019,18 +2035,21 @@ TEST(ValidateResourceSliceTest, Create) {
                "specified"}},
       {"attribute-string-64",
        [](ResourceSlice& s) {
-         s.spec.devices[0].attributes["foo"].string_value = Repeat('x', 64);
+         s.spec.devices[0].attributes["foo"] =
+             DeviceAttribute::String(Repeat('x', 64));
        },
        {}},
       {"attribute-string-65",
        [](ResourceSlice& s) {
-         s.spec.devices[0].attributes["foo"].string_value = Repeat('x', 65);
+         s.spec.devices[0].attributes["foo"] =
+             DeviceAttribute::String(Repeat('x', 65));
        },
        {dev0 + ".attributes[foo].string: Too long: may not be more than 64 "
                "bytes"}},
       {"attribute-version-too-long",
        [](ResourceSlice& s) {
-         s.spec.devices[0].attributes["foo"].version_value = Repeat('x', 65);
+         s.spec.devices[0].attributes["foo"] =
+             DeviceAttribute::Version(Repeat('x', 65));
        },
        {dev0 + ".attributes[foo].version: Invalid value: \"" + Repeat('x', 65) +
             "\": must be a string compatible with semver.org spec 2.0.0",
@@ -2038,8 +2057,8 @@ TEST(ValidateResourceSliceTest, Create) {
                "bytes"}},
       {"attribute-version-64",
        [](ResourceSlice& s) {
-         s.spec.devices[0].attributes["foo"].version_value =
-             "1.2.3-" + Repeat('a', 58);
+         s.spec.devices[0].attributes["foo"] =
+             DeviceAttribute::Version("1.2.3-" + Repeat('a', 58));
        },
        {}},
       {"attribute-versions",
@@ -2048,7 +2067,8 @@ TEST(ValidateResourceSliceTest, Create) {
          for (const char* v :
               {"1.2.3-alpha.1+build.5", "0.0.0", "1.2.3-0a", "01.2.3", "1.2",
                "1.2.3-01", "1.2.3+", "v1.2.3", "1.2.3-a..b"}) {
-           s.spec.devices[0].attributes[StrCat("v", i++)].version_value = v;
+           s.spec.devices[0].attributes[StrCat("v", i++)] =
+               DeviceAttribute::Version(v);
          }
        },
        {dev0 + ".attributes[v3].version: Invalid value: \"01.2.3\": must be a "
@@ -2067,17 +2087,19 @@ TEST(ValidateResourceSliceTest, Create) {
             "a string compatible with semver.org spec 2.0.0"}},
       {"good-attribute-names",
        [](ResourceSlice& s) {
-         s.spec.devices[0].attributes[Repeat('x', 32)].string_value = "y";
-         s.spec.devices[0]
-             .attributes[Repeat('x', 63) + "/" + Repeat('y', 32)]
-             .string_value = "z";
-         s.spec.devices[0].attributes["_Under_score9"].bool_value = false;
+         s.spec.devices[0].attributes[Repeat('x', 32)] =
+             DeviceAttribute::String("y");
+         s.spec.devices[0].attributes[Repeat('x', 63) + "/" + Repeat('y', 32)] =
+             DeviceAttribute::String("z");
+         s.spec.devices[0].attributes["_Under_score9"] =
+             DeviceAttribute::Bool(false);
        },
        {}},
       {"bad-attribute-c-identifier",
        [](ResourceSlice& s) {
          s.spec.devices[0].attributes = {{Repeat('.', 33), DeviceAttribute{}}};
-         s.spec.devices[0].attributes.begin()->second.string_value = "y";
+         s.spec.devices[0].attributes.begin()->second =
+             DeviceAttribute::String("y");
        },
        {dev0 + ".attributes: Too long: may not be more than 32 bytes",
         dev0 + ".attributes: Invalid value: \"" + Repeat('.', 33) +
@@ -2085,8 +2107,8 @@ TEST(ValidateResourceSliceTest, Create) {
       {"bad-attribute-domain",
        [](ResourceSlice& s) {
          s.spec.devices[0].attributes.clear();
-         s.spec.devices[0].attributes[Repeat('_', 64) + "/y"].string_value =
-             "z";
+         s.spec.devices[0].attributes[Repeat('_', 64) + "/y"] =
+             DeviceAttribute::String("z");
        },
        {dev0 + ".attributes: Too long: may not be more than 63 bytes",
         dev0 + ".attributes: Invalid value: \"" + Repeat('_', 64) +
@@ -2094,9 +2116,8 @@ TEST(ValidateResourceSliceTest, Create) {
       {"bad-key-too-long",
        [](ResourceSlice& s) {
          s.spec.devices[0].attributes.clear();
-         s.spec.devices[0]
-             .attributes[Repeat('x', 64) + "/" + Repeat('y', 33)]
-             .string_value = "z";
+         s.spec.devices[0].attributes[Repeat('x', 64) + "/" + Repeat('y', 33)] =
+             DeviceAttribute::String("z");
        },
        {dev0 + ".attributes: Too long: may not be more than 63 bytes",
         dev0 + ".attributes: Too long: may not be more than 32 bytes"}},
@@ -2114,13 +2135,13 @@ TEST(ValidateResourceSliceTest, Create) {
       {"bad-attribute-empty-domain-and-c-identifier",
        [](ResourceSlice& s) {
          s.spec.devices[0].attributes.clear();
-         s.spec.devices[0].attributes["/"].string_value = "z";
+         s.spec.devices[0].attributes["/"] = DeviceAttribute::String("z");
        },
        {dev0 + ".attributes: Invalid value: \"\": the domain must not be empty",
         dev0 + ".attributes: Invalid value: \"\": the name must not be empty"}},
       {"attribute-two-slashes",
        [](ResourceSlice& s) {
-         s.spec.devices[0].attributes["a/b/c"].string_value = "z";
+         s.spec.devices[0].attributes["a/b/c"] = DeviceAttribute::String("z");
        },
        {dev0 + ".attributes: Invalid value: \"a/b/c\": must not contain more "
                "than one slash"}},
@@ -2130,9 +2151,12 @@ TEST(ValidateResourceSliceTest, Create) {
          Device& d = s.spec.devices[0];
          d.capacity.clear();
          d.attributes.clear();
-         d.attributes["list_attr_0"].strings.assign(48 - 30, "x");
+         d.attributes["list_attr_0"] = Attribute([](DeviceAttributeFields& f) {
+           f.strings = std::vector<std::string>(48 - 30, "x");
+         });
          for (int i = 1; i < 31; ++i) {
-           d.attributes[StrCat("list_attr_", i)].strings = {"x"};
+           d.attributes[StrCat("list_attr_", i)] =
+               Attribute([](DeviceAttributeFields& f) { f.strings = {"x"}; });
          }
        },
        {}},
@@ -2141,21 +2165,30 @@ TEST(ValidateResourceSliceTest, Create) {
          Device& d = s.spec.devices[0];
          d.capacity.clear();
          d.attributes.clear();
-         d.attributes["list_attr_0"].strings.assign(48 - 30, "x");
+         d.attributes["list_attr_0"] = Attribute([](DeviceAttributeFields& f) {
+           f.strings = std::vector<std::string>(48 - 30, "x");
+         });
          for (int i = 1; i < 31; ++i) {
-           d.attributes[StrCat("list_attr_", i)].strings = {"x"};
+           d.attributes[StrCat("list_attr_", i)] =
+               Attribute([](DeviceAttributeFields& f) { f.strings = {"x"}; });
          }
-         d.attributes["extra_attr"].int_value = 1;
+         d.attributes["extra_attr"] = DeviceAttribute::Int(1);
        },
        {dev0 + ": Invalid value: 49: the total number of attribute values must "
                "not exceed 48"}},
       {"list-attribute-items",
        [](ResourceSlice& s) {
          Device& d = s.spec.devices[0];
-         d.attributes["strs"].strings = {"a", Repeat('x', 65)};
-         d.attributes["vers"].versions = {"1.0.0", "1.0"};
-         d.attributes["mixed"].ints = {1};
-         d.attributes["mixed"].bools = {true};
+         d.attributes["strs"] = Attribute([](DeviceAttributeFields& f) {
+           f.strings = {"a", Repeat('x', 65)};
+         });
+         d.attributes["vers"] = Attribute([](DeviceAttributeFields& f) {
+           f.versions = {"1.0.0", "1.0"};
+         });
+         d.attributes["mixed"] = Attribute([](DeviceAttributeFields& f) {
+           f.ints = {1};
+           f.bools = {true};
+         });
        },
        {dev0 + ".attributes[mixed]: Invalid value: "
                "resource.DeviceAttribute{IntValue:(*int64)(nil), "
@@ -2180,7 +2213,7 @@ TEST(ValidateResourceSliceTest, Create) {
          Device& d = s.spec.devices[0];
          d.attributes.clear();
          for (int i = 0; i < 31; ++i) {
-           d.attributes[StrCat("attr_", i)].string_value = "x";
+           d.attributes[StrCat("attr_", i)] = DeviceAttribute::String("x");
          }
        },
        {}},
@@ -2189,7 +2222,7 @@ TEST(ValidateResourceSliceTest, Create) {
          Device& d = s.spec.devices[0];
          d.attributes.clear();
          for (int i = 0; i < 32; ++i) {
-           d.attributes[StrCat("attr_", i)].string_value = "x";
+           d.attributes[StrCat("attr_", i)] = DeviceAttribute::String("x");
          }
        },
        {dev0 + ": Invalid value: 33: the total number of attributes and "
@@ -2216,10 +2249,14 @@ TEST(ValidateResourceSliceTest, Create) {
 
       // --- taints
       {"max-taints",
-       [](ResourceSlice& s) { s.spec.devices[0].taints.assign(16, Taint()); },
+       [](ResourceSlice& s) {
+         s.spec.devices[0].rare.Mutable().taints.assign(16, Taint());
+       },
        {}},
       {"too-many-taints",
-       [](ResourceSlice& s) { s.spec.devices[0].taints.assign(17, Taint()); },
+       [](ResourceSlice& s) {
+         s.spec.devices[0].rare.Mutable().taints.assign(17, Taint());
+       },
        {dev0 + ".taints: Too many: 17: must have at most 16 items"}},
       {"taints",
        [](ResourceSlice& s) {
@@ -2228,8 +2265,8 @@ TEST(ValidateResourceSliceTest, Create) {
          full.time_added = "2024-01-01T00:00:00Z";
          DeviceTaint bad = Taint(kBadName, "some-other-effect");
          bad.value = kBadName;
-         s.spec.devices[0].taints = {Taint(), full, DeviceTaint{}, bad,
-                                     Taint("a", "None")};
+         s.spec.devices[0].rare.Mutable().taints = {
+             Taint(), full, DeviceTaint{}, bad, Taint("a", "None")};
        },
        {dev0 +
             ".taints[2].key: Invalid value: \"\": name part must be non-empty",
@@ -2245,23 +2282,29 @@ TEST(ValidateResourceSliceTest, Create) {
       // --- consumesCounters
       {"max-consumes-counters",
        [](ResourceSlice& s) {
-         s.spec.devices[0].consumes_counters = ConsumesCounters(2);
+         s.spec.devices[0].rare.Mutable().consumes_counters =
+             ConsumesCounters(2);
        },
        {}},
       {"too-many-consumes-counters",
        [](ResourceSlice& s) {
-         s.spec.devices[0].consumes_counters = ConsumesCounters(3);
-         s.spec.devices[0].consumes_counters[0].counter_set = kBadName;
+         s.spec.devices[0].rare.Mutable().consumes_counters =
+             ConsumesCounters(3);
+         s.spec.devices[0].rare.Mutable().consumes_counters[0].counter_set =
+             kBadName;
        },
        {dev0 + ".consumesCounters: Too many: 3: must have at most 2 items"}},
       {"consumes-counters-errors",
        [](ResourceSlice& s) {
          s = ValidSlice(4);
-         s.spec.devices[0].consumes_counters = {{"", TestCounters()}};
-         s.spec.devices[1].consumes_counters = {{kBadName, TestCounters()}};
-         s.spec.devices[2].consumes_counters = {{"foo", TestCounters()},
-                                                {"foo", TestCounters()}};
-         s.spec.devices[3].consumes_counters = {{"counterset-0", {}}};
+         s.spec.devices[0].rare.Mutable().consumes_counters = {
+             {"", TestCounters()}};
+         s.spec.devices[1].rare.Mutable().consumes_counters = {
+             {kBadName, TestCounters()}};
+         s.spec.devices[2].rare.Mutable().consumes_counters = {
+             {"foo", TestCounters()}, {"foo", TestCounters()}};
+         s.spec.devices[3].rare.Mutable().consumes_counters = {
+             {"counterset-0", {}}};
        },
        {"spec.devices[0].consumesCounters[0].counterSet: Required value",
         "spec.devices[1].consumesCounters[0].counterSet: Invalid value: " +
@@ -2270,13 +2313,13 @@ TEST(ValidateResourceSliceTest, Create) {
         "spec.devices[3].consumesCounters[0].counters: Required value"}},
       {"max-counters-in-consumption",
        [](ResourceSlice& s) {
-         s.spec.devices[0].consumes_counters = {
+         s.spec.devices[0].rare.Mutable().consumes_counters = {
              {"counterset-0", TestCounters(32)}};
        },
        {}},
       {"too-many-counters-in-consumption",
        [](ResourceSlice& s) {
-         s.spec.devices[0].consumes_counters = {
+         s.spec.devices[0].rare.Mutable().consumes_counters = {
              {"counterset-0", TestCounters(33)}};
        },
        {dev0 + ".consumesCounters[0].counters: Too many: 33: must have at most "
@@ -2285,7 +2328,8 @@ TEST(ValidateResourceSliceTest, Create) {
        [](ResourceSlice& s) {
          std::map<std::string, Counter> counters;
          counters[kBadName].value = Q("1");
-         s.spec.devices[0].consumes_counters = {{"counterset-0", counters}};
+         s.spec.devices[0].rare.Mutable().consumes_counters = {
+             {"counterset-0", counters}};
        },
        {dev0 + ".consumesCounters[0].counters: Invalid value: " + kBadNameQ +
         ": " + kLabelMsg}},
@@ -2293,26 +2337,27 @@ TEST(ValidateResourceSliceTest, Create) {
       // --- binding conditions
       {"good-binding-conditions",
        [](ResourceSlice& s) {
-         s.spec.devices[0].binding_conditions = {"example.com/condition1",
-                                                 "condition2", "c3", "c4"};
-         s.spec.devices[0].binding_failure_conditions = {
+         s.spec.devices[0].rare.Mutable().binding_conditions = {
+             "example.com/condition1", "condition2", "c3", "c4"};
+         s.spec.devices[0].rare.Mutable().binding_failure_conditions = {
              "example.com/condition3", "condition4", "c5", "c6"};
-         s.spec.devices[0].binds_to_node = true;
+         s.spec.devices[0].rare.Mutable().binds_to_node = true;
        },
        {}},
       {"too-many-binding-conditions",
        [](ResourceSlice& s) {
-         s.spec.devices[0].binding_conditions = {"condition1", "condition2",
-                                                 "condition3", "condition4",
-                                                 "condition5"};
-         s.spec.devices[0].binding_failure_conditions = {"condition6",
-                                                         "condition7"};
+         s.spec.devices[0].rare.Mutable().binding_conditions = {
+             "condition1", "condition2", "condition3", "condition4",
+             "condition5"};
+         s.spec.devices[0].rare.Mutable().binding_failure_conditions = {
+             "condition6", "condition7"};
        },
        {dev0 + ".bindingConditions: Too many: 5: must have at most 4 items"}},
       {"too-many-binding-failure-conditions",
        [](ResourceSlice& s) {
-         s.spec.devices[0].binding_conditions = {"condition1", "condition2"};
-         s.spec.devices[0].binding_failure_conditions = {
+         s.spec.devices[0].rare.Mutable().binding_conditions = {"condition1",
+                                                                "condition2"};
+         s.spec.devices[0].rare.Mutable().binding_failure_conditions = {
              "condition3", "condition4", "condition5", "condition6",
              "condition7"};
        },
@@ -2320,9 +2365,10 @@ TEST(ValidateResourceSliceTest, Create) {
                "items"}},
       {"invalid-binding-conditions",
        [](ResourceSlice& s) {
-         s.spec.devices[0].binding_conditions = {"condition1", "condition2!"};
-         s.spec.devices[0].binding_failure_conditions = {"condition3!",
-                                                         "condition4"};
+         s.spec.devices[0].rare.Mutable().binding_conditions = {"condition1",
+                                                                "condition2!"};
+         s.spec.devices[0].rare.Mutable().binding_failure_conditions = {
+             "condition3!", "condition4"};
        },
        {dev0 + ".bindingConditions[1]: Invalid value: \"condition2!\": " +
             kNamePartMsg,
@@ -2331,23 +2377,25 @@ TEST(ValidateResourceSliceTest, Create) {
             kNamePartMsg}},
       {"binding-failure-without-binding-conditions",
        [](ResourceSlice& s) {
-         s.spec.devices[0].binding_failure_conditions = {"condition1",
-                                                         "condition2"};
+         s.spec.devices[0].rare.Mutable().binding_failure_conditions = {
+             "condition1", "condition2"};
        },
        {dev0 +
         ".bindingConditions: Invalid value: []string(nil): "
         "bindingConditions are required to use bindingFailureConditions"}},
       {"binding-conditions-without-binding-failure",
        [](ResourceSlice& s) {
-         s.spec.devices[0].binding_conditions = {"condition1", "condition2"};
+         s.spec.devices[0].rare.Mutable().binding_conditions = {"condition1",
+                                                                "condition2"};
        },
        {dev0 +
         ".bindingFailureConditions: Invalid value: []string(nil): "
         "bindingFailureConditions are required to use bindingConditions"}},
       {"duplicate-and-overlapping-binding-conditions",
        [](ResourceSlice& s) {
-         s.spec.devices[0].binding_conditions = {"condition1", "condition1"};
-         s.spec.devices[0].binding_failure_conditions = {
+         s.spec.devices[0].rare.Mutable().binding_conditions = {"condition1",
+                                                                "condition1"};
+         s.spec.devices[0].rare.Mutable().binding_failure_conditions = {
              "condition1", "condition3", "condition3"};
        },
        {dev0 + ".bindingConditions[1]: Duplicate value: \"condition1\"",
@@ -2626,8 +2674,9 @@ TEST(ValidateResourceSliceTest, Update) {
   base.spec.pool.name = "valid";
   base.spec.driver = "valid";
   auto bad_taints = [](ResourceSlice& s) {
-    s.spec.devices[0].taints = {Taint("unhealthy-power", "NoExecute"),
-                                Taint("unhealthy-mem", "some-other-effect")};
+    s.spec.devices[0].rare.Mutable().taints = {
+        Taint("unhealthy-power", "NoExecute"),
+        Taint("unhealthy-mem", "some-other-effect")};
   };
   auto with_duplicate_spelling = [](ResourceSlice& s) {
     s = ValidConsumableSlice();
@@ -2678,7 +2727,7 @@ TEST(ValidateResourceSliceTest, Update) {
       {"valid-old-effect",
        bad_taints,
        [](ResourceSlice& s) {
-         s.spec.devices[0].attributes["foo"].string_value = "bar";
+         s.spec.devices[0].attributes["foo"] = DeviceAttribute::String("bar");
        },
        {}},
       {"invalid-new-effect-in-new-device",
@@ -2965,7 +3014,7 @@ TEST(ValidatePodTest, PodTemplatesInWorkloads) {
   Deployment d;
   d.metadata.name = "deploy";
   d.metadata.namespace_ = "ns";
-  d.spec.template_.spec = pod.spec;
+  d.spec.template_.Mutable().spec = pod.spec;
   EXPECT_EQ(
       Errors(Obj("Deployment", d, "apps/v1")),
       (Want{"spec.template.spec.resourceClaims[0].resourceClaimTemplateName: "
@@ -2973,7 +3022,7 @@ TEST(ValidatePodTest, PodTemplatesInWorkloads) {
             kSubdomainMsg}));
   Job j;
   j.metadata.name = "job";
-  j.spec.template_.spec = pod.spec;
+  j.spec.template_.Mutable().spec = pod.spec;
   EXPECT_EQ(
       Errors(Obj("Job", j, "batch/v1")),
       (Want{"metadata.namespace: Required value",
@@ -3173,7 +3222,7 @@ TEST(NormalizeErrorPathsTest, EndToEnd) {
                   "greater than zero"}));
 
   ResourceSlice s = ValidSlice();
-  s.spec.devices[0].taints = {Taint("k", "Bad")};
+  s.spec.devices[0].rare.Mutable().taints = {Taint("k", "Bad")};
   Object so = Obj("ResourceSlice", s, "resource.k8s.io/v1beta1");
   errs = ValidateObject(so);
   NormalizeErrorPaths(so.kind(), so.type.api_version, errs);

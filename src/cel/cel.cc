@@ -305,6 +305,29 @@ const Compiler& Compiler::Default() {
   return *compiler;
 }
 
+const Compiler& Compiler::Shared(DeviceFeatures features) {
+  // One per combination of the two gates, each built on first use
+  // (thread-safe static initialisation) and never destroyed, like Default().
+  auto make = [](bool consumable_capacity, bool list_type_attributes) {
+    return new Compiler(
+        DeviceFeatures{consumable_capacity, list_type_attributes});
+  };
+  if (features.consumable_capacity) {
+    if (features.list_type_attributes) {
+      static const Compiler* const compiler = make(true, true);
+      return *compiler;
+    }
+    static const Compiler* const compiler = make(true, false);
+    return *compiler;
+  }
+  if (features.list_type_attributes) {
+    static const Compiler* const compiler = make(false, true);
+    return *compiler;
+  }
+  static const Compiler* const compiler = make(false, false);
+  return *compiler;
+}
+
 absl::StatusOr<std::shared_ptr<const Program>> Compiler::CompileSelector(
     std::string_view expression, bool for_validation) const {
   return Compile(

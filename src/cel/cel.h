@@ -136,6 +136,9 @@ class Compiler {
 
   // The 1.37-default compiler, shared by the process.
   static const Compiler& Default();
+  // The compiler for `features`, one per feature set, shared by the
+  // process (a compiler holds the function registries, about 200 KiB).
+  static const Compiler& Shared(DeviceFeatures features);
 
   // Compiles a DRA device selector. Errors (upstream texts):
   //  - InvalidArgument "compilation failed: ERROR: <input>:L:C: ..." for

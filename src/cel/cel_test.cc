@@ -14,11 +14,13 @@ namespace {
 api::Device A100() {
   api::Device d;
   d.name = "gpu-0";
-  d.attributes["productName"].string_value = "NVIDIA A100 80GB PCIe";
-  d.attributes["index"].int_value = 0;
-  d.attributes["cudaComputeCapability"].version_value = "8.0.0";
-  d.attributes["gpu.nvidia.com/type"].string_value = "gpu";
-  d.attributes["other.com/x"].bool_value = true;
+  d.attributes["productName"] =
+      api::DeviceAttribute::String("NVIDIA A100 80GB PCIe");
+  d.attributes["index"] = api::DeviceAttribute::Int(0);
+  d.attributes["cudaComputeCapability"] =
+      api::DeviceAttribute::Version("8.0.0");
+  d.attributes["gpu.nvidia.com/type"] = api::DeviceAttribute::String("gpu");
+  d.attributes["other.com/x"] = api::DeviceAttribute::Bool(true);
   d.capacity["memory"].value = *Quantity::Parse("80Gi");
   return d;
 }
@@ -136,6 +138,23 @@ TEST_F(SelectorTest, OptimizedPlansCostWhatKubernetesCharges) {
             "'string' to 'int'");
 }
 
+// Compiler::Shared hands out one compiler per feature set for the process,
+// with that feature set's environment.
+TEST(CompilerTest, SharedIsOnePerFeatureSet) {
+  const DeviceFeatures lists{.consumable_capacity = true,
+                             .list_type_attributes = true};
+  const DeviceFeatures plain{.consumable_capacity = false,
+                             .list_type_attributes = false};
+  EXPECT_EQ(&Compiler::Shared(lists), &Compiler::Shared(lists));
+  EXPECT_EQ(&Compiler::Shared(plain), &Compiler::Shared(plain));
+  EXPECT_NE(&Compiler::Shared(lists), &Compiler::Shared(plain));
+  EXPECT_TRUE(
+      Compiler::Shared(lists).CompileSelector("[1].includes(1)", true).ok());
+  EXPECT_FALSE(Compiler::Shared(plain)
+                   .CompileSelector("device.allowMultipleAllocations", true)
+                   .ok());
+}
+
 // API validation compiles new selectors in upstream's NewExpressions
 // environment (compatibility version 1.36, feature gates honoured); the
 // scheduler in StoredExpressions (everything ever introduced).
@@ -179,7 +198,7 @@ TEST(CompilerTest, ValidationAndSchedulingEnvironmentsDiffer) {
 
 TEST(DeviceTest, InvalidVersionAttributeIsRejectedLikeUpstream) {
   api::Device d;
-  d.attributes["v"].version_value = "1.0";
+  d.attributes["v"] = api::DeviceAttribute::Version("1.0");
   absl::StatusOr<Device> device = Device::Create("x.example.com", d);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().message(),

@@ -42,10 +42,10 @@ std::optional<api::Json> Published(const SliceDevice& d,
   }
   for (const auto& [key, a] : d.api->attributes) {
     if (!matches(key)) continue;
-    if (a.string_value) return *a.string_value;
-    if (a.version_value) return *a.version_value;
-    if (a.int_value) return *a.int_value;
-    if (a.bool_value) return *a.bool_value;
+    if (a.string_value()) return *a.string_value();
+    if (a.version_value()) return *a.version_value();
+    if (a.int_value()) return *a.int_value();
+    if (a.bool_value()) return *a.bool_value();
     return nullptr;
   }
   return std::nullopt;

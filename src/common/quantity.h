@@ -196,13 +196,14 @@ class Quantity {
   // Value = sign_ * digits_ * 10^exponent_, where digits_ is a decimal
   // integer without leading or trailing zeros ("" iff zero; then sign_ == 0
   // and exponent_ == 0). The representation of a value is therefore unique.
-  int sign_ = 0;
+  // (Members ordered for size: 80 bytes.)
   std::string digits_;
-  int64_t exponent_ = 0;
-  Format format_ = Format::kDecimalSI;
   // Upstream's cached string `s`: set by Parse when upstream would keep the
   // input text, cleared by every mutation.
   std::string cached_;
+  int64_t exponent_ = 0;
+  int sign_ = 0;
+  Format format_ = Format::kDecimalSI;
 
   absl::Status AddSigned(const Quantity& y, int y_sign);
   std::string DecimalString(Format format) const;

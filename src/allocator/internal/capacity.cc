@@ -102,7 +102,7 @@ absl::StatusOr<Quantity> Consumed(const Quantity* requested,
 }
 
 bool ViolatesPolicy(const Quantity& requested,
-                    const std::optional<api::CapacityRequestPolicy>& policy,
+                    const api::OptionalBox<api::CapacityRequestPolicy>& policy,
                     bool fractional) {
   if (!policy) return false;
   // Upstream compares the Quantity structs; for valid policies that is the
@@ -145,8 +145,7 @@ bool ViolatesPolicy(const Quantity& requested,
 
 absl::StatusOr<CapacityMap> ConsumedCapacity(
     const api::CapacityRequirements* request,
-    const std::map<std::string, api::DeviceCapacity>& capacity,
-    bool fractional_range) {
+    const api::DeviceCapacities& capacity, bool fractional_range) {
   CapacityMap out;
   for (const auto& [name, cap] : capacity) {
     const Quantity* requested = nullptr;
@@ -165,10 +164,9 @@ absl::StatusOr<CapacityMap> ConsumedCapacity(
   return out;
 }
 
-CapacityPlan PlanCapacity(
-    const api::CapacityRequirements* request,
-    const std::map<std::string, api::DeviceCapacity>& capacity,
-    bool fractional_range) {
+CapacityPlan PlanCapacity(const api::CapacityRequirements* request,
+                          const api::DeviceCapacities& capacity,
+                          bool fractional_range) {
   CapacityPlan plan;
   if (request != nullptr) {
     for (const auto& [name, q] : request->requests) {
@@ -204,10 +202,10 @@ CapacityPlan PlanCapacity(
   return plan;
 }
 
-absl::StatusOr<bool> PlanFits(
-    const CapacityPlan& plan, const CapacityMap* allocated,
-    const std::map<std::string, api::DeviceCapacity>& capacity,
-    const CapacityMap* allocating) {
+absl::StatusOr<bool> PlanFits(const CapacityPlan& plan,
+                              const CapacityMap* allocated,
+                              const api::DeviceCapacities& capacity,
+                              const CapacityMap* allocating) {
   if (plan.names_missing) return false;
   if (!plan.error.ok()) return plan.error;
   if (plan.policy_violated) return false;
@@ -231,10 +229,11 @@ absl::StatusOr<bool> PlanFits(
   return true;
 }
 
-absl::StatusOr<bool> RequestFits(
-    const CapacityMap* allocated, const api::CapacityRequirements* request,
-    const std::map<std::string, api::DeviceCapacity>& capacity,
-    const CapacityMap* allocating, bool fractional_range) {
+absl::StatusOr<bool> RequestFits(const CapacityMap* allocated,
+                                 const api::CapacityRequirements* request,
+                                 const api::DeviceCapacities& capacity,
+                                 const CapacityMap* allocating,
+                                 bool fractional_range) {
   return PlanFits(PlanCapacity(request, capacity, fractional_range), allocated,
                   capacity, allocating);
 }

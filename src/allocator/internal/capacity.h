@@ -21,8 +21,7 @@ using CapacityMap = std::map<std::string, Quantity>;
 // `capacity "name": ` in front).
 absl::StatusOr<CapacityMap> ConsumedCapacity(
     const api::CapacityRequirements* request,
-    const std::map<std::string, api::DeviceCapacity>& capacity,
-    bool fractional_range);
+    const api::DeviceCapacities& capacity, bool fractional_range);
 
 // What a request consumes of a device on its own: the static part of
 // upstream's CmpRequestOverCapacity, computed once per (request, device).
@@ -35,24 +34,24 @@ struct CapacityPlan {
   CapacityMap consumed;          // every capacity of the device
   bool fits_alone = false;       // usable and consumed <= value everywhere
 };
-CapacityPlan PlanCapacity(
-    const api::CapacityRequirements* request,
-    const std::map<std::string, api::DeviceCapacity>& capacity,
-    bool fractional_range);
+CapacityPlan PlanCapacity(const api::CapacityRequirements* request,
+                          const api::DeviceCapacities& capacity,
+                          bool fractional_range);
 
 // Upstream CmpRequestOverCapacity for a plan: true when the request fits
 // next to `allocated` (earlier shares) and `allocating` (shares of this
 // attempt); both may be null (nothing).
-absl::StatusOr<bool> PlanFits(
-    const CapacityPlan& plan, const CapacityMap* allocated,
-    const std::map<std::string, api::DeviceCapacity>& capacity,
-    const CapacityMap* allocating);
+absl::StatusOr<bool> PlanFits(const CapacityPlan& plan,
+                              const CapacityMap* allocated,
+                              const api::DeviceCapacities& capacity,
+                              const CapacityMap* allocating);
 
 // PlanFits(PlanCapacity(...)).
-absl::StatusOr<bool> RequestFits(
-    const CapacityMap* allocated, const api::CapacityRequirements* request,
-    const std::map<std::string, api::DeviceCapacity>& capacity,
-    const CapacityMap* allocating, bool fractional_range);
+absl::StatusOr<bool> RequestFits(const CapacityMap* allocated,
+                                 const api::CapacityRequirements* request,
+                                 const api::DeviceCapacities& capacity,
+                                 const CapacityMap* allocating,
+                                 bool fractional_range);
 
 }  // namespace draplane::allocator::internal
 

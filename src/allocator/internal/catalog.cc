@@ -1,5 +1,6 @@
 #include "allocator/internal/catalog.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace draplane::allocator::internal {
@@ -7,34 +8,31 @@ namespace draplane::allocator::internal {
 Catalog::Catalog(std::vector<std::shared_ptr<const api::ResourceSlice>> slices,
                  std::vector<api::DeviceClass> classes,
                  cel::DeviceFeatures cel_features)
-    : compiler_(cel_features) {
+    : compiler_(cel::Compiler::Shared(cel_features)) {
   slices_.reserve(slices.size());
   size_t total = 0;
+  size_t with_node = 0;
   for (auto& s : slices) {
     total += s->spec.devices.size();
+    if (!s->spec.node_name.value_or("").empty()) ++with_node;
     const api::ResourceSlice& ref = *s;
     slices_.push_back(Slice{std::move(s), ref, 0});
   }
-  devices_.reserve(total);
+  device_slice_.reserve(total);
+  slices_by_node_.reserve(with_node);
   for (uint32_t i = 0; i < slices_.size(); ++i) {
     Slice& s = slices_[i];
-    s.first_device = static_cast<uint32_t>(devices_.size());
-    for (const api::Device& d : s.slice.spec.devices) {
-      devices_.push_back(DeviceEntry{
-          &d, DeviceId{s.slice.spec.driver, s.slice.spec.pool.name, d.name},
-          std::nullopt, "", false});
-    }
-    const std::string node = s.slice.spec.node_name.value_or("");
-    if (node.empty()) {
+    s.first_device = static_cast<uint32_t>(device_slice_.size());
+    device_slice_.insert(device_slice_.end(), s.slice.spec.devices.size(), i);
+    const std::optional<std::string>& node = s.slice.spec.node_name;
+    if (!node.has_value() || node->empty()) {
       slices_without_node_.push_back(i);
     } else {
-      slices_by_node_[node].push_back(i);
+      slices_by_node_.emplace_back(*node, i);
     }
   }
-  // Convert every device for CEL now: the conversion costs microseconds per
-  // device, and paying it once here keeps it out of every Allocate call
-  // (upstream converts per device and request on each call).
-  for (DeviceEntry& d : devices_) Convert(d);
+  // Sorted by name, then index: each node's slices stay in input order.
+  std::sort(slices_by_node_.begin(), slices_by_node_.end());
   for (api::DeviceClass& c : classes) {
     std::string name = c.metadata.name;
     classes_.emplace(std::move(name), std::move(c));
@@ -43,8 +41,14 @@ Catalog::Catalog(std::vector<std::shared_ptr<const api::ResourceSlice>> slices,
 
 std::vector<uint32_t> Catalog::SlicesForNode(const std::string& node) const {
   std::vector<uint32_t> out;
-  auto it = slices_by_node_.find(node);
-  if (it != slices_by_node_.end()) out = it->second;
+  auto first = std::lower_bound(
+      slices_by_node_.begin(), slices_by_node_.end(), node,
+      [](const std::pair<std::string_view, uint32_t>& entry,
+         const std::string& name) { return entry.first < name; });
+  for (auto it = first; it != slices_by_node_.end() && it->first == node;
+       ++it) {
+    out.push_back(it->second);
+  }
   out.insert(out.end(), slices_without_node_.begin(),
              slices_without_node_.end());
   return out;
@@ -65,7 +69,7 @@ int Catalog::SelectorId(const std::string& expression) {
   } else {
     s.compile_error = std::string(program.status().message());
   }
-  s.results.assign(devices_.size(), 2);
+  s.results.assign(num_devices(), 2);
   const int id = static_cast<int>(selectors_.size());
   selectors_.push_back(std::move(s));
   selector_ids_.emplace(expression, id);
@@ -77,15 +81,23 @@ const std::string* Catalog::CompileError(int selector) const {
   return s.program ? nullptr : &s.compile_error;
 }
 
-void Catalog::Convert(DeviceEntry& d) {
-  if (d.converted) return;
-  d.converted = true;
-  auto converted = cel::Device::Create(d.id.driver, *d.device);
-  if (converted.ok()) {
-    d.cel.emplace(*std::move(converted));
-  } else {
-    d.cel_error = std::string(converted.status().message());
+const cel::Device* Catalog::CelDevice(uint32_t global,
+                                      const std::string** error) {
+  if (cel_global_ != global) {
+    cel_global_ = global;
+    cel_device_.reset();
+    cel_error_.clear();
+    const Slice& s = slices_[device_slice_[global]];
+    auto converted = cel::Device::Create(
+        s.slice.spec.driver, s.slice.spec.devices[global - s.first_device]);
+    if (converted.ok()) {
+      cel_device_.emplace(*std::move(converted));
+    } else {
+      cel_error_ = std::string(converted.status().message());
+    }
   }
+  if (!cel_device_) *error = &cel_error_;
+  return cel_device_ ? &*cel_device_ : nullptr;
 }
 
 int Catalog::Evaluate(int selector, uint32_t global,
@@ -93,13 +105,13 @@ int Catalog::Evaluate(int selector, uint32_t global,
   Selector& s = selectors_[selector];
   int8_t& cached = s.results[global];
   if (cached == 2) {
-    DeviceEntry& d = devices_[global];
-    Convert(d);
-    if (!d.cel) {
-      s.errors[global] = d.cel_error;
+    const std::string* conversion_error = nullptr;
+    const cel::Device* device = CelDevice(global, &conversion_error);
+    if (device == nullptr) {
+      s.errors[global] = *conversion_error;
       cached = -1;
     } else {
-      auto matches = s.program->Matches(*d.cel);
+      auto matches = s.program->Matches(*device);
       if (matches.ok()) {
         cached = *matches ? 1 : 0;
       } else {

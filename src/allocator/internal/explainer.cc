@@ -37,7 +37,7 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
   std::vector<int> kept;
   for (int dev = 0; dev < static_cast<int>(s.devices.size()); ++dev) {
     if (!s.features.device_binding_and_status &&
-        !s.devices[dev].device->binding_conditions.empty()) {
+        !s.devices[dev].device->rare->binding_conditions.empty()) {
       ++e.binding_blocked;
       continue;
     }
@@ -85,14 +85,14 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
     const LocalDevice& d = s.devices[dev];
     if (!rd.admin && s.StateOf(dev).exclusive) {
       ++e.in_use;
-      if (const auto* owners = s.state.Owners(*d.id)) {
+      if (const auto* owners = s.state.Owners(d.id())) {
         holders.insert(owners->begin(), owners->end());
       }
       continue;
     }
     if (s.features.device_taints && !s.Tolerated(rd, dev)) {
       ++e.taint_blocked;
-      for (const api::DeviceTaint& t : d.device->taints) {
+      for (const api::DeviceTaint& t : d.device->rare->taints) {
         if (t.effect == "NoSchedule" || t.effect == "NoExecute") {
           taints.insert(StrCat(t.key, t.value.empty() ? "" : "=", t.value, ":",
                                t.effect));
@@ -109,7 +109,7 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
         continue;
       }
     }
-    if (!d.device->consumes_counters.empty() &&
+    if (!d.device->rare->consumes_counters.empty() &&
         (!s.features.partitionable_devices || !s.CountersCouldFit(dev))) {
       ++e.counters_short;
       continue;
@@ -132,7 +132,7 @@ RequestExplanation ExplainRequest(SearchState& s, int claim,
     for (int dev : available) {
       const LocalDevice& d = s.devices[dev];
       const api::DeviceAttribute* a =
-          LookupAttribute(*d.device, *d.id, c.attribute);
+          LookupAttribute(*d.device, d.id(), c.attribute);
       if (a == nullptr) {
         ++ce.missing;
       } else {

@@ -84,7 +84,8 @@ Pool BuildPool(const Catalog& catalog, const PoolKey& key,
   for (const auto* group : {&pool.device_slices, &pool.other_slices}) {
     for (uint32_t s : *group) {
       for (const api::Device& d : catalog.slice(s).slice.spec.devices) {
-        for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+        for (const api::DeviceCounterConsumption& c :
+             d.rare->consumes_counters) {
           auto it = pool.counter_sets.find(c.counter_set);
           if (it == pool.counter_sets.end()) {
             return invalid(StrCat("counter set ", c.counter_set, " not found"));
@@ -106,7 +107,7 @@ Pool BuildPool(const Catalog& catalog, const PoolKey& key,
 bool HasBindingConditions(const Catalog& catalog, const Pool& pool) {
   for (uint32_t s : pool.device_slices) {
     for (const api::Device& d : catalog.slice(s).slice.spec.devices) {
-      if (!d.binding_conditions.empty()) return true;
+      if (!d.rare->binding_conditions.empty()) return true;
     }
   }
   return false;
@@ -146,15 +147,16 @@ absl::StatusOr<std::vector<Pool>> GatherPools(const Catalog& catalog,
       relevant = *match;
     } else if (spec.per_device_node_selection.value_or(false)) {
       for (const api::Device& d : spec.devices) {
-        auto match = NodeMatches(node, d.node_name.value_or(""),
-                                 d.all_nodes.value_or(false),
-                                 d.node_selector ? &*d.node_selector : nullptr);
+        auto match = NodeMatches(
+            node, d.rare->node_name.value_or(""),
+            d.rare->all_nodes.value_or(false),
+            d.rare->node_selector ? &*d.rare->node_selector : nullptr);
         if (!match.ok()) {
           return absl::InvalidArgumentError(
               StrCat("failed to perform node selection for device ", d.name,
                      " in slice ", catalog.slice(s).slice.metadata.name,
                      ": failed to parse node selector ",
-                     NodeSelectorGoString(*d.node_selector), ": ",
+                     NodeSelectorGoString(*d.rare->node_selector), ": ",
                      std::string(match.status().message())));
         }
         if (*match) {

@@ -225,7 +225,7 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
       if (!fits.ok()) {
         return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ",
                             rd.name, ": checking capacity for device ",
-                            s_.devices[dev].id->ToString(), ": ",
+                            s_.devices[dev].id().ToString(), ": ",
                             std::string(fits.status().message())));
       }
       if (!*fits) continue;
@@ -251,13 +251,15 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
   *allocated = false;
   const LocalDevice& d = s_.devices[dev];
   const api::Device& device = *d.device;
-  const bool allow_multiple = s_.features.consumable_capacity &&
-                              device.allow_multiple_allocations.value_or(false);
+  const bool allow_multiple =
+      s_.features.consumable_capacity &&
+      device.rare->allow_multiple_allocations.value_or(false);
   if (!allow_multiple && rd.admin && s_.AllocatingForClaim(dev, claim)) {
     return kFail;
   }
   if (!rd.admin && s_.InUse(dev)) return kFail;
-  if (!s_.features.partitionable_devices && !device.consumes_counters.empty()) {
+  if (!s_.features.partitionable_devices &&
+      !device.rare->consumes_counters.empty()) {
     return kFail;
   }
   const bool skip_counters = allow_multiple && s_.CapacityInUse(dev);
@@ -268,7 +270,8 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
   undo.previous_results = s_.results[claim].size();
   const bool admin_exempt =
       rd.admin && s_.options.fixes.admin_access_skips_counters;
-  if (!skip_counters && !admin_exempt && !device.consumes_counters.empty()) {
+  if (!skip_counters && !admin_exempt &&
+      !device.rare->consumes_counters.empty()) {
     // A device whose counters exceed what its pool has left even on its
     // own fails upstream's check whatever else is being allocated.
     if (!s_.CountersCouldFit(dev) || !CheckAvailableCounters(dev)) return kFail;
@@ -288,7 +291,7 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
       Rollback(undo);
       if (must) {
         return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ",
-                            rd.name, ": cannot add device ", d.id->ToString(),
+                            rd.name, ": cannot add device ", d.id().ToString(),
                             " because a claim constraint would not be "
                             "satisfied"));
       }
@@ -309,8 +312,9 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
     if (!fits.ok()) {
       Rollback(undo);
       return Fatal(StrCat("claim ", s_.ClaimName(claim), ", request ", rd.name,
-                          ": rechecking capacity for device ", d.id->ToString(),
-                          ": ", std::string(fits.status().message())));
+                          ": rechecking capacity for device ",
+                          d.id().ToString(), ": ",
+                          std::string(fits.status().message())));
     }
     if (!*fits) {
       Rollback(undo);
@@ -364,7 +368,8 @@ void Search::Rollback(const Undo& undo) {
 void Search::ChargeCounters(int dev, int sign) {
   const LocalDevice& d = s_.devices[dev];
   CounterSets& consumed = s_.consumed_counters[d.pool];
-  for (const api::DeviceCounterConsumption& c : d.device->consumes_counters) {
+  for (const api::DeviceCounterConsumption& c :
+       d.device->rare->consumes_counters) {
     auto& set = consumed[c.counter_set];
     for (const auto& [name, counter] : c.counters) {
       Quantity& q = set[name];
@@ -382,7 +387,7 @@ bool Search::CheckAvailableCounters(int dev) {
   // this device does not consume are unchanged and were within bounds
   // unless the pool is over-consumed already (SearchState::PoolOverConsumed).
   bool fits = !s_.PoolOverConsumed(d.pool);
-  for (const auto& c : d.device->consumes_counters) {
+  for (const auto& c : d.device->rare->consumes_counters) {
     if (!fits) break;
     auto set = available.find(c.counter_set);
     if (set == available.end()) continue;
@@ -425,14 +430,14 @@ bool Search::ProvablyInfeasible(RequestData& rd) {
     if (sel == 0) continue;
     const bool allow_multiple =
         s_.features.consumable_capacity &&
-        d.device->allow_multiple_allocations.value_or(false);
+        d.device->rare->allow_multiple_allocations.value_or(false);
     if (s_.features.consumable_capacity) {
       auto fits = PlanFits(s_.Plan(rd, dev), s_.StateOf(dev).aggregated,
                            d.device->capacity, nullptr);
       if (!fits.ok()) return false;
       if (!*fits) continue;
     }
-    if (!d.device->consumes_counters.empty()) {
+    if (!d.device->rare->consumes_counters.empty()) {
       if (!s_.features.partitionable_devices) continue;
       const bool admin_exempt =
           rd.admin && s_.options.fixes.admin_access_skips_counters;
@@ -492,7 +497,7 @@ int64_t Search::Signature(int dev) {
   const LocalDevice& d = s_.devices[dev];
   const bool allow_multiple =
       s_.features.consumable_capacity &&
-      d.device->allow_multiple_allocations.value_or(false);
+      d.device->rare->allow_multiple_allocations.value_or(false);
   const DeviceState& st = s_.StateOf(dev);
   if (allow_multiple || st.shared || st.aggregated != nullptr ||
       s_.in_all_list[dev]) {
@@ -501,7 +506,7 @@ int64_t Search::Signature(int dev) {
   }
   std::vector<int32_t> key;
   key.push_back(st.exclusive ? 1 : 0);
-  if (d.device->consumes_counters.empty()) {
+  if (d.device->rare->consumes_counters.empty()) {
     key.push_back(-1);
   } else {
     key.push_back(d.pool);
@@ -544,16 +549,17 @@ Outcome Search::BuildResults() {
       const LocalDevice& d = s_.devices[r.dev];
       api::DeviceRequestAllocationResult dr;
       dr.request = r.rd->full_name;
-      dr.driver = d.id->driver;
-      dr.pool = d.id->pool;
-      dr.device = d.id->device;
+      dr.driver = d.id().driver;
+      dr.pool = d.id().pool;
+      dr.device = d.id().device;
       if (r.admin) dr.admin_access = true;
       if (r.rd->tolerations != nullptr) dr.tolerations = *r.rd->tolerations;
       dr.share_id = r.share_id;
       dr.consumed_capacity = r.consumed;
       if (s_.features.device_binding_and_status) {
-        dr.binding_conditions = d.device->binding_conditions;
-        dr.binding_failure_conditions = d.device->binding_failure_conditions;
+        dr.binding_conditions = d.device->rare->binding_conditions;
+        dr.binding_failure_conditions =
+            d.device->rare->binding_failure_conditions;
       }
       result.devices.results.push_back(std::move(dr));
     }
@@ -629,13 +635,14 @@ Outcome Search::BuildResults() {
       const std::optional<std::string>* node_name;
       const std::optional<api::NodeSelector>* selector;
       if (spec.per_device_node_selection.value_or(false)) {
-        node_name = &d.device->node_name;
-        selector = &d.device->node_selector;
+        node_name = &d.device->rare->node_name;
+        selector = &d.device->rare->node_selector;
       } else {
         node_name = &spec.node_name;
         selector = &spec.node_selector;
       }
-      if (node_name->has_value() || d.device->binds_to_node.value_or(false)) {
+      if (node_name->has_value() ||
+          d.device->rare->binds_to_node.value_or(false)) {
         node_local = true;
         break;
       }

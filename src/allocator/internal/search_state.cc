@@ -34,14 +34,15 @@ bool Constraint::Add(int slot, const api::DeviceAttribute* a) {
       return true;
     }
     const api::DeviceAttribute& r = *reference;
-    if (a->string_value) {
-      if (!r.string_value || *a->string_value != *r.string_value) return false;
-    } else if (a->int_value) {
-      if (!r.int_value || *a->int_value != *r.int_value) return false;
-    } else if (a->bool_value) {
-      if (!r.bool_value || *a->bool_value != *r.bool_value) return false;
-    } else if (a->version_value) {
-      if (!r.version_value || *a->version_value != *r.version_value)
+    if (a->string_value()) {
+      if (!r.string_value() || *a->string_value() != *r.string_value())
+        return false;
+    } else if (a->int_value()) {
+      if (!r.int_value() || *a->int_value() != *r.int_value()) return false;
+    } else if (a->bool_value()) {
+      if (!r.bool_value() || *a->bool_value() != *r.bool_value()) return false;
+    } else if (a->version_value()) {
+      if (!r.version_value() || *a->version_value() != *r.version_value())
         return false;
     } else {
       return false;
@@ -50,14 +51,15 @@ bool Constraint::Add(int slot, const api::DeviceAttribute* a) {
     return true;
   }
   for (const api::DeviceAttribute* s : seen) {
-    if (a->string_value) {
-      if (s->string_value && *a->string_value == *s->string_value) return false;
-    } else if (a->int_value) {
-      if (s->int_value && *a->int_value == *s->int_value) return false;
-    } else if (a->bool_value) {
-      if (s->bool_value && *a->bool_value == *s->bool_value) return false;
-    } else if (a->version_value) {
-      if (s->version_value && *a->version_value == *s->version_value)
+    if (a->string_value()) {
+      if (s->string_value() && *a->string_value() == *s->string_value())
+        return false;
+    } else if (a->int_value()) {
+      if (s->int_value() && *a->int_value() == *s->int_value()) return false;
+    } else if (a->bool_value()) {
+      if (s->bool_value() && *a->bool_value() == *s->bool_value()) return false;
+    } else if (a->version_value()) {
+      if (s->version_value() && *a->version_value() == *s->version_value())
         return false;
     } else {
       return false;
@@ -77,7 +79,7 @@ void Constraint::Remove(int slot) {
 }
 
 const api::DeviceAttribute* LookupAttribute(const api::Device& device,
-                                            const DeviceId& id,
+                                            DeviceIdView id,
                                             const std::string& name) {
   auto it = device.attributes.find(name);
   if (it != device.attributes.end()) return &it->second;
@@ -92,15 +94,15 @@ const api::DeviceAttribute* LookupAttribute(const api::Device& device,
 
 std::string AttributeKey(const api::DeviceAttribute* a) {
   if (a == nullptr) return "-";
-  if (a->string_value) return StrCat("s:", *a->string_value);
-  if (a->int_value) return StrCat("i:", *a->int_value);
-  if (a->bool_value) return *a->bool_value ? "b:true" : "b:false";
-  if (a->version_value) return StrCat("v:", *a->version_value);
+  if (a->string_value()) return StrCat("s:", *a->string_value());
+  if (a->int_value()) return StrCat("i:", *a->int_value());
+  if (a->bool_value()) return *a->bool_value() ? "b:true" : "b:false";
+  if (a->version_value()) return StrCat("v:", *a->version_value());
   std::string out = "l:";
-  for (int64_t v : a->ints) StrAppend(&out, v, ",");
-  for (bool v : a->bools) StrAppend(&out, v ? "true" : "false", ",");
-  for (const std::string& v : a->strings) StrAppend(&out, v, ",");
-  for (const std::string& v : a->versions) StrAppend(&out, v, ",");
+  for (int64_t v : a->ints()) StrAppend(&out, v, ",");
+  for (bool v : a->bools()) StrAppend(&out, v ? "true" : "false", ",");
+  for (const std::string& v : a->strings()) StrAppend(&out, v, ",");
+  for (const std::string& v : a->versions()) StrAppend(&out, v, ",");
   return out;
 }
 
@@ -135,7 +137,6 @@ NodeView& AllocatorCache::ViewFor(Catalog& catalog, const api::Node& node,
         d.pool = p;
         d.device = &slice.slice.spec.devices[i];
         d.slice = &slice.slice;
-        d.id = &catalog.device_id(d.global);
         view.devices.push_back(d);
       }
     }
@@ -406,7 +407,7 @@ int SearchState::Selectable(const RequestData& rd, int dev,
                             const std::string** error) {
   const LocalDevice& d = devices[dev];
   if (!features.device_binding_and_status &&
-      !d.device->binding_conditions.empty()) {
+      !d.device->rare->binding_conditions.empty()) {
     return 0;
   }
   const int64_t key =
@@ -442,7 +443,7 @@ int SearchState::Selectable(const RequestData& rd, int dev,
     const int r = catalog.Evaluate(sel, d.global, &re);
     if (r < 0) {
       return fail(StrCat("class ", rd.cls->metadata.name, ": selector #", i,
-                         " on device ", d.id->ToString(),
+                         " on device ", d.id().ToString(),
                          ": CEL runtime error: ", *re));
     }
     if (r == 0) return memo = 0;
@@ -458,20 +459,21 @@ int SearchState::Selectable(const RequestData& rd, int dev,
     const int r = catalog.Evaluate(sel, d.global, &re);
     if (r < 0) {
       return fail(StrCat("claim ", ClaimName(rd.claim), ": selector #", i,
-                         " on device ", d.id->ToString(),
+                         " on device ", d.id().ToString(),
                          ": CEL runtime error: ", *re));
     }
     if (r == 0) return memo = 0;
   }
   if (d.slice->spec.per_device_node_selection.value_or(false)) {
-    auto m = NodeMatches(
-        node, d.device->node_name.value_or(""),
-        d.device->all_nodes.value_or(false),
-        d.device->node_selector ? &*d.device->node_selector : nullptr);
+    auto m = NodeMatches(node, d.device->rare->node_name.value_or(""),
+                         d.device->rare->all_nodes.value_or(false),
+                         d.device->rare->node_selector
+                             ? &*d.device->rare->node_selector
+                             : nullptr);
     if (!m.ok()) {
       return fail(StrCat("failed to parse node selector ",
-                         NodeSelectorGoString(*d.device->node_selector), ": ",
-                         std::string(m.status().message())));
+                         NodeSelectorGoString(*d.device->rare->node_selector),
+                         ": ", std::string(m.status().message())));
     }
     if (!*m) return memo = 0;
   }
@@ -485,7 +487,7 @@ int AllocatorCache::CounterClass(const Catalog& catalog, uint32_t global) {
   int& cls = counter_classes_[global];
   if (cls >= 0) return cls;
   std::string key;
-  for (const auto& c : catalog.device(global).consumes_counters) {
+  for (const auto& c : catalog.device(global).rare->consumes_counters) {
     StrAppend(&key, c.counter_set, "{");
     for (const auto& [name, v] : c.counters) {
       StrAppend(&key, name, "=", v.value.ToString(), ",");
@@ -564,7 +566,7 @@ absl::StatusOr<bool> SearchState::CapacityFits(const RequestData& rd, int dev) {
 }
 
 bool SearchState::Tolerated(const RequestData& rd, int dev) const {
-  for (const api::DeviceTaint& taint : devices[dev].device->taints) {
+  for (const api::DeviceTaint& taint : devices[dev].device->rare->taints) {
     if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
     bool tolerated = false;
     if (rd.tolerations != nullptr) {
@@ -618,11 +620,12 @@ const CounterSets& SearchState::AvailableCounters(int p) {
       const Catalog::Slice& slice = catalog.slice(s);
       for (size_t i = 0; i < slice.slice.spec.devices.size(); ++i) {
         const api::Device& d = slice.slice.spec.devices[i];
-        if (d.consumes_counters.empty()) continue;
+        if (d.rare->consumes_counters.empty()) continue;
         if (!state.IsAllocated(catalog.device_id(slice.first_device + i))) {
           continue;
         }
-        for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+        for (const api::DeviceCounterConsumption& c :
+             d.rare->consumes_counters) {
           auto set = available.find(c.counter_set);
           if (set == available.end()) continue;
           for (const auto& [counter, value] : c.counters) {
@@ -660,7 +663,7 @@ bool SearchState::CountersFitAlone(int dev) {
   const LocalDevice& d = devices[dev];
   const CounterSets& available = AvailableCounters(d.pool);
   if (PoolOverConsumed(d.pool)) return false;
-  for (const auto& c : d.device->consumes_counters) {
+  for (const auto& c : d.device->rare->consumes_counters) {
     auto set = available.find(c.counter_set);
     if (set == available.end()) continue;
     for (const auto& [name, counter] : c.counters) {
@@ -669,7 +672,7 @@ bool SearchState::CountersFitAlone(int dev) {
       // Every consumption of this set counts (a device may list a set
       // twice in invalid input; upstream adds them all).
       Quantity used;
-      for (const auto& other : d.device->consumes_counters) {
+      for (const auto& other : d.device->rare->consumes_counters) {
         if (other.counter_set != c.counter_set) continue;
         auto o = other.counters.find(name);
         if (o != other.counters.end()) (void)used.Add(o->second.value);

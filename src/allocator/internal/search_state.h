@@ -29,7 +29,11 @@ struct LocalDevice {
   int pool = 0;
   const api::Device* device = nullptr;
   const api::ResourceSlice* slice = nullptr;
-  const DeviceId* id = nullptr;
+  // The device's identity (strings of `slice` and `device`).
+  DeviceIdView id() const {
+    return DeviceIdView(slice->spec.driver, slice->spec.pool.name,
+                        device->name);
+  }
 };
 
 // What the allocated state says about one device.
@@ -162,7 +166,7 @@ struct Constraint {
 // Upstream lookupAttribute: the fully qualified name, else the short name
 // when the domain is the device's driver.
 const api::DeviceAttribute* LookupAttribute(const api::Device& device,
-                                            const DeviceId& id,
+                                            DeviceIdView id,
                                             const std::string& name);
 // The attribute's type and value as text ("-" when null), for comparisons
 // and explanations.

@@ -12,7 +12,14 @@
 // even if zero), omitempty for plain strings/numbers/bools/slices/maps unless
 // kEmitAlways, nested structs always emitted. A member registered with Rest()
 // receives the JSON members the struct does not model; without one, such
-// members are strict-decoding errors ("unknown field").
+// members are strict-decoding errors ("unknown field"). A Box<R> member
+// registered with Embed() holds members of the struct that are kept out of
+// line: R's FieldsOf members are coded as the struct's own, at the Embed()
+// position.
+//
+// The compact containers of api/compact.h are coded as what they stand for
+// (FlatMap as std::map, OptionalBox as std::optional, Box<T> as T), and a
+// type with a WireForm specialisation through its wire struct.
 //
 // Internal to the api component.
 #ifndef DRAPLANE_API_INTERNAL_JSON_MAPPING_H_
@@ -28,6 +35,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "api/compact.h"
 #include "api/meta_types.h"
 #include "common/field_errors.h"
 #include "common/quantity.h"
@@ -64,12 +72,42 @@ constexpr RestSpec<S> Rest(Json S::*member) {
   return {member};
 }
 
+template <class S, class R>
+struct EmbedSpec {
+  Box<R> S::*member;
+};
+
+template <class S, class R>
+constexpr EmbedSpec<S, R> Embed(Box<R> S::*member) {
+  return {member};
+}
+
+template <class Spec>
+inline constexpr bool kIsRest = false;
+template <class S>
+inline constexpr bool kIsRest<RestSpec<S>> = true;
+template <class Spec>
+inline constexpr bool kIsEmbed = false;
+template <class S, class R>
+inline constexpr bool kIsEmbed<EmbedSpec<S, R>> = true;
+
 // Specialised for every modelled struct.
 template <class S>
 inline constexpr int FieldsOf = 0;
 
 template <class S>
 concept Mapped = !std::is_same_v<std::remove_cv_t<decltype(FieldsOf<S>)>, int>;
+
+// Specialised for a type kept in a compact form and coded through a plain
+// (Mapped) struct: `using type = W;`, `static W ToWire(const T&)` and
+// `static T FromWire(W&&)`.
+template <class T>
+struct WireForm {
+  using type = void;
+};
+
+template <class T>
+concept HasWireForm = !std::is_void_v<typename WireForm<T>::type>;
 
 // Collects decoding problems. `errors` make the object unusable (wrong JSON
 // types, malformed quantities); `unknown` are members that upstream's strict
@@ -86,6 +124,24 @@ bool IsRfc3339(std::string_view s);
 template <class T>
 void FromJson(const Json& j, T& out, const FieldPath& path, DecodeContext& ctx,
               unsigned flags = 0);
+template <class T>
+void FromJson(const Json& j, std::optional<T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags);
+template <class T>
+void FromJson(const Json& j, OptionalBox<T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags);
+template <class T>
+void FromJson(const Json& j, Box<T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags);
+template <class T>
+void FromJson(const Json& j, std::vector<T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags);
+template <class T>
+void FromJson(const Json& j, std::map<std::string, T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags);
+template <class T>
+void FromJson(const Json& j, FlatMap<std::string, T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags);
 
 inline void TypeError(const Json& j, const FieldPath& path,
                       std::string_view want, DecodeContext& ctx) {
@@ -190,6 +246,23 @@ void FromJson(const Json& j, std::optional<T>& out, const FieldPath& p,
 }
 
 template <class T>
+void FromJson(const Json& j, OptionalBox<T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags) {
+  if (j.is_null()) {
+    out.reset();
+    return;
+  }
+  out.emplace();
+  FromJson(j, *out, p, ctx, flags);
+}
+
+template <class T>
+void FromJson(const Json& j, Box<T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags) {
+  FromJson(j, out.Mutable(), p, ctx, flags);
+}
+
+template <class T>
 void FromJson(const Json& j, std::vector<T>& out, const FieldPath& p,
               DecodeContext& ctx, unsigned flags) {
   out.clear();
@@ -216,16 +289,72 @@ void FromJson(const Json& j, std::map<std::string, T>& out, const FieldPath& p,
   }
 }
 
+template <class T>
+void FromJson(const Json& j, FlatMap<std::string, T>& out, const FieldPath& p,
+              DecodeContext& ctx, unsigned flags) {
+  out.clear();
+  if (j.is_null()) return;
+  if (!j.is_object()) return TypeError(j, p, "object", ctx);
+  out.reserve(j.size());
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    T item{};
+    FromJson(it.value(), item, p.Key(it.key()), ctx, flags);
+    out.emplace(it.key(), std::move(item));
+  }
+}
+
 template <class S, class Spec>
 bool DecodeMember(const Json& value, std::string_view key, S& out,
                   const Spec& spec, const FieldPath& p, DecodeContext& ctx) {
-  if constexpr (requires { spec.name; }) {
+  if constexpr (kIsEmbed<Spec>) {
+    // A member of the embedded struct: decoded into the box.
+    return std::apply(
+        [&](const auto&... inner) {
+          return ([&] {
+            if (inner.name != key) return false;
+            FromJson(value, (out.*(spec.member)).Mutable().*(inner.member),
+                     p.Child(key), ctx, inner.flags);
+            return true;
+          }() || ...);
+        },
+        FieldsOf<typename std::remove_cvref_t<
+            decltype(out.*(spec.member))>::value_type>);
+  } else if constexpr (kIsRest<Spec>) {
+    return false;  // Rest() entries never match a key.
+  } else {
     if (spec.name != key) return false;
     FromJson(value, out.*(spec.member), p.Child(key), ctx, spec.flags);
     return true;
-  } else {
-    return false;  // Rest() entries never match a key.
   }
+}
+
+template <class T>
+bool IsEmpty(const T& v);
+
+// Frees an embedded box whose members all decoded as empty ("taints": [],
+// "nodeName": null): the struct reads the same and stays compact.
+template <class S>
+void ShrinkEmbedded(S& out) {
+  std::apply(
+      [&](const auto&... spec) {
+        (
+            [&] {
+              if constexpr (kIsEmbed<std::remove_cvref_t<decltype(spec)>>) {
+                auto& box = out.*(spec.member);
+                using R =
+                    typename std::remove_cvref_t<decltype(box)>::value_type;
+                if (!box.allocated()) return;
+                const bool empty = std::apply(
+                    [&](const auto&... inner) {
+                      return (IsEmpty(*box.*(inner.member)) && ...);
+                    },
+                    FieldsOf<R>);
+                if (empty) box.reset();
+              }
+            }(),
+            ...);
+      },
+      FieldsOf<S>);
 }
 
 // With `top_level`, the apiVersion and kind members (read by the caller)
@@ -241,8 +370,7 @@ void DecodeStruct(const Json& j, S& out, const FieldPath& p, DecodeContext& ctx,
       [&](const auto&... spec) {
         (
             [&] {
-              if constexpr (requires { spec.name; }) {
-              } else {
+              if constexpr (kIsRest<std::remove_cvref_t<decltype(spec)>>) {
                 rest = &(out.*(spec.member));
               }
             }(),
@@ -266,12 +394,17 @@ void DecodeStruct(const Json& j, S& out, const FieldPath& p, DecodeContext& ctx,
                              BadValue::Omitted(), "unknown field"});
     }
   }
+  ShrinkEmbedded(out);
 }
 
 template <class T>
 void FromJson(const Json& j, T& out, const FieldPath& p, DecodeContext& ctx,
               unsigned flags) {
-  if constexpr (Mapped<T>) {
+  if constexpr (HasWireForm<T>) {
+    typename WireForm<T>::type wire{};
+    DecodeStruct(j, wire, p, ctx);
+    out = WireForm<T>::FromWire(std::move(wire));
+  } else if constexpr (Mapped<T>) {
     DecodeStruct(j, out, p, ctx);
   } else {
     DecodeScalar(j, out, p, ctx, flags);
@@ -281,6 +414,18 @@ void FromJson(const Json& j, T& out, const FieldPath& p, DecodeContext& ctx,
 // ---------------------------------------------------------------- encode
 template <class T>
 Json ToJson(const T& v);
+template <class T>
+Json ToJson(const std::optional<T>& v);
+template <class T>
+Json ToJson(const OptionalBox<T>& v);
+template <class T>
+Json ToJson(const Box<T>& v);
+template <class T>
+Json ToJson(const std::vector<T>& v);
+template <class T>
+Json ToJson(const std::map<std::string, T>& v);
+template <class T>
+Json ToJson(const FlatMap<std::string, T>& v);
 
 inline Json EncodeScalar(const std::string& v) { return v; }
 template <class I>
@@ -291,6 +436,16 @@ inline Json EncodeScalar(const Json& j) { return j; }
 template <class T>
 Json ToJson(const std::optional<T>& v) {
   return v ? ToJson(*v) : Json();
+}
+
+template <class T>
+Json ToJson(const OptionalBox<T>& v) {
+  return v ? ToJson(*v) : Json();
+}
+
+template <class T>
+Json ToJson(const Box<T>& v) {
+  return ToJson(*v);
 }
 
 template <class T>
@@ -309,6 +464,13 @@ inline Json ToJson(const std::vector<bool>& v) {
 
 template <class T>
 Json ToJson(const std::map<std::string, T>& v) {
+  Json out = Json::object();
+  for (const auto& [k, item] : v) out[k] = ToJson(item);
+  return out;
+}
+
+template <class T>
+Json ToJson(const FlatMap<std::string, T>& v) {
   Json out = Json::object();
   for (const auto& [k, item] : v) out[k] = ToJson(item);
   return out;
@@ -338,24 +500,32 @@ bool IsEmpty(const T& v) {
 }
 
 template <class S>
-Json EncodeStruct(const S& v) {
-  Json out = Json::object();
-  const Json* rest = nullptr;
+void EncodeMembers(const S& v, Json& out, const Json** rest) {
   std::apply(
       [&](const auto&... spec) {
         (
             [&] {
-              if constexpr (requires { spec.name; }) {
+              using Spec = std::remove_cvref_t<decltype(spec)>;
+              if constexpr (kIsEmbed<Spec>) {
+                EncodeMembers(*(v.*(spec.member)), out, rest);
+              } else if constexpr (kIsRest<Spec>) {
+                *rest = &(v.*(spec.member));
+              } else {
                 const auto& member = v.*(spec.member);
                 if (!(spec.flags & kEmitAlways) && IsEmpty(member)) return;
                 out[std::string(spec.name)] = ToJson(member);
-              } else {
-                rest = &(v.*(spec.member));
               }
             }(),
             ...);
       },
       FieldsOf<S>);
+}
+
+template <class S>
+Json EncodeStruct(const S& v) {
+  Json out = Json::object();
+  const Json* rest = nullptr;
+  EncodeMembers(v, out, &rest);
   if (rest != nullptr && rest->is_object()) {
     for (auto it = rest->begin(); it != rest->end(); ++it) {
       if (!out.contains(it.key())) out[it.key()] = it.value();
@@ -366,7 +536,9 @@ Json EncodeStruct(const S& v) {
 
 template <class T>
 Json ToJson(const T& v) {
-  if constexpr (Mapped<T>) {
+  if constexpr (HasWireForm<T>) {
+    return EncodeStruct(WireForm<T>::ToWire(v));
+  } else if constexpr (Mapped<T>) {
     return EncodeStruct(v);
   } else {
     return EncodeScalar(v);
@@ -378,6 +550,20 @@ Json ToJson(const T& v) {
 // value ("1Gi" == "1024Mi"), everything else exactly.
 template <class T>
 bool SemanticEqual(const T& a, const T& b);
+template <class T>
+bool SemanticEqual(const std::optional<T>& a, const std::optional<T>& b);
+template <class T>
+bool SemanticEqual(const OptionalBox<T>& a, const OptionalBox<T>& b);
+template <class T>
+bool SemanticEqual(const Box<T>& a, const Box<T>& b);
+template <class T>
+bool SemanticEqual(const std::vector<T>& a, const std::vector<T>& b);
+template <class T>
+bool SemanticEqual(const std::map<std::string, T>& a,
+                   const std::map<std::string, T>& b);
+template <class T>
+bool SemanticEqual(const FlatMap<std::string, T>& a,
+                   const FlatMap<std::string, T>& b);
 
 inline bool SemanticEqualScalar(const Quantity& a, const Quantity& b) {
   return a.Compare(b) == 0;
@@ -391,6 +577,17 @@ template <class T>
 bool SemanticEqual(const std::optional<T>& a, const std::optional<T>& b) {
   if (a.has_value() != b.has_value()) return false;
   return !a.has_value() || SemanticEqual(*a, *b);
+}
+
+template <class T>
+bool SemanticEqual(const OptionalBox<T>& a, const OptionalBox<T>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a.has_value() || SemanticEqual(*a, *b);
+}
+
+template <class T>
+bool SemanticEqual(const Box<T>& a, const Box<T>& b) {
+  return SemanticEqual(*a, *b);
 }
 
 template <class T>
@@ -415,8 +612,22 @@ bool SemanticEqual(const std::map<std::string, T>& a,
 }
 
 template <class T>
+bool SemanticEqual(const FlatMap<std::string, T>& a,
+                   const FlatMap<std::string, T>& b) {
+  if (a.size() != b.size()) return false;
+  for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+    if (ia->first != ib->first || !SemanticEqual(ia->second, ib->second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <class T>
 bool SemanticEqual(const T& a, const T& b) {
-  if constexpr (Mapped<T>) {
+  if constexpr (HasWireForm<T>) {
+    return SemanticEqual(WireForm<T>::ToWire(a), WireForm<T>::ToWire(b));
+  } else if constexpr (Mapped<T>) {
     return std::apply(
         [&](const auto&... spec) {
           return (SemanticEqual(a.*(spec.member), b.*(spec.member)) && ...);

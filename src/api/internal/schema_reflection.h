@@ -27,13 +27,16 @@ template <class S>
 requires Mapped<S>
 constexpr bool KeepsUnknownFields() {
   return std::apply(
-      [](const auto&... spec) { return (!requires { spec.name; } || ...); },
+      [](const auto&... spec) {
+        return (kIsRest<std::remove_cvref_t<decltype(spec)>> || ...);
+      },
       FieldsOf<S>);
 }
 
 // Calls fn(json_name, flags, std::type_identity<M>{}) for every named member
-// of S, in declaration order (upstream's field order). Rest() entries are
-// skipped (see KeepsUnknownFields).
+// of S, in declaration order (upstream's field order); the members of an
+// Embed()ded struct in its place. Rest() entries are skipped (see
+// KeepsUnknownFields).
 template <class S, class Fn>
 requires Mapped<S>
 void ForEachMappedField(Fn&& fn) {
@@ -41,9 +44,12 @@ void ForEachMappedField(Fn&& fn) {
       [&](const auto&... spec) {
         (
             [&] {
-              if constexpr (requires { spec.name; }) {
-                using M = std::remove_cvref_t<decltype(std::declval<S&>().*
-                                                       (spec.member))>;
+              using Spec = std::remove_cvref_t<decltype(spec)>;
+              using M = std::remove_cvref_t<decltype(std::declval<S&>().*
+                                                     (spec.member))>;
+              if constexpr (kIsEmbed<Spec>) {
+                ForEachMappedField<typename M::value_type>(fn);
+              } else if constexpr (!kIsRest<Spec>) {
                 fn(spec.name, spec.flags, std::type_identity<M>{});
               }
             }(),

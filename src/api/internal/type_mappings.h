@@ -4,6 +4,7 @@
 #define DRAPLANE_API_INTERNAL_TYPE_MAPPINGS_H_
 
 #include <tuple>
+#include <utility>
 
 #include "api/core_types.h"
 #include "api/internal/json_mapping.h"
@@ -193,14 +194,25 @@ DRAPLANE_FIELDS(ResourcePool, Field("name", &ResourcePool::name, kEmitAlways),
                 Field("generation", &ResourcePool::generation, kEmitAlways),
                 Field("resourceSliceCount", &ResourcePool::resource_slice_count,
                       kEmitAlways));
-DRAPLANE_FIELDS(DeviceAttribute, Field("int", &DeviceAttribute::int_value),
-                Field("bool", &DeviceAttribute::bool_value),
-                Field("string", &DeviceAttribute::string_value),
-                Field("version", &DeviceAttribute::version_value),
-                Field("ints", &DeviceAttribute::ints),
-                Field("bools", &DeviceAttribute::bools),
-                Field("strings", &DeviceAttribute::strings),
-                Field("versions", &DeviceAttribute::versions));
+DRAPLANE_FIELDS(DeviceAttributeFields,
+                Field("int", &DeviceAttributeFields::int_value),
+                Field("bool", &DeviceAttributeFields::bool_value),
+                Field("string", &DeviceAttributeFields::string_value),
+                Field("version", &DeviceAttributeFields::version_value),
+                Field("ints", &DeviceAttributeFields::ints),
+                Field("bools", &DeviceAttributeFields::bools),
+                Field("strings", &DeviceAttributeFields::strings),
+                Field("versions", &DeviceAttributeFields::versions));
+template <>
+struct WireForm<DeviceAttribute> {
+  using type = DeviceAttributeFields;
+  static DeviceAttributeFields ToWire(const DeviceAttribute& a) {
+    return a.ToFields();
+  }
+  static DeviceAttribute FromWire(DeviceAttributeFields&& f) {
+    return DeviceAttribute::FromFields(std::move(f));
+  }
+};
 DRAPLANE_FIELDS(CapacityRequestPolicyRange,
                 Field("min", &CapacityRequestPolicyRange::min),
                 Field("max", &CapacityRequestPolicyRange::max),
@@ -226,20 +238,24 @@ DRAPLANE_FIELDS(NodeAllocatableResourceMapping,
                       &NodeAllocatableResourceMapping::capacity_key),
                 Field("allocationMultiplier",
                       &NodeAllocatableResourceMapping::allocation_multiplier));
-DRAPLANE_FIELDS(
-    Device, Field("name", &Device::name, kEmitAlways),
-    Field("attributes", &Device::attributes),
-    Field("capacity", &Device::capacity),
-    Field("consumesCounters", &Device::consumes_counters),
-    Field("nodeName", &Device::node_name),
-    Field("nodeSelector", &Device::node_selector),
-    Field("allNodes", &Device::all_nodes), Field("taints", &Device::taints),
-    Field("bindsToNode", &Device::binds_to_node),
-    Field("bindingConditions", &Device::binding_conditions),
-    Field("bindingFailureConditions", &Device::binding_failure_conditions),
-    Field("allowMultipleAllocations", &Device::allow_multiple_allocations),
-    Field("nodeAllocatableResourceMappings",
-          &Device::node_allocatable_resource_mappings));
+DRAPLANE_FIELDS(DeviceRareFields,
+                Field("consumesCounters", &DeviceRareFields::consumes_counters),
+                Field("nodeName", &DeviceRareFields::node_name),
+                Field("nodeSelector", &DeviceRareFields::node_selector),
+                Field("allNodes", &DeviceRareFields::all_nodes),
+                Field("taints", &DeviceRareFields::taints),
+                Field("bindsToNode", &DeviceRareFields::binds_to_node),
+                Field("bindingConditions",
+                      &DeviceRareFields::binding_conditions),
+                Field("bindingFailureConditions",
+                      &DeviceRareFields::binding_failure_conditions),
+                Field("allowMultipleAllocations",
+                      &DeviceRareFields::allow_multiple_allocations),
+                Field("nodeAllocatableResourceMappings",
+                      &DeviceRareFields::node_allocatable_resource_mappings));
+DRAPLANE_FIELDS(Device, Field("name", &Device::name, kEmitAlways),
+                Field("attributes", &Device::attributes),
+                Field("capacity", &Device::capacity), Embed(&Device::rare));
 DRAPLANE_FIELDS(CounterSet, Field("name", &CounterSet::name, kEmitAlways),
                 Field("counters", &CounterSet::counters, kEmitAlways));
 DRAPLANE_FIELDS(ResourceSliceSpec,

@@ -21,7 +21,7 @@ std::pair<std::string_view, std::string_view> SplitQualifiedName(
   return {name.substr(0, slash), name.substr(slash + 1)};
 }
 
-absl::StatusOr<Value> ParseVersion(const std::string& text) {
+absl::StatusOr<Value> ParseVersion(std::string_view text) {
   absl::StatusOr<Semver> v = Semver::Parse(text);
   if (!v.ok()) {
     return absl::InvalidArgumentError(
@@ -33,34 +33,34 @@ absl::StatusOr<Value> ParseVersion(const std::string& text) {
 // The CEL value of one attribute, in upstream's order of precedence
 // (getAttributeValue: list forms first, then scalars).
 absl::StatusOr<Value> AttributeValue(const api::DeviceAttribute& a) {
-  if (!a.ints.empty()) {
+  if (!a.ints().empty()) {
     std::vector<Value> out;
-    for (int64_t i : a.ints) out.push_back(Value::Int(i));
+    for (int64_t i : a.ints()) out.push_back(Value::Int(i));
     return Value::List(std::move(out));
   }
-  if (!a.bools.empty()) {
+  if (!a.bools().empty()) {
     std::vector<Value> out;
-    for (bool b : a.bools) out.push_back(Value::Bool(b));
+    for (bool b : a.bools()) out.push_back(Value::Bool(b));
     return Value::List(std::move(out));
   }
-  if (!a.strings.empty()) {
+  if (!a.strings().empty()) {
     std::vector<Value> out;
-    for (const std::string& s : a.strings) out.push_back(Value::String(s));
+    for (const std::string& s : a.strings()) out.push_back(Value::String(s));
     return Value::List(std::move(out));
   }
-  if (!a.versions.empty()) {
+  if (!a.versions().empty()) {
     std::vector<Value> out;
-    for (const std::string& s : a.versions) {
+    for (const std::string& s : a.versions()) {
       absl::StatusOr<Value> v = ParseVersion(s);
       if (!v.ok()) return v.status();
       out.push_back(*std::move(v));
     }
     return Value::List(std::move(out));
   }
-  if (a.int_value) return Value::Int(*a.int_value);
-  if (a.bool_value) return Value::Bool(*a.bool_value);
-  if (a.string_value) return Value::String(*a.string_value);
-  if (a.version_value) return ParseVersion(*a.version_value);
+  if (a.int_value()) return Value::Int(*a.int_value());
+  if (a.bool_value()) return Value::Bool(*a.bool_value());
+  if (a.string_value()) return Value::String(std::string(*a.string_value()));
+  if (a.version_value()) return ParseVersion(*a.version_value());
   return absl::InvalidArgumentError("unsupported attribute value");
 }
 
@@ -124,7 +124,7 @@ absl::StatusOr<Value> MakeDeviceValue(std::string_view driver,
                       Value::String(std::string(driver)));
   fields.emplace_back(
       Value::String("allowMultipleAllocations"),
-      Value::Bool(device.allow_multiple_allocations.value_or(false)));
+      Value::Bool(device.rare->allow_multiple_allocations.value_or(false)));
   fields.emplace_back(Value::String("attributes"), std::move(attrs));
   fields.emplace_back(Value::String("capacity"), std::move(caps));
   return Value::Map(std::move(fields));

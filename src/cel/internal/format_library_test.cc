@@ -629,11 +629,13 @@ TEST(FormatLibraryTest, MatchesTheReference) {
 api::Device A100() {
   api::Device d;
   d.name = "gpu-0";
-  d.attributes["productName"].string_value = "NVIDIA A100 80GB PCIe";
-  d.attributes["index"].int_value = 0;
-  d.attributes["cudaComputeCapability"].version_value = "8.0.0";
-  d.attributes["gpu.nvidia.com/type"].string_value = "gpu";
-  d.attributes["other.com/x"].bool_value = true;
+  d.attributes["productName"] =
+      api::DeviceAttribute::String("NVIDIA A100 80GB PCIe");
+  d.attributes["index"] = api::DeviceAttribute::Int(0);
+  d.attributes["cudaComputeCapability"] =
+      api::DeviceAttribute::Version("8.0.0");
+  d.attributes["gpu.nvidia.com/type"] = api::DeviceAttribute::String("gpu");
+  d.attributes["other.com/x"] = api::DeviceAttribute::Bool(true);
   d.capacity["memory"].value = *Quantity::Parse("80Gi");
   return d;
 }

@@ -52,6 +52,10 @@ struct OptionalOf<std::optional<T>> {
   using type = T;
 };
 template <class T>
+struct OptionalOf<api::OptionalBox<T>> {
+  using type = T;
+};
+template <class T>
 struct VectorOf {
   using type = void;
 };
@@ -66,6 +70,25 @@ struct StringMapOf {
 template <class T, class C, class A>
 struct StringMapOf<std::map<std::string, T, C, A>> {
   using type = T;
+};
+template <class T>
+struct StringMapOf<api::FlatMap<std::string, T>> {
+  using type = T;
+};
+// The type a member is described as: a Box<T> as T, a type with a wire
+// form as its wire struct (json_mapping.h codes them so), else itself.
+template <class T>
+struct DescribedAs {
+  using type = T;
+};
+template <class T>
+struct DescribedAs<api::Box<T>> {
+  using type = T;
+};
+template <class T>
+requires api::internal::HasWireForm<T>
+struct DescribedAs<T> {
+  using type = typename api::internal::WireForm<T>::type;
 };
 
 // An object whose members the schema does not describe: any JSON object is
@@ -231,7 +254,9 @@ class Builder {
   // Makes T (and the structs it contains) buildable by model name.
   template <class T>
   void Register() {
-    if constexpr (!std::is_void_v<typename OptionalOf<T>::type>) {
+    if constexpr (!std::is_same_v<typename DescribedAs<T>::type, T>) {
+      Register<typename DescribedAs<T>::type>();
+    } else if constexpr (!std::is_void_v<typename OptionalOf<T>::type>) {
       Register<typename OptionalOf<T>::type>();
     } else if constexpr (!std::is_void_v<typename VectorOf<T>::type>) {
       Register<typename VectorOf<T>::type>();
@@ -278,7 +303,9 @@ class Builder {
 
   template <class M>
   Schema Member(unsigned flags, std::string_view shape) {
-    if constexpr (!std::is_void_v<typename OptionalOf<M>::type>) {
+    if constexpr (!std::is_same_v<typename DescribedAs<M>::type, M>) {
+      return Member<typename DescribedAs<M>::type>(flags, shape);
+    } else if constexpr (!std::is_void_v<typename OptionalOf<M>::type>) {
       return Member<typename OptionalOf<M>::type>(flags, shape);
     } else if constexpr (!std::is_void_v<typename VectorOf<M>::type>) {
       return Schema{{"type", "array"},

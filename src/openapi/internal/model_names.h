@@ -137,7 +137,7 @@ DRAPLANE_MODEL(api::ResourceClaimTemplateSpec, kResource,
                "ResourceClaimTemplateSpec");
 DRAPLANE_MODEL(api::ResourceClaimTemplate, kResource, "ResourceClaimTemplate");
 DRAPLANE_MODEL(api::ResourcePool, kResource, "ResourcePool");
-DRAPLANE_MODEL(api::DeviceAttribute, kResource, "DeviceAttribute");
+DRAPLANE_MODEL(api::DeviceAttributeFields, kResource, "DeviceAttribute");
 DRAPLANE_MODEL(api::CapacityRequestPolicyRange, kResource,
                "CapacityRequestPolicyRange");
 DRAPLANE_MODEL(api::CapacityRequestPolicy, kResource, "CapacityRequestPolicy");
