@@ -159,6 +159,28 @@ class FlatMap {
   std::vector<value_type> entries_;  // sorted by key, keys unique
 };
 
+namespace compact_internal {
+
+// A unique_ptr whose copies copy the pointee (the storage of Box and
+// OptionalBox, which then copy and move like the T they stand for).
+template <class T>
+class ClonePtr : public std::unique_ptr<T> {
+ public:
+  ClonePtr() = default;
+  ClonePtr(std::unique_ptr<T> p) noexcept  // NOLINT: takes ownership
+      : std::unique_ptr<T>(std::move(p)) {}
+  ClonePtr(const ClonePtr& other)
+      : std::unique_ptr<T>(other ? std::make_unique<T>(*other) : nullptr) {}
+  ClonePtr(ClonePtr&&) noexcept = default;
+  ClonePtr& operator=(const ClonePtr& other) {
+    if (this != &other) *this = ClonePtr(other);
+    return *this;
+  }
+  ClonePtr& operator=(ClonePtr&&) noexcept = default;
+};
+
+}  // namespace compact_internal
+
 // A T on the heap, allocated by the first Mutable() (or assignment of a
 // T): for a large member that is usually left at its default. Reading an
 // unallocated box sees a default-constructed T (one shared, immutable
@@ -171,16 +193,6 @@ class Box {
   Box() = default;
   Box(T value)  // NOLINT: implicit like the T it stands for
       : value_(std::make_unique<T>(std::move(value))) {}
-  Box(const Box& other)
-      : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
-  Box(Box&&) noexcept = default;
-  Box& operator=(const Box& other) {
-    if (this != &other) {
-      value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
-    }
-    return *this;
-  }
-  Box& operator=(Box&&) noexcept = default;
   Box& operator=(T value) {
     Mutable() = std::move(value);
     return *this;
@@ -209,7 +221,7 @@ class Box {
     return *value;
   }
 
-  std::unique_ptr<T> value_;
+  compact_internal::ClonePtr<T> value_;
 };
 
 // A std::optional<T> whose T lives on the heap: 8 bytes instead of
@@ -223,16 +235,6 @@ class OptionalBox {
   OptionalBox(std::nullopt_t) {}  // NOLINT: like std::optional
   OptionalBox(T value)            // NOLINT: like std::optional
       : value_(std::make_unique<T>(std::move(value))) {}
-  OptionalBox(const OptionalBox& other)
-      : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
-  OptionalBox(OptionalBox&&) noexcept = default;
-  OptionalBox& operator=(const OptionalBox& other) {
-    if (this != &other) {
-      value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
-    }
-    return *this;
-  }
-  OptionalBox& operator=(OptionalBox&&) noexcept = default;
   OptionalBox& operator=(std::nullopt_t) {
     value_.reset();
     return *this;
@@ -277,7 +279,7 @@ class OptionalBox {
   }
 
  private:
-  std::unique_ptr<T> value_;
+  compact_internal::ClonePtr<T> value_;
 };
 
 }  // namespace draplane::api

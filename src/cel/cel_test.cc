@@ -2,35 +2,20 @@
 
 #include <string>
 
+#include "cel/internal/a100_test_device.h"
 #include "gtest/gtest.h"
 
 namespace draplane::cel {
 namespace {
 
-// The device of /tmp-free fixtures: an A100 as NVIDIA's driver publishes
-// it, with one attribute in a foreign domain. Expected results below were
-// produced by `draref cel eval --device-json` (cel-go v0.29.2,
-// k8s.io/dynamic-resource-allocation v0.37.2).
-api::Device A100() {
-  api::Device d;
-  d.name = "gpu-0";
-  d.attributes["productName"] =
-      api::DeviceAttribute::String("NVIDIA A100 80GB PCIe");
-  d.attributes["index"] = api::DeviceAttribute::Int(0);
-  d.attributes["cudaComputeCapability"] =
-      api::DeviceAttribute::Version("8.0.0");
-  d.attributes["gpu.nvidia.com/type"] = api::DeviceAttribute::String("gpu");
-  d.attributes["other.com/x"] = api::DeviceAttribute::Bool(true);
-  d.capacity["memory"].value = *Quantity::Parse("80Gi");
-  return d;
-}
+using internal::A100TestDevice;
 
 class SelectorTest : public ::testing::Test {
  protected:
   absl::StatusOr<bool> Match(std::string_view expr) {
     auto program = Compiler::Default().CompileSelector(expr);
     if (!program.ok()) return program.status();
-    auto device = Device::Create("gpu.nvidia.com", A100());
+    auto device = Device::Create("gpu.nvidia.com", A100TestDevice());
     if (!device.ok()) return device.status();
     return (*program)->Matches(*device);
   }
@@ -102,7 +87,7 @@ TEST_F(SelectorTest, CostLimitStopsEvaluation) {
       "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, "
       "[1,2,3,4,5,6,7,8,9,10].all(c, a + b + c > 0)))");
   ASSERT_TRUE(program.ok()) << program.status();
-  auto device = Device::Create("gpu.nvidia.com", A100());
+  auto device = Device::Create("gpu.nvidia.com", A100TestDevice());
   ASSERT_TRUE(device.ok());
   EXPECT_EQ(*(*program)->Matches(*device), true);
   absl::StatusOr<bool> r = (*program)->Matches(*device, /*cost_limit=*/100);
@@ -115,7 +100,7 @@ TEST_F(SelectorTest, CostLimitStopsEvaluation) {
 // once and cost nothing, `in` a constant list is a free set lookup, and a
 // constant conversion that fails is a compile error (checked with draref).
 TEST_F(SelectorTest, OptimizedPlansCostWhatKubernetesCharges) {
-  auto device = Device::Create("gpu.nvidia.com", A100());
+  auto device = Device::Create("gpu.nvidia.com", A100TestDevice());
   ASSERT_TRUE(device.ok());
   auto cost = [&](std::string_view expr) {
     auto program = Compiler::Default().CompileSelector(expr);

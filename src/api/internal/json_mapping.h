@@ -25,6 +25,7 @@
 #ifndef DRAPLANE_API_INTERNAL_JSON_MAPPING_H_
 #define DRAPLANE_API_INTERNAL_JSON_MAPPING_H_
 
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -124,12 +125,13 @@ bool IsRfc3339(std::string_view s);
 template <class T>
 void FromJson(const Json& j, T& out, const FieldPath& path, DecodeContext& ctx,
               unsigned flags = 0);
-template <class T>
-void FromJson(const Json& j, std::optional<T>& out, const FieldPath& p,
-              DecodeContext& ctx, unsigned flags);
-template <class T>
-void FromJson(const Json& j, OptionalBox<T>& out, const FieldPath& p,
-              DecodeContext& ctx, unsigned flags);
+// std::optional<T> or OptionalBox<T> (decoded alike: null is unset).
+template <class O>
+concept OptionalLike = std::same_as<O, std::optional<typename O::value_type>> ||
+    std::same_as<O, OptionalBox<typename O::value_type>>;
+template <OptionalLike O>
+void FromJson(const Json& j, O& out, const FieldPath& p, DecodeContext& ctx,
+              unsigned flags);
 template <class T>
 void FromJson(const Json& j, Box<T>& out, const FieldPath& p,
               DecodeContext& ctx, unsigned flags);
@@ -234,20 +236,9 @@ inline void DecodeScalar(const Json& j, Json& out, const FieldPath&,
   out = j;
 }
 
-template <class T>
-void FromJson(const Json& j, std::optional<T>& out, const FieldPath& p,
-              DecodeContext& ctx, unsigned flags) {
-  if (j.is_null()) {
-    out.reset();
-    return;
-  }
-  out.emplace();
-  FromJson(j, *out, p, ctx, flags);
-}
-
-template <class T>
-void FromJson(const Json& j, OptionalBox<T>& out, const FieldPath& p,
-              DecodeContext& ctx, unsigned flags) {
+template <OptionalLike O>
+void FromJson(const Json& j, O& out, const FieldPath& p, DecodeContext& ctx,
+              unsigned flags) {
   if (j.is_null()) {
     out.reset();
     return;

@@ -159,7 +159,6 @@ absl::StatusOr<Json> Admit(const ResourceInfo& r, const Json& candidate,
   return *std::move(encoded);
 }
 
-// The stored form: no resourceVersion.
 // What the store holds of `object`: its JSON without resourceVersion.
 std::string StoredForm(Json& object) {
   MutableMetadata(object).erase("resourceVersion");
@@ -359,9 +358,9 @@ absl::StatusOr<ListResult> Registry::List(const ResourceInfo& r,
     size_t i = 0;
     for (; i < page->records.size(); ++i) {
       const store::Record& rec = page->records[i];
-      Json object = *Read(rec.value, rec.mod_revision);
-      if (query.filter && !query.filter(object)) continue;
-      result.items.push_back(std::move(object));
+      std::shared_ptr<const Json> object = Read(rec.value, rec.mod_revision);
+      if (query.filter && !query.filter(*object)) continue;
+      result.items.push_back(*object);
       if (query.limit > 0 &&
           static_cast<int64_t>(result.items.size()) >= query.limit) {
         ++i;

@@ -5,6 +5,7 @@
 
 #include "api/internal/name_validation.h"
 #include "cel/cel.h"
+#include "cel/internal/a100_test_device.h"
 #include "cel/internal/environment.h"
 #include "cel/internal/parser.h"
 #include "common/str_cat.h"
@@ -624,21 +625,7 @@ TEST(FormatLibraryTest, MatchesTheReference) {
   }
 }
 
-// DRA selectors (the scheduler's compiler) against the A100 of cel_test.cc
-// (`draref cel eval --device-json`).
-api::Device A100() {
-  api::Device d;
-  d.name = "gpu-0";
-  d.attributes["productName"] =
-      api::DeviceAttribute::String("NVIDIA A100 80GB PCIe");
-  d.attributes["index"] = api::DeviceAttribute::Int(0);
-  d.attributes["cudaComputeCapability"] =
-      api::DeviceAttribute::Version("8.0.0");
-  d.attributes["gpu.nvidia.com/type"] = api::DeviceAttribute::String("gpu");
-  d.attributes["other.com/x"] = api::DeviceAttribute::Bool(true);
-  d.capacity["memory"].value = *Quantity::Parse("80Gi");
-  return d;
-}
+// DRA selectors (the scheduler's compiler) against the A100 fixture.
 
 struct SelectorCase {
   const char* expr;
@@ -674,7 +661,7 @@ const SelectorCase kSelectorCases[] = {
 };
 
 TEST(FormatLibraryTest, SelectorsMatchTheReference) {
-  auto device = Device::Create("gpu.nvidia.com", A100());
+  auto device = Device::Create("gpu.nvidia.com", A100TestDevice());
   ASSERT_TRUE(device.ok()) << device.status();
   for (const SelectorCase& c : kSelectorCases) {
     SCOPED_TRACE(c.expr);
