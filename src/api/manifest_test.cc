@@ -152,8 +152,10 @@ TEST(ParseManifestsTest, RejectsControlCharactersLikeGoYaml) {
 
 // yaml-cpp 0.7 loops forever on these; found by the manifest fuzzer.
 TEST(ParseManifestsTest, RejectsFlowIndicatorsWhereABlockNodeStarts) {
-  for (const char* text : {",paiVersision: reso resou", ",a", " ,", "---\n,",
-                           "- a\n,", "a: 1\n- ,x"}) {
+  for (const char* text :
+       {",paiVersision: reso resou", ",a", " ,", "---\n,", "- a\n,",
+        "a: 1\n- ,x", "!,", "! ,", "!a,b", "&a ,", "&a,", "!a &b ,",
+        "---\n!a  ,", "!a ,\na: 1", "- !a ]"}) {
     SCOPED_TRACE(text);
     auto docs = ParseManifests(text, "f.yaml");
     ASSERT_FALSE(docs.ok());
@@ -161,12 +163,33 @@ TEST(ParseManifestsTest, RejectsFlowIndicatorsWhereABlockNodeStarts) {
               std::string::npos)
         << docs.status();
   }
-  // Commas inside plain scalars, quotes and flow collections are fine.
+  for (const char* text :
+       {"---\n[1],", "---\n{a: 1},", "  : {\n},", "a: [\n] , b", "'',", "'a' ,",
+        "\"a\",", "'a\nb' ,", "\"a\\\"\" ,"}) {
+    SCOPED_TRACE(text);
+    auto docs = ParseManifests(text, "f.yaml");
+    ASSERT_FALSE(docs.ok());
+    EXPECT_NE(docs.status().message().find("after a quoted scalar or flow"),
+              std::string::npos)
+        << docs.status();
+  }
+  // Commas inside plain scalars, quotes (also on a quoted scalar's later
+  // lines) and flow collections are fine, and so are apostrophes inside
+  // plain scalars.
   auto docs = ParseManifests(
-      "a: b,c\nd: 'x, [y'\ne: [1,\n  2]\nf: {g: h,\n  i: j}\n# ,c\n");
+      "a: b,c\nd: 'x, [y'\ne: [1,\n  2]\nf: {g: h,\n  i: j}\n# ,c\n"
+      "k: 'l\n  , m'\nnn: don't, o\n'p': q,\n");
   ASSERT_TRUE(docs.ok()) << docs.status();
   EXPECT_EQ((*docs)[0].json["a"], "b,c");
   EXPECT_EQ((*docs)[0].json["e"][1], 2);
+  EXPECT_EQ((*docs)[0].json["k"], "l , m");
+  EXPECT_EQ((*docs)[0].json["nn"], "don't, o");
+  EXPECT_EQ((*docs)[0].json["p"], "q,");
+  // Tags and anchors before flow collections and scalars still parse.
+  docs = ParseManifests("a: &x [1, 2]\nb: !!str 3\nc: *x\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json["b"], "3");
+  EXPECT_EQ((*docs)[0].json["c"][1], 2);
 }
 
 TEST(ParseManifestsTest, BoundsAliasExpansion) {
