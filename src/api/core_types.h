@@ -22,7 +22,9 @@
 
 namespace draplane::api {
 
-using ResourceList = std::map<std::string, Quantity>;
+// Sorted by resource name like std::map; a FlatMap because nodes and pods
+// hold a few entries each (memory per cached Node, see object.h).
+using ResourceList = FlatMap<std::string, Quantity>;
 
 // ------------------------------------------------------------ Namespace
 struct NamespaceSpec {
@@ -182,7 +184,7 @@ struct Event {
   ObjectReference involved_object;
   std::string reason;
   std::string message;
-  EventSource source;
+  Box<EventSource> source;  // boxed: see the size contract in object.h
   std::optional<Time> first_timestamp;
   std::optional<Time> last_timestamp;
   int32_t count = 0;

@@ -39,6 +39,16 @@ struct Object {
   std::string DisplayName() const;
 };
 
+// Size contract: caches hold objects as std::make_shared<const Object>, one
+// allocation of sizeof(Object) plus a 16-byte control block. Keeping that
+// within 1 KiB keeps every cached Node, ResourceSlice, Pod ... in
+// jemalloc's 1,024-byte size class instead of the 1,280-byte one (the
+// scheduler's memory per published device depends on it). Rarely used
+// large members of a kind are boxed (compact.h) to stay within it.
+static_assert(sizeof(Object) + 16 <= 1024,
+              "api::Object outgrew the 1 KiB allocation class; box a rarely "
+              "used member of the largest kind");
+
 // A kind draplane serves.
 struct KindInfo {
   std::string_view group;     // "" for core

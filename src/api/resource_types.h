@@ -232,7 +232,9 @@ struct ResourceClaimTemplateSpec {
 
 struct ResourceClaimTemplate {
   ObjectMeta metadata;
-  ResourceClaimTemplateSpec spec;
+  // Boxed so that a template (two ObjectMetas) does not set the size of
+  // every api::Object (see the size contract in object.h).
+  Box<ResourceClaimTemplateSpec> spec;
 };
 
 // -------------------------------------------------------- ResourceSlice

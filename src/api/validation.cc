@@ -2227,9 +2227,9 @@ Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
             // The status of a new claim is cleared by the API server.
             Extend(errs, ValidateResourceClaimSpec(v.spec, spec, ctx));
           } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
-            Extend(errs, ValidateTemplateObjectMeta(v.spec.metadata,
+            Extend(errs, ValidateTemplateObjectMeta(v.spec->metadata,
                                                     spec.Child("metadata")));
-            Extend(errs, ValidateResourceClaimSpec(v.spec.spec,
+            Extend(errs, ValidateResourceClaimSpec(v.spec->spec,
                                                    spec.Child("spec"), ctx));
           } else if constexpr (std::is_same_v<T, ResourceSlice>) {
             Extend(errs, ValidateResourceSliceSpec(v.spec, nullptr, spec));
@@ -2334,7 +2334,7 @@ void SetDefaults(Object& object) {
             }
           }
         } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
-          DefaultClaimSpec(v.spec.spec);
+          DefaultClaimSpec(v.spec.Mutable().spec);
         } else if constexpr (std::is_same_v<T, ResourceSlice>) {
           for (Device& d : v.spec.devices) {
             if (!d.rare.allocated()) continue;

@@ -356,7 +356,7 @@ ResourceClaimTemplate ValidTemplate() {
   ResourceClaimTemplate t;
   t.metadata.name = "foo";
   t.metadata.namespace_ = "ns";
-  t.spec.spec = ValidClaimSpec();
+  t.spec.Mutable().spec = ValidClaimSpec();
   return t;
 }
 
@@ -1506,17 +1506,17 @@ TEST(ValidateResourceClaimTemplateTest, Create) {
        {"metadata.name: Invalid value: " + kBadNameQ + ": " + kSubdomainMsg}},
       {"template-labels-and-annotations",
        [](ResourceClaimTemplate& t) {
-         t.spec.metadata.labels = {{"a", "b"}};
-         t.spec.metadata.annotations = {{"c", "d"}};
+         t.spec.Mutable().metadata.labels = {{"a", "b"}};
+         t.spec.Mutable().metadata.annotations = {{"c", "d"}};
        },
        {}},
       {"template-metadata-forbidden-fields",
        [](ResourceClaimTemplate& t) {
-         t.spec.metadata.name = "x";
-         t.spec.metadata.namespace_ = "y";
-         t.spec.metadata.uid = "z";
-         t.spec.metadata.finalizers = {"example.com/f"};
-         t.spec.metadata.labels = {{"a", kBadName}};
+         t.spec.Mutable().metadata.name = "x";
+         t.spec.Mutable().metadata.namespace_ = "y";
+         t.spec.Mutable().metadata.uid = "z";
+         t.spec.Mutable().metadata.finalizers = {"example.com/f"};
+         t.spec.Mutable().metadata.labels = {{"a", kBadName}};
        },
        {"spec.metadata.labels: Invalid value: " + kBadNameQ + ": " +
             kLabelValueMsg,
@@ -1526,8 +1526,8 @@ TEST(ValidateResourceClaimTemplateTest, Create) {
         "spec.metadata.finalizers: Forbidden: cannot be set"}},
       {"bad-spec",
        [](ResourceClaimTemplate& t) {
-         t.spec.spec.devices.requests[0].exactly->count = 0;
-         t.spec.spec.devices.requests[0].exactly->device_class_name = "";
+         t.spec.Mutable().spec.devices.requests[0].exactly->count = 0;
+         t.spec.Mutable().spec.devices.requests[0].exactly->device_class_name = "";
        },
        {"spec.spec.devices.requests[0].exactly.deviceClassName: Required value",
         "spec.spec.devices.requests[0].exactly.count: Invalid value: 0: must "
@@ -1546,14 +1546,14 @@ TEST(ValidateResourceClaimTemplateTest, Update) {
       {"spec-immutable",
        nullptr,
        [](ResourceClaimTemplate& t) {
-         t.spec.spec.devices.requests[0].exactly->count = 2;
+         t.spec.Mutable().spec.devices.requests[0].exactly->count = 2;
        },
        {"spec: Invalid value: "
         R"({"metadata":{},"spec":{"devices":{"requests":[{"name":"foo","exactly":{"deviceClassName":"foo","allocationMode":"ExactCount","count":2}}]}}})"
         ": field is immutable"}},
       {"template-metadata-immutable",
        nullptr,
-       [](ResourceClaimTemplate& t) { t.spec.metadata.labels["a"] = "b"; },
+       [](ResourceClaimTemplate& t) { t.spec.Mutable().metadata.labels["a"] = "b"; },
        {"spec: Invalid value: "
         R"({"metadata":{"labels":{"a":"b"}},"spec":{"devices":{"requests":[{"name":"foo","exactly":{"deviceClassName":"foo","allocationMode":"ExactCount","count":1}}]}}})"
         ": field is immutable"}},
@@ -3125,14 +3125,14 @@ TEST(SetDefaultsTest, ClaimRequests) {
 
 TEST(SetDefaultsTest, TemplateAndOtherKinds) {
   ResourceClaimTemplate t = ValidTemplate();
-  t.spec.spec.devices.requests[0].exactly->allocation_mode = "";
-  t.spec.spec.devices.requests[0].exactly->count = 0;
+  t.spec.Mutable().spec.devices.requests[0].exactly->allocation_mode = "";
+  t.spec.Mutable().spec.devices.requests[0].exactly->count = 0;
   Object o = Obj("ResourceClaimTemplate", t);
   SetDefaults(o);
   const auto& got = std::get<ResourceClaimTemplate>(o.value);
-  EXPECT_EQ(got.spec.spec.devices.requests[0].exactly->allocation_mode,
+  EXPECT_EQ(got.spec->spec.devices.requests[0].exactly->allocation_mode,
             "ExactCount");
-  EXPECT_EQ(got.spec.spec.devices.requests[0].exactly->count, 1);
+  EXPECT_EQ(got.spec->spec.devices.requests[0].exactly->count, 1);
   EXPECT_EQ(Errors(o), Want{});
 
   // A class, a slice and a pod are not changed.

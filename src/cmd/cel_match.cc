@@ -385,7 +385,7 @@ absl::StatusOr<std::vector<SelectorReport>> RunCelMatch(
                    std::get_if<api::ResourceClaimTemplate>(&o.value)) {
       std::string nn = StrCat(t->metadata.namespace_, "/", t->metadata.name);
       claims.push_back(
-          {StrCat("resourceclaimtemplate/", nn), nn, &t->spec.spec.devices});
+          {StrCat("resourceclaimtemplate/", nn), nn, &t->spec->spec.devices});
     }
   }
   if (devices.empty()) {

@@ -213,8 +213,8 @@ class ResourceClaimController::Impl {
     claim.metadata.generate_name =
         GeneratePodClaimName(pod.metadata.name, prc.name);
     claim.metadata.namespace_ = ns;
-    claim.metadata.labels = t.spec.metadata.labels;
-    claim.metadata.annotations = t.spec.metadata.annotations;
+    claim.metadata.labels = t.spec->metadata.labels;
+    claim.metadata.annotations = t.spec->metadata.annotations;
     claim.metadata.annotations[std::string(kPodClaimNameAnnotation)] = prc.name;
     api::OwnerReference owner;
     owner.api_version = "v1";
@@ -224,7 +224,7 @@ class ResourceClaimController::Impl {
     owner.controller = true;
     owner.block_owner_deletion = true;
     claim.metadata.owner_references.push_back(owner);
-    claim.spec = t.spec.spec;
+    claim.spec = t.spec->spec;
     absl::StatusOr<api::Object> created = client_->Create(
         api::Object{{"resource.k8s.io/v1", "ResourceClaim"}, std::move(claim)});
     if (!created.ok()) return created.status();

@@ -674,7 +674,7 @@ void Scheduler::Impl::WriteRecord(const Record& r) {
       "Pod", meta.namespace_, meta.name, meta.uid, "v1", "", ""};
   event.reason = r.reason;
   event.message = r.message;
-  event.source.component = options_.scheduler_name;
+  event.source.Mutable().component = options_.scheduler_name;
   event.first_timestamp = now;
   event.last_timestamp = now;
   event.count = 1;

@@ -16,7 +16,7 @@
 namespace draplane::scheduler::node_filters {
 namespace {
 
-using ResourceList = std::map<std::string, Quantity>;
+using ResourceList = api::ResourceList;
 
 constexpr int64_t kDefaultMilliCpuRequest = 100;                // 0.1 core
 constexpr int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;  // 200Mi
