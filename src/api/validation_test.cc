@@ -1527,7 +1527,8 @@ TEST(ValidateResourceClaimTemplateTest, Create) {
       {"bad-spec",
        [](ResourceClaimTemplate& t) {
          t.spec.Mutable().spec.devices.requests[0].exactly->count = 0;
-         t.spec.Mutable().spec.devices.requests[0].exactly->device_class_name = "";
+         t.spec.Mutable().spec.devices.requests[0].exactly->device_class_name =
+             "";
        },
        {"spec.spec.devices.requests[0].exactly.deviceClassName: Required value",
         "spec.spec.devices.requests[0].exactly.count: Invalid value: 0: must "
@@ -1553,7 +1554,9 @@ TEST(ValidateResourceClaimTemplateTest, Update) {
         ": field is immutable"}},
       {"template-metadata-immutable",
        nullptr,
-       [](ResourceClaimTemplate& t) { t.spec.Mutable().metadata.labels["a"] = "b"; },
+       [](ResourceClaimTemplate& t) {
+         t.spec.Mutable().metadata.labels["a"] = "b";
+       },
        {"spec: Invalid value: "
         R"({"metadata":{"labels":{"a":"b"}},"spec":{"devices":{"requests":[{"name":"foo","exactly":{"deviceClassName":"foo","allocationMode":"ExactCount","count":1}}]}}})"
         ": field is immutable"}},
