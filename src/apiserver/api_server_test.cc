@@ -744,6 +744,38 @@ TEST_F(ApiServerTest, ServerSideApplyTracksFieldManagers) {
   EXPECT_EQ(Do("PATCH", url, "{}", "application/apply-patch+yaml").code, 400);
 }
 
+// Upstream's field manager: an update without managedFields keeps the live
+// ones (clients that trim them from their caches must not erase them); an
+// explicit empty list resets them to the writer's own entry.
+TEST_F(ApiServerTest, UpdateWithoutManagedFieldsKeepsTheLiveOnes) {
+  const std::string url = std::string(kClasses) + "/mf";
+  auto created = Do("PATCH", url + "?fieldManager=applier",
+                    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+                    "metadata:\n  name: mf\n  labels: {a: '1'}\n",
+                    "application/apply-patch+yaml");
+  ASSERT_EQ(created.code, 201) << created.body;
+  Json object = created.JsonBody();
+  object["metadata"].erase("managedFields");
+  object["metadata"]["labels"]["b"] = "2";
+  auto updated = Do("PUT", url + "?fieldManager=writer", api::DumpJson(object));
+  ASSERT_EQ(updated.code, 200) << updated.body;
+  Json managed = updated.JsonBody()["metadata"]["managedFields"];
+  ASSERT_EQ(managed.size(), 2u) << managed;
+  EXPECT_EQ(managed[0]["manager"], "applier");
+  EXPECT_EQ(managed[1]["manager"], "writer");
+  EXPECT_EQ(managed[1]["fieldsV1"],
+            Json::parse(R"({"f:metadata":{"f:labels":{"f:b":{}}}})"));
+
+  object = updated.JsonBody();
+  object["metadata"]["managedFields"] = Json::array();
+  object["metadata"]["labels"]["c"] = "3";
+  auto reset = Do("PUT", url + "?fieldManager=writer", api::DumpJson(object));
+  ASSERT_EQ(reset.code, 200) << reset.body;
+  managed = reset.JsonBody()["metadata"]["managedFields"];
+  ASSERT_EQ(managed.size(), 1u) << managed;
+  EXPECT_EQ(managed[0]["manager"], "writer");
+}
+
 TEST(ServerSideApplyTest, ListsFollowThePatchSchema) {
   const auto* pods = internal::FindResource("", "pods");
   Json pod = Json::parse(R"({"apiVersion":"v1","kind":"Pod",

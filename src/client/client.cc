@@ -165,6 +165,12 @@ absl::StatusOr<Json> ParseJson(const std::string& body) {
   return json;
 }
 
+// Erases metadata.managedFields from an object's JSON.
+void DropManagedFields(Json& object) {
+  auto meta = object.find("metadata");
+  if (meta != object.end() && meta->is_object()) meta->erase("managedFields");
+}
+
 absl::StatusOr<api::Object> DecodeJson(const Json& json) {
   auto decoded = api::DecodeObject(json);
   if (!decoded.ok()) {
@@ -383,6 +389,7 @@ absl::StatusOr<ObjectList> Client::List(const api::KindInfo& kind,
         if (!item.is_object()) continue;
         if (!item.contains("apiVersion")) item["apiVersion"] = api_version;
         if (!item.contains("kind")) item["kind"] = item_kind;
+        if (options.drop_managed_fields) DropManagedFields(item);
         auto object = DecodeJson(item);
         if (!object.ok()) return object.status();
         out.items.push_back(*std::move(object));
@@ -603,6 +610,7 @@ absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
         event.object = std::move(minimal);
       }
     } else {
+      if (options.drop_managed_fields) DropManagedFields(object);
       auto decoded = DecodeJson(object);
       if (!decoded.ok()) {
         decode_error = decoded.status();

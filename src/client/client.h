@@ -48,6 +48,11 @@ struct ListOptions {
   std::string resource_version_match;
   int64_t limit = 0;  // 0 = no paging
   std::string continue_token;
+  // Leave metadata.managedFields out of the decoded items (they are still
+  // sent by the server). An object read this way and written back with
+  // Update keeps its managedFields: the server keeps the live ones when a
+  // write carries none.
+  bool drop_managed_fields = false;
 };
 
 struct ObjectList {
@@ -81,6 +86,8 @@ struct WatchOptions {
   std::string resource_version;
   bool allow_bookmarks = true;
   int64_t timeout_seconds = 0;  // 0 = the server's default
+  // As ListOptions::drop_managed_fields, for the events' objects.
+  bool drop_managed_fields = false;
 };
 
 struct WatchEvent {

@@ -158,6 +158,7 @@ class Informer::Impl {
     list_options.label_selector = options_.label_selector;
     list_options.field_selector = options_.field_selector;
     list_options.limit = options_.page_size;
+    list_options.drop_managed_fields = options_.drop_managed_fields;
     items->clear();
     while (true) {
       auto page = client_->List(*options_.kind, options_.ns, list_options);
@@ -219,6 +220,7 @@ class Informer::Impl {
       watch_options.field_selector = options_.field_selector;
       watch_options.resource_version = rv;
       watch_options.allow_bookmarks = true;
+      watch_options.drop_managed_fields = options_.drop_managed_fields;
       // client-go: a random timeout in [5, 10) minutes spreads re-watches.
       watch_options.timeout_seconds =
           std::uniform_int_distribution<int64_t>(300, 599)(rng);

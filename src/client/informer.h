@@ -33,6 +33,10 @@ struct InformerOptions {
   // Backoff after a failed list/watch: starts here, doubles, capped.
   absl::Duration initial_backoff = absl::Milliseconds(100);
   absl::Duration max_backoff = absl::Seconds(30);
+  // Cached objects have no metadata.managedFields, as kube-scheduler's and
+  // kube-controller-manager's informers trim them (less memory and
+  // decoding); turn off for a cache whose users read managedFields.
+  bool drop_managed_fields = true;
 };
 
 struct EventHandler {

@@ -156,6 +156,50 @@ TEST(InformerTest, SyncsThenDeliversAddsUpdatesAndDeletes) {
   informer.Stop();
 }
 
+// Like kube-scheduler's and kube-controller-manager's informers, the cache
+// has no managedFields unless asked; writing a cached object back keeps
+// the server's.
+TEST(InformerTest, DropsManagedFieldsUnlessAsked) {
+  TestServer server(false);
+  auto client = server.NewClient();
+  ASSERT_TRUE(client->Create(Claim("listed")).ok());
+  InformerOptions keep_options = ClaimOptions();
+  keep_options.drop_managed_fields = false;
+  Informer trimmed(client.get(), ClaimOptions());
+  Informer kept(client.get(), keep_options);
+  trimmed.Start();
+  kept.Start();
+  ASSERT_TRUE(trimmed.WaitForSync(absl::Seconds(10)));
+  ASSERT_TRUE(kept.WaitForSync(absl::Seconds(10)));
+  ASSERT_TRUE(client->Create(Claim("watched")).ok());
+  for (int i = 0; i < 1000 && (trimmed.Get("default", "watched") == nullptr ||
+                               kept.Get("default", "watched") == nullptr);
+       ++i) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  for (const char* name : {"listed", "watched"}) {
+    SCOPED_TRACE(name);
+    ASSERT_NE(trimmed.Get("default", name), nullptr);
+    ASSERT_NE(kept.Get("default", name), nullptr);
+    EXPECT_TRUE(Meta(*trimmed.Get("default", name)).managed_fields.empty());
+    EXPECT_FALSE(Meta(*kept.Get("default", name)).managed_fields.empty());
+  }
+
+  api::Object changed = *trimmed.Get("default", "watched");
+  changed.mutable_metadata()->labels["x"] = "1";
+  WriteOptions other_manager;
+  other_manager.field_manager = "other-writer";
+  auto updated = client->Update(changed, other_manager);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  const auto& before = Meta(*kept.Get("default", "watched")).managed_fields;
+  const auto& after = Meta(*updated).managed_fields;
+  ASSERT_EQ(after.size(), before.size() + 1);
+  EXPECT_EQ(after.front().manager, before.front().manager);
+  EXPECT_EQ(after.back().manager, "other-writer");
+  trimmed.Stop();
+  kept.Stop();
+}
+
 TEST(InformerTest, RelistsAfterTheWatchVersionIsCompacted) {
   TestServer server(false);
   auto partitionable = std::make_unique<PartitionableTransport>(

@@ -580,6 +580,14 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   } else {
     candidate = std::move(desired);
     Json& meta = MutableMetadata(candidate);
+    // Upstream's field manager keeps the live managedFields when an update
+    // carries none (clients that trim them, like kube-scheduler's informers,
+    // must not erase them); an explicit empty list resets them.
+    if (auto mf = meta.find("managedFields");
+        (mf == meta.end() || mf->is_null()) &&
+        old_meta.contains("managedFields")) {
+      meta["managedFields"] = old_meta["managedFields"];
+    }
     meta["name"] = std::string(name);
     if (r.namespaced()) meta["namespace"] = std::string(ns);
     for (const char* field : {"uid", "creationTimestamp", "deletionTimestamp",
@@ -626,6 +634,10 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   }
   RecordUpdateManager(r, current, next, options.manager,
                       options.manager_api_version, options.subresource);
+  if (auto mf = next["metadata"].find("managedFields");
+      mf != next["metadata"].end() && mf->is_array() && mf->empty()) {
+    next["metadata"].erase(mf);  // reset, and encoded as Go omits it
+  }
   if (auto s = RunAdmission(AdmissionRequest::Operation::kUpdate, r, ns, name,
                             options.subresource, options.dry_run, options.user,
                             &current, next);
