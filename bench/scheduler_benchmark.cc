@@ -192,6 +192,9 @@ int RunDecision(const Flags& f) {
 #ifdef DRAPLANE_SCHEDULER_API_BENCH
 int RunApi(const Flags& f) {
   testing::InProcessClusterOptions options;
+  // The built-in controllers (garbage collector, namespace finalizer) run
+  // every second, as in `draplane server` (tests run them more often).
+  options.controller_period = absl::Seconds(1);
   std::filesystem::path dir;
   if (f.store == "sqlite") {
     dir = std::filesystem::temp_directory_path() /

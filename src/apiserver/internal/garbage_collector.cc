@@ -3,68 +3,41 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
+
+#include "absl/container/flat_hash_set.h"
 
 namespace draplane::apiserver::internal {
 namespace {
 
 using api::Json;
 
-struct Stored {
-  const ResourceInfo* resource;
-  std::shared_ptr<const Json> shared;  // {"metadata": ...}
-  const Json& object;                  // *shared
+// What a pass needs of one stored object: computed when the object changed
+// since the previous pass (the collector runs every second over the whole
+// store; parsing or even walking every object's JSON each time dominated
+// the server's CPU with tens of thousands of objects).
+struct Summary {
+  int64_t mod_revision = 0;
+  const ResourceInfo* resource = nullptr;
+  std::string ns, name, uid;
+  std::vector<std::string> owner_uids;
+  bool deleting = false;
+  bool foreground = false;  // deleting with the foregroundDeletion finalizer
+  bool orphan = false;      // deleting with the orphan finalizer
+  uint64_t seen = 0;        // the last pass that found the object
 };
 
-// The metadata of every stored object, parsed only when the object changed
-// since the previous scan (the collector runs every second over the whole
-// store; parsing every object each time dominated the server's CPU).
-struct MetaCache {
-  struct Entry {
-    int64_t mod_revision = 0;
-    std::shared_ptr<const Json> object;  // {"metadata": ...} only
-  };
-  std::mutex mu;
-  std::map<std::string, Entry> entries;
+struct CollectorState {
+  std::mutex mu;  // one pass at a time
+  uint64_t pass = 0;
+  std::map<std::string, Summary> objects;  // by store key
 };
 
-MetaCache& CacheFor(Registry& registry) {
+CollectorState& StateFor(Registry& registry) {
   std::shared_ptr<void>& state = registry.collector_state();
-  if (state == nullptr) state = std::make_shared<MetaCache>();
-  return *static_cast<MetaCache*>(state.get());
-}
-
-std::vector<Stored> Everything(Registry& registry) {
-  MetaCache& cache = CacheFor(registry);
-  std::lock_guard<std::mutex> lock(cache.mu);
-  std::map<std::string, MetaCache::Entry> seen;
-  std::vector<Stored> out;
-  for (const ResourceInfo& r : Resources()) {
-    store::ListOptions options;
-    options.prefix = Registry::Prefix(r, "");
-    auto list = registry.store().List(options);
-    if (!list.ok()) continue;
-    for (const store::Record& rec : list->records) {
-      auto it = cache.entries.find(rec.key);
-      MetaCache::Entry entry;
-      if (it != cache.entries.end() &&
-          it->second.mod_revision == rec.mod_revision) {
-        entry = std::move(it->second);
-      } else {
-        std::shared_ptr<const Json> full = registry.StoredObject(rec.value);
-        auto meta = full->find("metadata");
-        if (meta == full->end() || !meta->is_object()) continue;
-        entry.mod_revision = rec.mod_revision;
-        entry.object = std::make_shared<const Json>(Json{{"metadata", *meta}});
-      }
-      out.push_back({&r, entry.object, *entry.object});
-      seen.emplace(rec.key, std::move(entry));
-    }
-  }
-  cache.entries = std::move(seen);
-  return out;
+  if (state == nullptr) state = std::make_shared<CollectorState>();
+  return *static_cast<CollectorState*>(state.get());
 }
 
 const Json& Meta(const Json& object) { return object.at("metadata"); }
@@ -86,12 +59,53 @@ std::vector<std::string> OwnerUids(const Json& object) {
   return out;
 }
 
+// Fills `s` from `object` (false when it has no metadata).
+bool Summarise(const Json& object, Summary& s) {
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return false;
+  s.ns = NamespaceOf(object);
+  s.name = NameOf(object);
+  s.uid = Uid(object);
+  s.owner_uids = OwnerUids(object);
+  s.deleting = meta->contains("deletionTimestamp");
+  s.foreground = s.deleting && HasFinalizer(object, kForegroundFinalizer);
+  s.orphan = s.deleting && HasFinalizer(object, kOrphanFinalizer);
+  return true;
+}
+
+// Brings state.objects up to date with the store: summarises new and
+// changed objects, forgets deleted ones.
+void Refresh(Registry& registry, CollectorState& state) {
+  const uint64_t pass = ++state.pass;
+  for (const ResourceInfo& r : Resources()) {
+    store::ListOptions options;
+    options.prefix = Registry::Prefix(r, "");
+    auto list = registry.store().List(options);
+    if (!list.ok()) continue;
+    for (const store::Record& rec : list->records) {
+      auto [it, inserted] = state.objects.try_emplace(rec.key);
+      Summary& s = it->second;
+      if (inserted || s.mod_revision != rec.mod_revision) {
+        if (!Summarise(*registry.StoredObject(rec.value), s)) {
+          state.objects.erase(it);
+          continue;
+        }
+        s.mod_revision = rec.mod_revision;
+      }
+      s.resource = &r;
+      s.seen = pass;
+    }
+  }
+  std::erase_if(state.objects,
+                [&](const auto& entry) { return entry.second.seen != pass; });
+}
+
 // Rewrites the object through the registry (a main-resource update with
 // the stored resourceVersion as precondition).
-bool Rewrite(Registry& registry, const Stored& s,
+bool Rewrite(Registry& registry, const Summary& s,
              const std::function<void(Json&)>& change) {
   auto result =
-      registry.Modify(*s.resource, NamespaceOf(s.object), NameOf(s.object),
+      registry.Modify(*s.resource, s.ns, s.name,
                       [&](const Json& current) -> absl::StatusOr<Json> {
                         Json updated = current;
                         change(updated);
@@ -117,22 +131,22 @@ void RemoveFinalizer(Json& object, const char* name) {
 }  // namespace
 
 int CollectGarbage(Registry& registry) {
-  const std::vector<Stored> all = Everything(registry);
-  std::set<std::string> live;
-  for (const Stored& s : all) live.insert(Uid(s.object));
+  CollectorState& state = StateFor(registry);
+  std::lock_guard<std::mutex> lock(state.mu);
+  Refresh(registry, state);
+  absl::flat_hash_set<std::string_view> live;
+  live.reserve(state.objects.size());
+  for (const auto& [key, s] : state.objects) live.insert(s.uid);
   int changed = 0;
-  for (const Stored& s : all) {
-    const std::string uid = Uid(s.object);
-    const bool deleting = Meta(s.object).contains("deletionTimestamp");
+  for (const auto& [key, s] : state.objects) {
     // Foreground: delete dependents, then release the owner.
-    if (deleting && HasFinalizer(s.object, kForegroundFinalizer)) {
+    if (s.foreground) {
       bool dependents = false;
-      for (const Stored& d : all) {
-        for (const std::string& owner : OwnerUids(d.object)) {
-          if (owner != uid) continue;
+      for (const auto& [dkey, d] : state.objects) {
+        for (const std::string& owner : d.owner_uids) {
+          if (owner != s.uid) continue;
           dependents = true;
-          (void)registry.Delete(*d.resource, NamespaceOf(d.object),
-                                NameOf(d.object), {});
+          (void)registry.Delete(*d.resource, d.ns, d.name, {});
           ++changed;
         }
       }
@@ -144,16 +158,16 @@ int CollectGarbage(Registry& registry) {
       continue;
     }
     // Orphan: dependents forget this owner, then release it.
-    if (deleting && HasFinalizer(s.object, kOrphanFinalizer)) {
-      for (const Stored& d : all) {
-        const auto owners = OwnerUids(d.object);
-        if (std::find(owners.begin(), owners.end(), uid) == owners.end()) {
+    if (s.orphan) {
+      for (const auto& [dkey, d] : state.objects) {
+        if (std::find(d.owner_uids.begin(), d.owner_uids.end(), s.uid) ==
+            d.owner_uids.end()) {
           continue;
         }
         Rewrite(registry, d, [&](Json& o) {
           Json kept = Json::array();
           for (const Json& ref : o["metadata"]["ownerReferences"]) {
-            if (ref.value("uid", "") != uid) kept.push_back(ref);
+            if (ref.value("uid", "") != s.uid) kept.push_back(ref);
           }
           if (kept.empty()) {
             o["metadata"].erase("ownerReferences");
@@ -170,15 +184,13 @@ int CollectGarbage(Registry& registry) {
       continue;
     }
     // Background: a dependent whose owners are all gone goes too.
-    const auto owners = OwnerUids(s.object);
-    if (owners.empty() || deleting) continue;
+    if (s.owner_uids.empty() || s.deleting) continue;
     bool any_owner = false;
-    for (const std::string& owner : owners) {
+    for (const std::string& owner : s.owner_uids) {
       any_owner = any_owner || live.contains(owner);
     }
     if (!any_owner) {
-      (void)registry.Delete(*s.resource, NamespaceOf(s.object),
-                            NameOf(s.object), {});
+      (void)registry.Delete(*s.resource, s.ns, s.name, {});
       ++changed;
     }
   }

@@ -7,8 +7,9 @@
 //    dependents lose their ownerReference to it and are kept;
 //  - the namespace finalizer: a terminating namespace's contents are
 //    deleted, then the namespace.
-// Each pass reads the whole store through the registry: fine for a
-// standalone cluster's sizes, and idempotent (a pass can be interrupted).
+// Each pass lists the whole store but looks only at objects that changed
+// since the previous pass (a summary of each object is kept between
+// passes); passes are idempotent (a pass can be interrupted).
 #ifndef DRAPLANE_APISERVER_INTERNAL_GARBAGE_COLLECTOR_H_
 #define DRAPLANE_APISERVER_INTERNAL_GARBAGE_COLLECTOR_H_
 
