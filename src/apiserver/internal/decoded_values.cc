@@ -50,28 +50,33 @@ std::shared_ptr<const api::Json> DecodedValues::Get(const store::Value& value,
   if (revision != 0) SetResourceVersion(parsed, revision);
   auto object = std::make_shared<const api::Json>(std::move(parsed));
   if (!remember || revision == 0) return object;
+  std::vector<Entry> evicted;
   std::lock_guard lock(mu_);
   auto it = entries_.find(value.get());
   if (it != entries_.end()) return it->second.object;
-  PutLocked(value, object);
+  PutLocked(value, object, evicted);
   return object;
 }
 
 void DecodedValues::Put(const store::Value& value,
                         std::shared_ptr<const api::Json> object) {
   if (value == nullptr || object == nullptr) return;
+  std::vector<Entry> evicted;  // destroyed after the lock is released
   std::lock_guard lock(mu_);
-  PutLocked(value, std::move(object));
+  PutLocked(value, std::move(object), evicted);
 }
 
 void DecodedValues::PutLocked(const store::Value& value,
-                              std::shared_ptr<const api::Json> object) {
+                              std::shared_ptr<const api::Json> object,
+                              std::vector<Entry>& evicted) {
   auto [it, inserted] =
       entries_.try_emplace(value.get(), Entry{value, std::move(object)});
   if (!inserted) return;
   order_.push_back(value.get());
   while (order_.size() > capacity_) {
-    entries_.erase(order_.front());
+    auto old = entries_.find(order_.front());
+    evicted.push_back(std::move(old->second));
+    entries_.erase(old);
     order_.pop_front();
   }
 }

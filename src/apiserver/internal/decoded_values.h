@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "api/meta_types.h"
@@ -50,8 +51,12 @@ class DecodedValues {
     store::Value value;  // keeps the address from being reused
     std::shared_ptr<const api::Json> object;
   };
+  // Adds an entry; the entries it pushes out are moved to `evicted`, to
+  // be destroyed after the lock is released (freeing a parsed object
+  // takes as long as a lookup takes many times over).
   void PutLocked(const store::Value& value,
-                 std::shared_ptr<const api::Json> object);
+                 std::shared_ptr<const api::Json> object,
+                 std::vector<Entry>& evicted);
 
   const size_t capacity_;
   std::mutex mu_;
