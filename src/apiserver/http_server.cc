@@ -208,8 +208,14 @@ class HttpServerImpl : public HttpServer {
       if (accept_thread_.joinable()) accept_thread_.join();
       return;
     }
+    // Only Stop() closes the acceptor, after the accept thread is gone, so
+    // the descriptor shut down here is still the listening socket.
     ::shutdown(acceptor_.native_handle(), SHUT_RDWR);
     if (accept_thread_.joinable()) accept_thread_.join();
+    {
+      beast::error_code ec;
+      acceptor_.close(ec);
+    }
     std::list<Worker> workers;
     {
       std::unique_lock lock(mu_);
@@ -251,8 +257,6 @@ class HttpServerImpl : public HttpServer {
                  }),
                  done});
     }
-    beast::error_code ec;
-    acceptor_.close(ec);
   }
 
   void Connection(tcp::socket socket) {

@@ -187,11 +187,13 @@ TEST(InformerTest, DropsManagedFieldsUnlessAsked) {
 
   api::Object changed = *trimmed.Get("default", "watched");
   changed.mutable_metadata()->labels["x"] = "1";
+  // Held: the informer replaces its cached object when the update arrives.
+  const ObjectPtr kept_before = kept.Get("default", "watched");
   WriteOptions other_manager;
   other_manager.field_manager = "other-writer";
   auto updated = client->Update(changed, other_manager);
   ASSERT_TRUE(updated.ok()) << updated.status();
-  const auto& before = Meta(*kept.Get("default", "watched")).managed_fields;
+  const auto& before = Meta(*kept_before).managed_fields;
   const auto& after = Meta(*updated).managed_fields;
   ASSERT_EQ(after.size(), before.size() + 1);
   EXPECT_EQ(after.front().manager, before.front().manager);
