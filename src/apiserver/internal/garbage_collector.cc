@@ -74,14 +74,15 @@ bool Summarise(const Json& object, Summary& s) {
 }
 
 // Brings state.objects up to date with the store: summarises new and
-// changed objects, forgets deleted ones.
-void Refresh(Registry& registry, CollectorState& state) {
+// changed objects, forgets deleted ones. False when the store could not be
+// listed: an incomplete view would make live owners look gone.
+bool Refresh(Registry& registry, CollectorState& state) {
   const uint64_t pass = ++state.pass;
   for (const ResourceInfo& r : Resources()) {
     store::ListOptions options;
     options.prefix = Registry::Prefix(r, "");
     auto list = registry.store().List(options);
-    if (!list.ok()) continue;
+    if (!list.ok()) return false;
     for (const store::Record& rec : list->records) {
       auto [it, inserted] = state.objects.try_emplace(rec.key);
       Summary& s = it->second;
@@ -98,6 +99,7 @@ void Refresh(Registry& registry, CollectorState& state) {
   }
   std::erase_if(state.objects,
                 [&](const auto& entry) { return entry.second.seen != pass; });
+  return true;
 }
 
 // Rewrites the object through the registry (a main-resource update with
@@ -133,7 +135,7 @@ void RemoveFinalizer(Json& object, const char* name) {
 int CollectGarbage(Registry& registry) {
   CollectorState& state = StateFor(registry);
   std::lock_guard<std::mutex> lock(state.mu);
-  Refresh(registry, state);
+  if (!Refresh(registry, state)) return 0;
   absl::flat_hash_set<std::string_view> live;
   live.reserve(state.objects.size());
   for (const auto& [key, s] : state.objects) live.insert(s.uid);
