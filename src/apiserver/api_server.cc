@@ -267,11 +267,12 @@ absl::StatusOr<Json> BodyToStorage(const Target& t, Json body,
   if (!encoded.ok()) {
     return internal::BadRequest(std::string(encoded.status().message()));
   }
-  // An explicit empty managedFields list (Go: non-nil, empty) resets them,
-  // while a missing one keeps the live ones; encoding drops empty lists, so
-  // the request's is carried over.
+  // On the main resource an explicit empty managedFields list (Go:
+  // non-nil, empty) resets them, while a missing one keeps the live ones;
+  // encoding drops empty lists, so the request's is carried over.
+  // Subresource writes never set managedFields (upstream ignores them).
   if (const auto meta = body.find("metadata");
-      meta != body.end() && meta->is_object()) {
+      t.subresource.empty() && meta != body.end() && meta->is_object()) {
     if (const auto mf = meta->find("managedFields");
         mf != meta->end() && mf->is_array() && mf->empty()) {
       (*encoded)["metadata"]["managedFields"] = Json::array();

@@ -746,7 +746,8 @@ TEST_F(ApiServerTest, ServerSideApplyTracksFieldManagers) {
 
 // Upstream's field manager: an update without managedFields keeps the live
 // ones (clients that trim them from their caches must not erase them); an
-// explicit empty list resets them to the writer's own entry.
+// explicit empty list resets them, and updates of an object without
+// managedFields are not tracked (skipNonAppliedManager).
 TEST_F(ApiServerTest, UpdateWithoutManagedFieldsKeepsTheLiveOnes) {
   const std::string url = std::string(kClasses) + "/mf";
   auto created = Do("PATCH", url + "?fieldManager=applier",
@@ -771,9 +772,32 @@ TEST_F(ApiServerTest, UpdateWithoutManagedFieldsKeepsTheLiveOnes) {
   object["metadata"]["labels"]["c"] = "3";
   auto reset = Do("PUT", url + "?fieldManager=writer", api::DumpJson(object));
   ASSERT_EQ(reset.code, 200) << reset.body;
-  managed = reset.JsonBody()["metadata"]["managedFields"];
-  ASSERT_EQ(managed.size(), 1u) << managed;
-  EXPECT_EQ(managed[0]["manager"], "writer");
+  EXPECT_FALSE(reset.JsonBody()["metadata"].contains("managedFields"))
+      << reset.body;
+  object = reset.JsonBody();
+  object["metadata"]["labels"]["d"] = "4";
+  auto untracked =
+      Do("PUT", url + "?fieldManager=writer", api::DumpJson(object));
+  ASSERT_EQ(untracked.code, 200) << untracked.body;
+  EXPECT_FALSE(untracked.JsonBody()["metadata"].contains("managedFields"))
+      << untracked.body;
+}
+
+// Subresource writes never change managedFields from the request (upstream
+// ignores them there): an empty list sent to /status resets nothing.
+TEST_F(ApiServerTest, StatusUpdateCannotResetManagedFields) {
+  ASSERT_EQ(Do("POST", kClaims, Claim("mfs")).code, 201);
+  const std::string url = std::string(kClaims) + "/mfs";
+  Json object = Do("GET", url).JsonBody();
+  const size_t before = object["metadata"]["managedFields"].size();
+  ASSERT_GE(before, 1u);
+  object["metadata"]["managedFields"] = Json::array();
+  object["status"] = Json::object();
+  auto status = Do("PUT", url + "/status?fieldManager=writer",
+                   api::DumpJson(object));
+  ASSERT_EQ(status.code, 200) << status.body;
+  EXPECT_GE(status.JsonBody()["metadata"]["managedFields"].size(), before)
+      << status.body;
 }
 
 TEST(ServerSideApplyTest, ListsFollowThePatchSchema) {

@@ -632,11 +632,15 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
         next.value("spec", Json()) != current.value("spec", Json());
     MutableMetadata(next)["generation"] = spec_changed ? gen + 1 : gen;
   }
-  RecordUpdateManager(r, current, next, options.manager,
-                      options.manager_api_version, options.subresource);
+  // As upstream's field manager (skipNonAppliedManager): an update whose
+  // object has no managedFields (the request reset them with [], or they
+  // were never tracked) is not tracked either.
   if (auto mf = next["metadata"].find("managedFields");
-      mf != next["metadata"].end() && mf->is_array() && mf->empty()) {
-    next["metadata"].erase(mf);  // reset, and encoded as Go omits it
+      mf != next["metadata"].end() && mf->is_array() && !mf->empty()) {
+    RecordUpdateManager(r, current, next, options.manager,
+                        options.manager_api_version, options.subresource);
+  } else if (mf != next["metadata"].end()) {
+    next["metadata"].erase(mf);  // encoded as Go omits an empty list
   }
   if (auto s = RunAdmission(AdmissionRequest::Operation::kUpdate, r, ns, name,
                             options.subresource, options.dry_run, options.user,
