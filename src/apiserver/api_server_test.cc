@@ -793,8 +793,8 @@ TEST_F(ApiServerTest, StatusUpdateCannotResetManagedFields) {
   ASSERT_GE(before, 1u);
   object["metadata"]["managedFields"] = Json::array();
   object["status"] = Json::object();
-  auto status = Do("PUT", url + "/status?fieldManager=writer",
-                   api::DumpJson(object));
+  auto status =
+      Do("PUT", url + "/status?fieldManager=writer", api::DumpJson(object));
   ASSERT_EQ(status.code, 200) << status.body;
   EXPECT_GE(status.JsonBody()["metadata"]["managedFields"].size(), before)
       << status.body;
