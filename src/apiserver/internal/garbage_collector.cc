@@ -140,7 +140,8 @@ int CollectGarbage(Registry& registry) {
   live.reserve(state.objects.size());
   for (const auto& [key, s] : state.objects) live.insert(s.uid);
   int changed = 0;
-  for (const auto& [key, s] : state.objects) {
+  for (const auto& entry : state.objects) {
+    const Summary& s = entry.second;  // not a structured binding: captured
     // Foreground: delete dependents, then release the owner.
     if (s.foreground) {
       bool dependents = false;
