@@ -633,14 +633,11 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     MutableMetadata(next)["generation"] = spec_changed ? gen + 1 : gen;
   }
   // As upstream's field manager (skipNonAppliedManager): an update whose
-  // object has no managedFields (the request reset them with [], or they
-  // were never tracked) is not tracked either.
-  if (auto mf = next["metadata"].find("managedFields");
-      mf != next["metadata"].end() && mf->is_array() && !mf->empty()) {
+  // object has no managedFields (the request reset them with [], which
+  // Admit's encoding drops, or they were never tracked) is not tracked.
+  if (next["metadata"].contains("managedFields")) {
     RecordUpdateManager(r, current, next, options.manager,
                         options.manager_api_version, options.subresource);
-  } else if (mf != next["metadata"].end()) {
-    next["metadata"].erase(mf);  // encoded as Go omits an empty list
   }
   if (auto s = RunAdmission(AdmissionRequest::Operation::kUpdate, r, ns, name,
                             options.subresource, options.dry_run, options.user,
