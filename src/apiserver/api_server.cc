@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "api/manifest.h"
 #include "api/object_codec.h"
+#include "apiserver/in_process_exchange.h"
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/discovery.h"
 #include "apiserver/internal/garbage_collector.h"
@@ -154,6 +155,36 @@ absl::StatusOr<Json> ToVersion(const ResourceInfo& r, const Json& object,
   return *std::move(encoded);
 }
 
+// A watch event's object as an in-process watcher would decode it from
+// the line (stored JSON in `version`, managedFields dropped on request).
+absl::StatusOr<api::Object> TypedEventObject(const ResourceInfo& r,
+                                             const Json& stored,
+                                             std::string_view version,
+                                             bool drop_managed_fields) {
+  absl::StatusOr<api::DecodeResult> decoded;
+  if (version == r.StorageVersion()) {
+    decoded = api::DecodeObject(stored);
+  } else {
+    auto v = ToVersion(r, stored, version);
+    if (!v.ok()) return v.status();
+    decoded = api::DecodeObject(*v);
+  }
+  if (!decoded.ok()) return decoded.status();
+  if (drop_managed_fields) {
+    if (api::ObjectMeta* meta = decoded->object.mutable_metadata();
+        meta != nullptr) {
+      meta->managed_fields.clear();
+    } else if (auto* u = std::get_if<api::UnstructuredObject>(
+                   &decoded->object.value)) {
+      if (auto m = u->json.find("metadata");
+          m != u->json.end() && m->is_object()) {
+        m->erase("managedFields");
+      }
+    }
+  }
+  return std::move(decoded->object);
+}
+
 // One line of a JSON watch stream (`type` is a plain word).
 std::string WatchLine(std::string_view type, const Json& object) {
   return StrCat("{\"type\":\"", type, "\",\"object\":", api::DumpJson(object),
@@ -185,8 +216,19 @@ absl::StatusOr<bool> ParseDryRun(const HttpRequest& req) {
   return dry;
 }
 
-// Parses a request body in the request's Content-Type into JSON.
-absl::StatusOr<Json> ParseBody(const HttpRequest& req) {
+// The in-process side channel of `w`, or null for an HTTP caller.
+InProcessExchange* ExchangeOf(ResponseWriter& w) {
+  return dynamic_cast<InProcessExchange*>(&w);
+}
+
+// Parses a request body in the request's Content-Type into JSON (an
+// in-process caller's parsed body is taken as it is).
+absl::StatusOr<Json> ParseBody(const HttpRequest& req, ResponseWriter& w) {
+  if (InProcessExchange* x = ExchangeOf(w); x != nullptr) {
+    if (Json* parsed = x->ParsedBody(); parsed != nullptr) {
+      return std::move(*parsed);
+    }
+  }
   std::string type = req.Header("content-type");
   if (size_t semi = type.find(';'); semi != std::string::npos) {
     type.resize(semi);
@@ -408,12 +450,32 @@ class ApiServer::Impl {
   void SendJson(ResponseWriter& w, int code, const Json& body,
                 const std::vector<std::string>& warnings,
                 std::string content_type = kJson) {
+    HttpHeaders headers = JsonHeaders(warnings, std::move(content_type));
+    if (InProcessExchange* x = ExchangeOf(w); x != nullptr) {
+      x->SendJson(code, headers, std::make_shared<const Json>(body));
+      return;
+    }
+    w.Send(code, headers, api::DumpJson(body) + "\n");
+  }
+  // The same for a body that is already shared (an in-process caller gets
+  // it without a copy).
+  void SendJson(ResponseWriter& w, int code, std::shared_ptr<const Json> body,
+                const std::vector<std::string>& warnings) {
+    HttpHeaders headers = JsonHeaders(warnings, kJson);
+    if (InProcessExchange* x = ExchangeOf(w); x != nullptr) {
+      x->SendJson(code, headers, std::move(body));
+      return;
+    }
+    w.Send(code, headers, api::DumpJson(*body) + "\n");
+  }
+  static HttpHeaders JsonHeaders(const std::vector<std::string>& warnings,
+                                 std::string content_type) {
     HttpHeaders headers{{"Content-Type", std::move(content_type)},
                         {"Cache-Control", "no-cache, private"}};
     for (const std::string& warning : warnings) {
       headers.emplace_back("Warning", WarningHeader(warning));
     }
-    w.Send(code, headers, api::DumpJson(body) + "\n");
+    return headers;
   }
 
   void SendError(ResponseWriter& w, const absl::Status& status,
@@ -574,23 +636,23 @@ class ApiServer::Impl {
 
   // Sends one object (converted, or as a one-row Table).
   absl::Status SendObject(const HttpRequest& req, const Target& t,
-                          const Json& object, int code,
+                          std::shared_ptr<const Json> object, int code,
                           const std::vector<std::string>& warnings,
                           ResponseWriter& w) {
     const Negotiated n = Negotiate(req.Header("accept"));
     if (n.table) {
       auto table =
-          Table(req, t, {object},
-                object.at("metadata").value("resourceVersion", ""), "", n);
+          Table(req, t, {*object},
+                object->at("metadata").value("resourceVersion", ""), "", n);
       if (!table.ok()) return table.status();
       SendJson(w, code, *table, warnings);
       return absl::OkStatus();
     }
     if (t.version == t.resource->StorageVersion()) {
-      SendJson(w, code, object, warnings);
+      SendJson(w, code, std::move(object), warnings);
       return absl::OkStatus();
     }
-    auto out = ToVersion(*t.resource, object, t.version);
+    auto out = ToVersion(*t.resource, *object, t.version);
     if (!out.ok()) return out.status();
     SendJson(w, code, *out, warnings);
     return absl::OkStatus();
@@ -634,7 +696,8 @@ class ApiServer::Impl {
       SendJson(w, 200, ScaleOf(*object), {});
       return absl::OkStatus();
     }
-    return SendObject(req, t, *object, 200, {}, w);
+    return SendObject(req, t, std::make_shared<const Json>(*std::move(object)),
+                      200, {}, w);
   }
 
   // The autoscaling/v1 Scale of a Deployment (upstream's scale
@@ -760,7 +823,7 @@ class ApiServer::Impl {
     if (!validation.ok()) return validation.status();
     auto dry = ParseDryRun(req);
     if (!dry.ok()) return dry.status();
-    auto body = ParseBody(req);
+    auto body = ParseBody(req, w);
     if (!body.ok()) return body.status();
     std::vector<std::string> warnings;
     std::vector<internal::InlineClaimTemplate> inline_claims;
@@ -815,13 +878,13 @@ class ApiServer::Impl {
         return created.status();
       }
     }
-    return SendObject(req, t, *result->object, 201, warnings, w);
+    return SendObject(req, t, result->object, 201, warnings, w);
   }
 
   absl::Status Update(const HttpRequest& req, const Target& t,
                       ResponseWriter& w) {
     if (t.subresource == "scale") {
-      auto body = ParseBody(req);
+      auto body = ParseBody(req, w);
       if (!body.ok()) return body.status();
       return WriteScale(req, t, w, [&](const Json&) -> absl::StatusOr<Json> {
         return *body;
@@ -835,7 +898,7 @@ class ApiServer::Impl {
     if (!validation.ok()) return validation.status();
     auto dry = ParseDryRun(req);
     if (!dry.ok()) return dry.status();
-    auto body = ParseBody(req);
+    auto body = ParseBody(req, w);
     if (!body.ok()) return body.status();
     std::vector<std::string> warnings;
     auto storage = BodyToStorage(t, *std::move(body), *validation, warnings);
@@ -844,7 +907,7 @@ class ApiServer::Impl {
         registry_.Update(*t.resource, t.namespace_, t.name, *std::move(storage),
                          WriteOptionsOf(req, t, *dry));
     if (!result.ok()) return result.status();
-    return SendObject(req, t, *result->object, result->created ? 201 : 200,
+    return SendObject(req, t, result->object, result->created ? 201 : 200,
                       warnings, w);
   }
 
@@ -900,7 +963,7 @@ class ApiServer::Impl {
         WriteOptionsOf(req, t, *dry, /*record_manager=*/!apply),
         /*create=*/apply && t.subresource.empty());
     if (!result.ok()) return result.status();
-    return SendObject(req, t, *result->object, result->created ? 201 : 200,
+    return SendObject(req, t, result->object, result->created ? 201 : 200,
                       warnings, w);
   }
 
@@ -976,7 +1039,8 @@ class ApiServer::Impl {
         *object = *std::move(again);
       }
     }
-    return SendObject(req, t, *object, 200, {}, w);
+    return SendObject(req, t, std::make_shared<const Json>(*std::move(object)),
+                      200, {}, w);
   }
 
   absl::Status DeleteCollection(const HttpRequest& req, const Target& t,
@@ -1017,7 +1081,7 @@ class ApiServer::Impl {
   // BindingREST: only when spec.nodeName is unset).
   absl::Status Bind(const HttpRequest& req, const Target& t,
                     ResponseWriter& w) {
-    auto body = ParseBody(req);
+    auto body = ParseBody(req, w);
     if (!body.ok()) return body.status();
     const Json target = body->value("target", Json::object());
     const std::string node = target.value("name", "");
@@ -1150,6 +1214,10 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
         queue->events.push_back(e);
         queue->cv.notify_one();
       });
+  InProcessExchange* typed = ExchangeOf(w);
+  if (typed != nullptr && (n.table || !typed->TakesTypedEvents())) {
+    typed = nullptr;
+  }
   HttpHeaders headers{{"Content-Type", kJson},
                       {"Cache-Control", "no-cache, private"}};
   if (!w.StartStream(200, headers)) return;
@@ -1226,6 +1294,19 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
       if (n.table) {
         if (!send(type, *ev->object)) return;
         continue;
+      }
+      if (typed != nullptr) {
+        auto object = watch_cache_.Typed(
+            e.revision, t.version, typed->DropsManagedFields(), [&] {
+              return TypedEventObject(r, *ev->object, t.version,
+                                      typed->DropsManagedFields());
+            });
+        // An object that does not decode goes out as a line: the caller
+        // reports it as it would have.
+        if (object.ok()) {
+          if (!typed->WriteEvent(type, *std::move(object))) return;
+          continue;
+        }
       }
       // Plain JSON lines are the same for every watcher of this version.
       auto line = watch_cache_.Line(

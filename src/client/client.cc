@@ -120,7 +120,8 @@ absl::Status StatusError(const Json& status, int http) {
 
 // The error of a non-2xx reply.
 absl::Status ReplyError(const HttpReply& reply) {
-  Json body = Json::parse(reply.body, nullptr, false);
+  Json body = reply.json != nullptr ? *reply.json
+                                    : Json::parse(reply.body, nullptr, false);
   if (body.is_object() && body.value("kind", "") == "Status") {
     return StatusError(body, reply.status);
   }
@@ -180,8 +181,15 @@ absl::StatusOr<api::Object> DecodeJson(const Json& json) {
   return std::move(decoded->object);
 }
 
-absl::StatusOr<api::Object> DecodeBody(const std::string& body) {
-  auto json = ParseJson(body);
+// The reply's JSON body (an in-process reply's is not serialised).
+absl::StatusOr<Json> ReplyJson(const HttpReply& reply) {
+  if (reply.json != nullptr) return *reply.json;
+  return ParseJson(reply.body);
+}
+
+absl::StatusOr<api::Object> DecodeBody(const HttpReply& reply) {
+  if (reply.json != nullptr) return DecodeJson(*reply.json);
+  auto json = ParseJson(reply.body);
   if (!json.ok()) return json.status();
   return DecodeJson(*json);
 }
@@ -212,6 +220,14 @@ HttpCall MakeCall(std::string method, std::string path, std::string body = "") {
   call.method = std::move(method);
   call.path = std::move(path);
   call.body = std::move(body);
+  return call;
+}
+
+// A call with a JSON body (serialised only by a transport that sends
+// bytes).
+HttpCall MakeJsonCall(std::string method, std::string path, Json body) {
+  HttpCall call = MakeCall(std::move(method), std::move(path));
+  call.json_body = std::make_shared<Json>(std::move(body));
   return call;
 }
 
@@ -342,7 +358,7 @@ absl::StatusOr<api::Object> Client::Get(const api::KindInfo& kind,
   HttpCall call = MakeCall("GET", ResourcePath(kind, ns, name));
   auto reply = Do(std::move(call));
   if (!reply.ok()) return reply.status();
-  return DecodeBody(reply->body);
+  return DecodeBody(*reply);
 }
 
 absl::StatusOr<ObjectList> Client::List(const api::KindInfo& kind,
@@ -369,7 +385,7 @@ absl::StatusOr<ObjectList> Client::List(const api::KindInfo& kind,
   }
   auto reply = Do(std::move(call));
   if (!reply.ok()) return reply.status();
-  auto json = ParseJson(reply->body);
+  auto json = ReplyJson(*reply);
   if (!json.ok()) return json.status();
   ObjectList out;
   try {
@@ -407,7 +423,8 @@ namespace {
 // kind's preferred version.
 struct Encoded {
   const api::KindInfo* kind = nullptr;
-  std::string ns, name, body;
+  std::string ns, name;
+  Json body;
 };
 
 absl::StatusOr<Encoded> Encode(const api::Object& object) {
@@ -432,7 +449,7 @@ absl::StatusOr<Encoded> Encode(const api::Object& object) {
   }
   auto json = api::EncodeObject(object, ApiVersionOf(*out.kind));
   if (!json.ok()) return json.status();
-  out.body = api::DumpJson(*json);
+  out.body = *std::move(json);
   return out;
 }
 }  // namespace
@@ -448,14 +465,15 @@ absl::StatusOr<api::Object> Client::WriteObject(bool create,
         subresource.empty() ? "Update" : "UpdateStatus", ": empty name"));
   }
   HttpCall call =
-      create
-          ? MakeCall("POST", ResourcePath(*e->kind, e->ns), std::move(e->body))
-          : MakeCall("PUT", ResourcePath(*e->kind, e->ns, e->name, subresource),
-                     std::move(e->body));
+      create ? MakeJsonCall("POST", ResourcePath(*e->kind, e->ns),
+                            std::move(e->body))
+             : MakeJsonCall("PUT",
+                            ResourcePath(*e->kind, e->ns, e->name, subresource),
+                            std::move(e->body));
   AddWriteOptions(call, options);
   auto reply = Do(std::move(call));
   if (!reply.ok()) return reply.status();
-  return DecodeBody(reply->body);
+  return DecodeBody(*reply);
 }
 
 absl::StatusOr<api::Object> Client::Create(const api::Object& object,
@@ -491,7 +509,7 @@ absl::StatusOr<api::Object> Client::Patch(const api::KindInfo& kind,
   }
   auto reply = Do(std::move(call));
   if (!reply.ok()) return reply.status();
-  return DecodeBody(reply->body);
+  return DecodeBody(*reply);
 }
 
 absl::Status Client::Delete(const api::KindInfo& kind, std::string_view ns,
@@ -532,12 +550,12 @@ absl::StatusOr<Json> Client::PostSubresource(const api::KindInfo& kind,
     return absl::InvalidArgumentError(
         "PostSubresource: empty name or subresource");
   }
-  HttpCall call = MakeCall("POST", ResourcePath(kind, ns, name, subresource),
-                           api::DumpJson(body));
+  HttpCall call =
+      MakeJsonCall("POST", ResourcePath(kind, ns, name, subresource), body);
   auto reply = Do(std::move(call));
   if (!reply.ok()) return reply.status();
-  if (reply->body.empty()) return Json::object();
-  return ParseJson(reply->body);
+  if (reply->json == nullptr && reply->body.empty()) return Json::object();
+  return ReplyJson(*reply);
 }
 
 absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
@@ -561,6 +579,7 @@ absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
     call.query.emplace("timeoutSeconds",
                        std::to_string(options.timeout_seconds));
   }
+  call.drop_managed_fields = options.drop_managed_fields;
   const absl::Duration waited = limiter_->Wait();
   if (waited > absl::Seconds(1)) {
     std::fprintf(stderr,
@@ -596,19 +615,18 @@ absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
     if (event.type == "ERROR") {
       event.error = StatusError(object, 500);
     } else if (event.type == "BOOKMARK") {
-      event.object.type.api_version = object.value("apiVersion", "");
-      event.object.type.kind = object.value("kind", "");
+      api::Object bookmark;
+      bookmark.type.api_version = object.value("apiVersion", "");
+      bookmark.type.kind = object.value("kind", "");
       auto decoded = api::DecodeObject(object);
       if (decoded.ok()) {
-        event.object = std::move(decoded->object);
+        bookmark = std::move(decoded->object);
       } else if (object.contains("metadata") &&
                  object["metadata"].is_object()) {
         // Only metadata.resourceVersion matters in a bookmark.
-        api::Object minimal;
-        minimal.type = event.object.type;
-        minimal.value = api::UnstructuredObject{object};
-        event.object = std::move(minimal);
+        bookmark.value = api::UnstructuredObject{object};
       }
+      event.object = std::make_shared<const api::Object>(std::move(bookmark));
     } else {
       if (options.drop_managed_fields) DropManagedFields(object);
       auto decoded = DecodeJson(object);
@@ -616,7 +634,7 @@ absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
         decode_error = decoded.status();
         return false;
       }
-      event.object = *std::move(decoded);
+      event.object = std::make_shared<const api::Object>(*std::move(decoded));
     }
     if (!on_event(std::move(event))) {
       stopped = true;
@@ -647,6 +665,16 @@ absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
           start = nl + 1;
         }
         pending.erase(0, start);
+        return true;
+      },
+      [&](std::string_view type, std::shared_ptr<const api::Object> object) {
+        WatchEvent event;
+        event.type = std::string(type);
+        event.object = std::move(object);
+        if (!on_event(std::move(event))) {
+          stopped = true;
+          return false;
+        }
         return true;
       },
       cancel);

@@ -92,8 +92,10 @@ struct WatchOptions {
 
 struct WatchEvent {
   std::string type;  // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
-  // ADDED/MODIFIED/DELETED: the object; BOOKMARK: only type/metadata set.
-  api::Object object;
+  // ADDED/MODIFIED/DELETED: the object; BOOKMARK: only type/metadata set;
+  // null for ERROR. Immutable: an in-process watch shares it with the
+  // server's other watchers.
+  std::shared_ptr<const api::Object> object;
   // ERROR: the Status as an absl::Status (IsGone for 410).
   absl::Status error;
 };

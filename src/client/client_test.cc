@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "absl/time/clock.h"
+#include "api/object_codec.h"
 #include "client/internal/test_server.h"
 #include "gtest/gtest.h"
 
@@ -361,7 +362,7 @@ TEST_P(ClientTest, WatchDeliversEventsAndStopsOnCancel) {
         [&](WatchEvent e) {
           std::lock_guard lock(mu);
           if (e.type != "BOOKMARK") {
-            events.emplace_back(e.type, Meta(e.object).name);
+            events.emplace_back(e.type, Meta(*e.object).name);
           }
           return true;
         },
@@ -450,6 +451,97 @@ INSTANTIATE_TEST_SUITE_P(Transports, ClientTest, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? "Https" : "InProcess";
                          });
+
+// In-process watchers of one version get the very same typed object per
+// event (decoded once by the server), and it is the object an HTTPS
+// watcher decodes from the JSON line, with or without managedFields.
+TEST(InProcessWatchTest, WatchersShareOneTypedObjectEqualToTheDecodedLine) {
+  TestServer server(true);
+  auto https = server.NewClient();
+  auto in_process = [&] {
+    RestConfig config;
+    config.server = "in-process";
+    config.bearer_token = server.credentials().admin_token;
+    return std::make_unique<Client>(
+        NewInProcessTransport(server.Handler(), config), config);
+  };
+  auto a = in_process();
+  auto b = in_process();
+  auto c = in_process();
+  auto list = https->List(Kind("ResourceClaim"), "default");
+  ASSERT_TRUE(list.ok()) << list.status();
+
+  struct Seen {
+    std::mutex mu;
+    std::vector<std::shared_ptr<const api::Object>> objects;
+  };
+  CancelFlag cancel{false};
+  auto watch = [&](Client* client, bool drop, Seen* seen) {
+    return std::thread([&cancel, &list, client, drop, seen] {
+      WatchOptions options;
+      options.resource_version = list->resource_version;
+      options.drop_managed_fields = drop;
+      EXPECT_TRUE(client
+                      ->Watch(
+                          Kind("ResourceClaim"), "default", options,
+                          [seen](WatchEvent e) {
+                            if (e.type == "BOOKMARK") return true;
+                            std::lock_guard lock(seen->mu);
+                            seen->objects.push_back(e.object);
+                            return true;
+                          },
+                          cancel)
+                      .ok());
+    });
+  };
+  Seen seen_a, seen_b, seen_c, seen_https, seen_https_all;
+  std::vector<std::thread> threads;
+  threads.push_back(watch(a.get(), true, &seen_a));
+  threads.push_back(watch(b.get(), true, &seen_b));
+  threads.push_back(watch(c.get(), false, &seen_c));
+  threads.push_back(watch(https.get(), true, &seen_https));
+  threads.push_back(watch(https.get(), false, &seen_https_all));
+  absl::SleepFor(absl::Milliseconds(200));  // the watches are open
+
+  auto created = a->Create(Claim("shared"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  api::Object next = *created;
+  next.mutable_metadata()->labels["x"] = "y";
+  ASSERT_TRUE(b->Update(next).ok());
+  auto all_seen = [](Seen& s) {
+    std::lock_guard lock(s.mu);
+    return s.objects.size() >= 2;
+  };
+  for (int i = 0; i < 500; ++i) {
+    if (all_seen(seen_a) && all_seen(seen_b) && all_seen(seen_c) &&
+        all_seen(seen_https) && all_seen(seen_https_all)) {
+      break;
+    }
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  cancel = true;
+  for (std::thread& t : threads) t.join();
+
+  auto json = [](const api::Object& o) {
+    auto encoded = api::EncodeObject(o, o.type.api_version);
+    EXPECT_TRUE(encoded.ok()) << encoded.status();
+    return encoded.ok() ? api::DumpJson(*encoded) : "";
+  };
+  for (Seen* s : {&seen_a, &seen_b, &seen_c, &seen_https, &seen_https_all}) {
+    ASSERT_EQ(s->objects.size(), 2u);
+  }
+  for (size_t i = 0; i < 2; ++i) {
+    // Shared: one decode per event for the watchers that drop managedFields.
+    EXPECT_EQ(seen_a.objects[i].get(), seen_b.objects[i].get());
+    EXPECT_NE(seen_a.objects[i].get(), seen_c.objects[i].get());
+    EXPECT_TRUE(Meta(*seen_a.objects[i]).managed_fields.empty());
+    EXPECT_FALSE(Meta(*seen_c.objects[i]).managed_fields.empty());
+    // Exactly what the JSON line decodes to.
+    EXPECT_EQ(json(*seen_a.objects[i]), json(*seen_https.objects[i]));
+    EXPECT_EQ(json(*seen_c.objects[i]), json(*seen_https_all.objects[i]));
+  }
+  EXPECT_EQ(Meta(*seen_a.objects[1]).labels.at("x"), "y");
+}
 
 TEST(RateLimiterTest, QpsAndBurstDelayRequests) {
   TestServer server(false);

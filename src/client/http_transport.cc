@@ -243,6 +243,7 @@ class HttpTransport : public Transport {
       const std::function<void(int, const std::map<std::string, std::string>&)>&
           on_status,
       const std::function<bool(std::string_view)>& on_data,
+      const ObjectEventFn& /*on_object: events come as lines*/,
       const CancelFlag& cancel) override {
     const absl::Time header_deadline = config_.timeout > absl::ZeroDuration()
                                            ? absl::Now() + config_.timeout
@@ -453,10 +454,11 @@ class HttpTransport : public Transport {
     }
     if (!has_ua) req.set(http::field::user_agent, config_.user_agent);
     if (!has_accept) req.set(http::field::accept, "application/json");
-    if (!has_type && !call.body.empty()) {
+    req.body() =
+        call.json_body != nullptr ? api::DumpJson(*call.json_body) : call.body;
+    if (!has_type && !req.body().empty()) {
       req.set(http::field::content_type, "application/json");
     }
-    req.body() = call.body;
     req.prepare_payload();
     bool done = false;
     error_code ec;

@@ -190,7 +190,7 @@ TEST_F(HttpsTest, StreamCancellationIsPrompt) {
                  [&](int code, const std::map<std::string, std::string>&) {
                    status = code;
                  },
-                 [&](std::string_view) { return true; }, cancel);
+                 [&](std::string_view) { return true; }, nullptr, cancel);
   });
   absl::SleepFor(absl::Milliseconds(200));
   const absl::Time start = absl::Now();

@@ -2,6 +2,7 @@
 #include <cctype>
 #include <utility>
 
+#include "apiserver/in_process_exchange.h"
 #include "client/transport.h"
 #include "common/str_cat.h"
 
@@ -21,8 +22,12 @@ std::map<std::string, std::string> LowerHeaders(
 }
 
 // Captures a complete response; a streamed one is collected whole.
-class CapturingWriter : public apiserver::ResponseWriter {
+class CapturingWriter : public apiserver::ResponseWriter,
+                        public apiserver::InProcessExchange {
  public:
+  explicit CapturingWriter(std::shared_ptr<api::Json> body)
+      : body_(std::move(body)) {}
+
   void Send(int status, const apiserver::HttpHeaders& headers,
             std::string body) override {
     reply.status = status;
@@ -43,19 +48,43 @@ class CapturingWriter : public apiserver::ResponseWriter {
   bool Stopping() const override { return false; }
   bool ClientGone() const override { return false; }
 
+  api::Json* ParsedBody() override { return body_.get(); }
+  void SendJson(int status, const apiserver::HttpHeaders& headers,
+                std::shared_ptr<const api::Json> body) override {
+    reply.status = status;
+    reply.headers = LowerHeaders(headers);
+    reply.json = std::move(body);
+  }
+  bool TakesTypedEvents() const override { return false; }
+  bool DropsManagedFields() const override { return false; }
+  bool WriteEvent(std::string_view,
+                  std::shared_ptr<const api::Object>) override {
+    return false;
+  }
+
   HttpReply reply;
+
+ private:
+  std::shared_ptr<api::Json> body_;
 };
 
 // Forwards a streamed body to the caller's callbacks.
-class StreamingWriter : public apiserver::ResponseWriter {
+class StreamingWriter : public apiserver::ResponseWriter,
+                        public apiserver::InProcessExchange {
  public:
   using StatusFn =
       std::function<void(int, const std::map<std::string, std::string>&)>;
   using DataFn = std::function<bool(std::string_view)>;
 
-  StreamingWriter(const StatusFn& on_status, const DataFn& on_data,
+  StreamingWriter(const HttpCall& call, const StatusFn& on_status,
+                  const DataFn& on_data, const ObjectEventFn& on_object,
                   const CancelFlag& cancel)
-      : on_status_(on_status), on_data_(on_data), cancel_(cancel) {}
+      : body_(call.json_body),
+        drop_managed_fields_(call.drop_managed_fields),
+        on_status_(on_status),
+        on_data_(on_data),
+        on_object_(on_object),
+        cancel_(cancel) {}
 
   void Send(int status, const apiserver::HttpHeaders& headers,
             std::string body) override {
@@ -74,13 +103,32 @@ class StreamingWriter : public apiserver::ResponseWriter {
   bool Stopping() const override { return Gone(); }
   bool ClientGone() const override { return Gone(); }
 
+  api::Json* ParsedBody() override { return body_.get(); }
+  // A complete answer to a streamed request (an error) reaches the caller
+  // as bytes, as over HTTP.
+  void SendJson(int status, const apiserver::HttpHeaders& headers,
+                std::shared_ptr<const api::Json> body) override {
+    Send(status, headers, api::DumpJson(*body) + "\n");
+  }
+  bool TakesTypedEvents() const override { return on_object_ != nullptr; }
+  bool DropsManagedFields() const override { return drop_managed_fields_; }
+  bool WriteEvent(std::string_view type,
+                  std::shared_ptr<const api::Object> object) override {
+    if (Gone()) return false;
+    if (!on_object_(type, std::move(object))) done_ = true;
+    return !Gone();
+  }
+
  private:
   bool Gone() const { return done_ || cancel_.load(); }
 
+  std::shared_ptr<api::Json> body_;
+  const bool drop_managed_fields_;
   const StatusFn& on_status_;
   const DataFn& on_data_;
+  const ObjectEventFn& on_object_;
   const CancelFlag& cancel_;
-  bool done_ = false;  // on_data returned false (handler thread only)
+  bool done_ = false;  // a callback returned false (handler thread only)
 };
 
 class InProcessTransport : public Transport {
@@ -89,7 +137,7 @@ class InProcessTransport : public Transport {
       : handler_(std::move(handler)), config_(config) {}
 
   absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) override {
-    CapturingWriter writer;
+    CapturingWriter writer(call.json_body);
     handler_(Request(call), writer);
     if (writer.reply.status == 0) {
       return absl::InternalError(
@@ -103,8 +151,8 @@ class InProcessTransport : public Transport {
       const std::function<void(int, const std::map<std::string, std::string>&)>&
           on_status,
       const std::function<bool(std::string_view)>& on_data,
-      const CancelFlag& cancel) override {
-    StreamingWriter writer(on_status, on_data, cancel);
+      const ObjectEventFn& on_object, const CancelFlag& cancel) override {
+    StreamingWriter writer(call, on_status, on_data, on_object, cancel);
     handler_(Request(call), writer);
     return absl::OkStatus();
   }
@@ -128,7 +176,8 @@ class InProcessTransport : public Transport {
     if (!req.headers.count("accept")) {
       req.headers["accept"] = "application/json";
     }
-    if (!req.body.empty() && !req.headers.count("content-type")) {
+    if ((!req.body.empty() || call.json_body != nullptr) &&
+        !req.headers.count("content-type")) {
       req.headers["content-type"] = "application/json";
     }
     return req;

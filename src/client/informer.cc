@@ -234,7 +234,8 @@ class Informer::Impl {
               event_error = event.error;
               return false;
             }
-            const std::string event_rv = ResourceVersionOf(event.object);
+            const std::string event_rv =
+                event.object ? ResourceVersionOf(*event.object) : "";
             Item item;
             if (event.type == "BOOKMARK") {
               item.kind = Item::kBookmark;
@@ -242,8 +243,7 @@ class Informer::Impl {
                        event.type == "DELETED") {
               item.kind = Item::kEvent;
               item.type = event.type;
-              item.object =
-                  std::make_shared<const api::Object>(std::move(event.object));
+              item.object = std::move(event.object);
             } else {
               event_error = absl::DataLossError(
                   StrCat("unexpected watch event type ", event.type));

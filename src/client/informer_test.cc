@@ -35,7 +35,7 @@ class PartitionableTransport : public Transport {
       const std::function<void(int, const std::map<std::string, std::string>&)>&
           on_status,
       const std::function<bool(std::string_view)>& on_data,
-      const CancelFlag& cancel) override {
+      const ObjectEventFn& on_object, const CancelFlag& cancel) override {
     if (down_) return absl::UnavailableError("partitioned");
     ++streams_;
     CancelFlag inner_cancel{false};
@@ -46,7 +46,8 @@ class PartitionableTransport : public Transport {
         absl::SleepFor(absl::Milliseconds(5));
       }
     });
-    absl::Status st = inner_->Stream(call, on_status, on_data, inner_cancel);
+    absl::Status st =
+        inner_->Stream(call, on_status, on_data, on_object, inner_cancel);
     done = true;
     poller.join();
     if (down_ && !cancel) return absl::UnavailableError("connection reset");

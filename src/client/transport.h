@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "api/meta_types.h"
+#include "api/object.h"
 #include "apiserver/http_server.h"
 #include "client/rest_config.h"
 
@@ -28,13 +30,29 @@ struct HttpCall {
   // transport unless set here.
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // A JSON body not serialised yet (`body` is then empty): the in-process
+  // transport hands it to the server as it is (which may move from it),
+  // the others serialise it.
+  std::shared_ptr<api::Json> json_body;
+  // For a watch through the in-process transport: typed events leave out
+  // metadata.managedFields (WatchOptions::drop_managed_fields).
+  bool drop_managed_fields = false;
 };
 
 struct HttpReply {
   int status = 0;
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
+  // In-process only: the JSON body as the server built it, in place of
+  // `body` (which is then empty).
+  std::shared_ptr<const api::Json> json;
 };
+
+// A watch event handed over typed (in-process only; see
+// apiserver/in_process_exchange.h): the type and the object the event's
+// line would have decoded to. False stops the stream.
+using ObjectEventFn = std::function<bool(
+    std::string_view type, std::shared_ptr<const api::Object> object)>;
 
 // Set to true (from any thread) to end a Stream() call.
 using CancelFlag = std::atomic<bool>;
@@ -49,13 +67,16 @@ class Transport {
   // A long response (watch): `on_status` gets the status and headers once,
   // then `on_data` every piece of the body as it arrives, until the body
   // ends (OK), `on_data` returns false (OK), `cancel` becomes true (OK,
-  // noticed within ~100 ms) or the connection fails (non-OK).
+  // noticed within ~100 ms) or the connection fails (non-OK). A transport
+  // that can (in-process) hands watch events to a non-null `on_object`
+  // instead of as lines of the body, in the body's order; false from it
+  // stops the stream as from `on_data`.
   virtual absl::Status Stream(
       const HttpCall& call,
       const std::function<void(
           int status, const std::map<std::string, std::string>&)>& on_status,
       const std::function<bool(std::string_view data)>& on_data,
-      const CancelFlag& cancel) = 0;
+      const ObjectEventFn& on_object, const CancelFlag& cancel) = 0;
 };
 
 // HTTP/1.1 over TCP, with TLS for https (CA, client certificate, server
@@ -65,7 +86,8 @@ absl::StatusOr<std::unique_ptr<Transport>> NewHttpTransport(
 
 // Calls `handler` (e.g. ApiServer::Handle) on the calling thread, with the
 // bearer token of `config` in the Authorization header. The handler must
-// outlive the transport.
+// outlive the transport. Its writers implement the API server's
+// InProcessExchange: JSON bodies and watch events pass unserialised.
 std::unique_ptr<Transport> NewInProcessTransport(apiserver::HttpHandler handler,
                                                  const RestConfig& config);
 

@@ -48,4 +48,26 @@ absl::StatusOr<std::shared_ptr<const std::string>> WatchCache::Line(
   return slot;
 }
 
+absl::StatusOr<std::shared_ptr<const api::Object>> WatchCache::Typed(
+    int64_t revision, std::string_view version, bool drop_managed_fields,
+    const std::function<absl::StatusOr<api::Object>()>& decode) {
+  const std::string key =
+      StrCat(version, drop_managed_fields ? "/-managedFields" : "");
+  {
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(revision);
+    if (it != entries_.end()) {
+      auto typed = it->second.typed.find(key);
+      if (typed != it->second.typed.end()) return typed->second;
+    }
+  }
+  auto made = decode();
+  if (!made.ok()) return made.status();
+  auto object = std::make_shared<const api::Object>(*std::move(made));
+  std::lock_guard lock(mu_);
+  auto& slot = EntryLocked(revision).typed[key];
+  if (!slot) slot = object;
+  return slot;
+}
+
 }  // namespace draplane::apiserver::internal

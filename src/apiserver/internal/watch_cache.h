@@ -14,6 +14,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "api/object.h"
 #include "apiserver/internal/registry.h"
 #include "store/store.h"
 
@@ -34,10 +35,18 @@ class WatchCache {
       int64_t revision, std::string_view type, std::string_view version,
       const std::function<absl::StatusOr<std::string>()>& encode);
 
+  // The typed object of the event at `revision` in the served `version`,
+  // with or without managedFields, for in-process watchers;
+  // `decode` makes it when no watcher has yet. Errors are not cached.
+  absl::StatusOr<std::shared_ptr<const api::Object>> Typed(
+      int64_t revision, std::string_view version, bool drop_managed_fields,
+      const std::function<absl::StatusOr<api::Object>()>& decode);
+
  private:
   struct Entry {
     std::shared_ptr<const ObjectEvent> decoded;
     std::map<std::string, std::shared_ptr<const std::string>> lines;
+    std::map<std::string, std::shared_ptr<const api::Object>> typed;
   };
   Entry& EntryLocked(int64_t revision);
 

@@ -1,0 +1,52 @@
+// The in-process side channel of ApiServer::Handle. A caller in the same
+// process (the client's in-process transport) passes a ResponseWriter that
+// also implements InProcessExchange; the server then takes the request
+// body already parsed and answers with parsed JSON and typed watch events,
+// so that nothing is serialised only to be parsed again in the same
+// process. Contract: what the caller gets this way is exactly what it
+// would have decoded from the bytes (same JSON, same typed object); HTTP
+// callers never see a difference. Beyond upstream (kube-apiserver has no
+// in-process clients); see docs/apiserver.md.
+#ifndef DRAPLANE_APISERVER_IN_PROCESS_EXCHANGE_H_
+#define DRAPLANE_APISERVER_IN_PROCESS_EXCHANGE_H_
+
+#include <memory>
+#include <string_view>
+
+#include "api/meta_types.h"
+#include "api/object.h"
+#include "apiserver/http_server.h"
+
+namespace draplane::apiserver {
+
+class InProcessExchange {
+ public:
+  virtual ~InProcessExchange() = default;
+
+  // The request body as JSON (with Content-Type application/json), or null
+  // when the caller sent bytes (HttpRequest::body). The server may move
+  // from it.
+  virtual api::Json* ParsedBody() = 0;
+
+  // In place of ResponseWriter::Send for a JSON body: `body` is what would
+  // have been serialised. Not for streamed answers.
+  virtual void SendJson(int status, const HttpHeaders& headers,
+                        std::shared_ptr<const api::Json> body) = 0;
+
+  // Whether a watch may hand its ADDED/MODIFIED/DELETED events over with
+  // WriteEvent instead of JSON lines (bookmarks and errors stay lines).
+  virtual bool TakesTypedEvents() const = 0;
+  // Whether the typed events' objects leave out metadata.managedFields
+  // (the caller would have dropped them from the decoded lines).
+  virtual bool DropsManagedFields() const = 0;
+  // One watch event after StartStream: `object` is what the caller would
+  // have decoded from the line's "object" (in the watched version), shared
+  // with every other in-process watcher of that version. False when the
+  // caller is gone (the handler should then return).
+  virtual bool WriteEvent(std::string_view type,
+                          std::shared_ptr<const api::Object> object) = 0;
+};
+
+}  // namespace draplane::apiserver
+
+#endif  // DRAPLANE_APISERVER_IN_PROCESS_EXCHANGE_H_
