@@ -158,9 +158,9 @@ TEST(CompactCodecTest, CodesLikeTheStandardTypes) {
                                             "validValues": ["1", "2"]}}})");
   DecodeContext ctx;
   FlatMap<std::string, DeviceCapacity> flat;
-  internal::FromJson(json, flat, FieldPath(), ctx, 0);
+  internal::FromJson(json, flat, internal::DecodePath(), ctx, 0);
   std::map<std::string, DeviceCapacity> standard;
-  internal::FromJson(json, standard, FieldPath(), ctx, 0);
+  internal::FromJson(json, standard, internal::DecodePath(), ctx, 0);
   ASSERT_TRUE(ctx.errors.empty());
   ASSERT_TRUE(ctx.unknown.empty());
   ASSERT_EQ(flat.size(), 2u);
@@ -187,7 +187,7 @@ TEST(CompactCodecTest, CodesLikeTheStandardTypes) {
   DecodeContext bad;
   FlatMap<std::string, DeviceCapacity> wrong;
   internal::FromJson(Json::parse(R"({"a": {"value": true}})"), wrong,
-                     FieldPath().Child("capacity"), bad, 0);
+                     internal::DecodePath().Child("capacity"), bad, 0);
   ASSERT_EQ(bad.errors.size(), 1u);
   EXPECT_EQ(bad.errors[0].field, "capacity[a].value");
 }
@@ -202,7 +202,7 @@ TEST(CompactCodecTest, EmbedsTheRareDeviceMembers) {
       "attributes": {"model": {"string": "A100"}}})");
   DecodeContext ctx;
   Device d;
-  internal::FromJson(json, d, FieldPath(), ctx);
+  internal::FromJson(json, d, internal::DecodePath(), ctx);
   ASSERT_TRUE(ctx.errors.empty());
   ASSERT_TRUE(ctx.unknown.empty());
   ASSERT_TRUE(d.rare.allocated());
@@ -218,7 +218,7 @@ TEST(CompactCodecTest, EmbedsTheRareDeviceMembers) {
   internal::FromJson(
       Json::parse(R"({"name": "gpu-1", "taints": [], "nodeName": null,
                       "bindingConditions": null})"),
-      plain, FieldPath(), ctx);
+      plain, internal::DecodePath(), ctx);
   ASSERT_TRUE(ctx.errors.empty());
   EXPECT_FALSE(plain.rare.allocated());
   EXPECT_EQ(DumpJson(internal::ToJson(plain)), R"({"name":"gpu-1"})");
@@ -226,7 +226,7 @@ TEST(CompactCodecTest, EmbedsTheRareDeviceMembers) {
   // A set optional is kept even when false.
   Device all_nodes;
   internal::FromJson(Json::parse(R"({"name": "x", "allNodes": false})"),
-                     all_nodes, FieldPath(), ctx);
+                     all_nodes, internal::DecodePath(), ctx);
   ASSERT_TRUE(all_nodes.rare.allocated());
   EXPECT_EQ(DumpJson(internal::ToJson(all_nodes)),
             R"({"name":"x","allNodes":false})");
@@ -235,7 +235,7 @@ TEST(CompactCodecTest, EmbedsTheRareDeviceMembers) {
   DecodeContext strict;
   Device unknown;
   internal::FromJson(Json::parse(R"({"name": "x", "basic": {}})"), unknown,
-                     FieldPath().Child("devices").Index(0), strict);
+                     internal::DecodePath().Child("devices").Index(0), strict);
   ASSERT_EQ(strict.unknown.size(), 1u);
   EXPECT_EQ(strict.unknown[0].field, "devices[0].basic");
 

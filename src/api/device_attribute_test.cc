@@ -17,7 +17,7 @@ using internal::DecodeContext;
 DeviceAttribute Decode(const std::string& json, DecodeContext* ctx = nullptr) {
   DecodeContext local;
   DeviceAttribute a;
-  internal::FromJson(Json::parse(json), a, FieldPath("a"),
+  internal::FromJson(Json::parse(json), a, internal::DecodePath().Child("a"),
                      ctx != nullptr ? *ctx : local);
   return a;
 }

@@ -67,7 +67,8 @@ absl::StatusOr<DecodeResult> DecodeTyped(const Json& json,
                                          const TypeMeta& type) {
   DecodeContext ctx;
   T value{};
-  internal::DecodeStruct(json, value, FieldPath(), ctx, /*top_level=*/true);
+  internal::DecodeStruct(json, value, internal::DecodePath(), ctx,
+                         /*top_level=*/true);
   if (!ctx.errors.empty()) {
     return absl::InvalidArgumentError(StrCat(
         type.kind, " in version \"", SplitApiVersion(type.api_version).second,

@@ -122,30 +122,75 @@ std::string JsonTypeName(const Json& j);
 bool IsRfc3339(std::string_view s);
 
 // ---------------------------------------------------------------- decode
+// Where the decoder is: a chain of stack frames (each child refers to its
+// parent, which outlives it), turned into a FieldPath only when a problem
+// is reported, so that decoding a valid object builds no path strings.
+class DecodePath {
+ public:
+  DecodePath() = default;  // the object itself
+
+  DecodePath Child(std::string_view name) const {
+    return DecodePath(this, Step::kChild, name, 0);
+  }
+  DecodePath Index(int64_t i) const {
+    return DecodePath(this, Step::kIndex, {}, i);
+  }
+  DecodePath Key(std::string_view key) const {
+    return DecodePath(this, Step::kKey, key, 0);
+  }
+
+  FieldPath ToFieldPath() const {
+    if (parent_ == nullptr) return FieldPath();
+    const FieldPath up = parent_->ToFieldPath();
+    switch (step_) {
+      case Step::kChild:
+        return up.Child(name_);
+      case Step::kIndex:
+        return up.Index(index_);
+      case Step::kKey:
+        return up.Key(name_);
+    }
+    return up;
+  }
+  operator FieldPath() const { return ToFieldPath(); }  // NOLINT
+  std::string ToString() const { return ToFieldPath().ToString(); }
+
+ private:
+  enum class Step { kChild, kIndex, kKey };
+  DecodePath(const DecodePath* parent, Step step, std::string_view name,
+             int64_t index)
+      : parent_(parent), step_(step), name_(name), index_(index) {}
+
+  const DecodePath* parent_ = nullptr;
+  Step step_ = Step::kChild;
+  std::string_view name_;
+  int64_t index_ = 0;
+};
+
 template <class T>
-void FromJson(const Json& j, T& out, const FieldPath& path, DecodeContext& ctx,
+void FromJson(const Json& j, T& out, const DecodePath& path, DecodeContext& ctx,
               unsigned flags = 0);
 // std::optional<T> or OptionalBox<T> (decoded alike: null is unset).
 template <class O>
 concept OptionalLike = std::same_as<O, std::optional<typename O::value_type>> ||
     std::same_as<O, OptionalBox<typename O::value_type>>;
 template <OptionalLike O>
-void FromJson(const Json& j, O& out, const FieldPath& p, DecodeContext& ctx,
+void FromJson(const Json& j, O& out, const DecodePath& p, DecodeContext& ctx,
               unsigned flags);
 template <class T>
-void FromJson(const Json& j, Box<T>& out, const FieldPath& p,
+void FromJson(const Json& j, Box<T>& out, const DecodePath& p,
               DecodeContext& ctx, unsigned flags);
 template <class T>
-void FromJson(const Json& j, std::vector<T>& out, const FieldPath& p,
+void FromJson(const Json& j, std::vector<T>& out, const DecodePath& p,
               DecodeContext& ctx, unsigned flags);
 template <class T>
-void FromJson(const Json& j, std::map<std::string, T>& out, const FieldPath& p,
+void FromJson(const Json& j, std::map<std::string, T>& out, const DecodePath& p,
               DecodeContext& ctx, unsigned flags);
 template <class T>
-void FromJson(const Json& j, FlatMap<std::string, T>& out, const FieldPath& p,
+void FromJson(const Json& j, FlatMap<std::string, T>& out, const DecodePath& p,
               DecodeContext& ctx, unsigned flags);
 
-inline void TypeError(const Json& j, const FieldPath& path,
+inline void TypeError(const Json& j, const DecodePath& path,
                       std::string_view want, DecodeContext& ctx) {
   std::string shown = DumpJson(j);
   if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
@@ -154,7 +199,7 @@ inline void TypeError(const Json& j, const FieldPath& path,
                   StrCat("must be of type ", want, ", got ", JsonTypeName(j))));
 }
 
-inline void DecodeScalar(const Json& j, std::string& out, const FieldPath& p,
+inline void DecodeScalar(const Json& j, std::string& out, const DecodePath& p,
                          DecodeContext& ctx, unsigned flags) {
   if (j.is_null()) {
     out.clear();
@@ -170,7 +215,7 @@ inline void DecodeScalar(const Json& j, std::string& out, const FieldPath& p,
 
 template <class I>
 requires(std::is_integral_v<I> && !std::is_same_v<I, bool>) void DecodeScalar(
-    const Json& j, I& out, const FieldPath& p, DecodeContext& ctx, unsigned) {
+    const Json& j, I& out, const DecodePath& p, DecodeContext& ctx, unsigned) {
   if (j.is_null()) {
     out = 0;
     return;
@@ -199,7 +244,7 @@ requires(std::is_integral_v<I> && !std::is_same_v<I, bool>) void DecodeScalar(
   TypeError(j, p, "integer", ctx);
 }
 
-inline void DecodeScalar(const Json& j, bool& out, const FieldPath& p,
+inline void DecodeScalar(const Json& j, bool& out, const DecodePath& p,
                          DecodeContext& ctx, unsigned) {
   if (j.is_null()) {
     out = false;
@@ -209,7 +254,7 @@ inline void DecodeScalar(const Json& j, bool& out, const FieldPath& p,
   out = j.get<bool>();
 }
 
-inline void DecodeScalar(const Json& j, Quantity& out, const FieldPath& p,
+inline void DecodeScalar(const Json& j, Quantity& out, const DecodePath& p,
                          DecodeContext& ctx, unsigned) {
   std::string text;
   if (j.is_null()) {
@@ -231,13 +276,13 @@ inline void DecodeScalar(const Json& j, Quantity& out, const FieldPath& p,
   out = *q;
 }
 
-inline void DecodeScalar(const Json& j, Json& out, const FieldPath&,
+inline void DecodeScalar(const Json& j, Json& out, const DecodePath&,
                          DecodeContext&, unsigned) {
   out = j;
 }
 
 template <OptionalLike O>
-void FromJson(const Json& j, O& out, const FieldPath& p, DecodeContext& ctx,
+void FromJson(const Json& j, O& out, const DecodePath& p, DecodeContext& ctx,
               unsigned flags) {
   if (j.is_null()) {
     out.reset();
@@ -248,13 +293,13 @@ void FromJson(const Json& j, O& out, const FieldPath& p, DecodeContext& ctx,
 }
 
 template <class T>
-void FromJson(const Json& j, Box<T>& out, const FieldPath& p,
+void FromJson(const Json& j, Box<T>& out, const DecodePath& p,
               DecodeContext& ctx, unsigned flags) {
   FromJson(j, out.Mutable(), p, ctx, flags);
 }
 
 template <class T>
-void FromJson(const Json& j, std::vector<T>& out, const FieldPath& p,
+void FromJson(const Json& j, std::vector<T>& out, const DecodePath& p,
               DecodeContext& ctx, unsigned flags) {
   out.clear();
   if (j.is_null()) return;
@@ -268,7 +313,7 @@ void FromJson(const Json& j, std::vector<T>& out, const FieldPath& p,
 }
 
 template <class T>
-void FromJson(const Json& j, std::map<std::string, T>& out, const FieldPath& p,
+void FromJson(const Json& j, std::map<std::string, T>& out, const DecodePath& p,
               DecodeContext& ctx, unsigned flags) {
   out.clear();
   if (j.is_null()) return;
@@ -281,7 +326,7 @@ void FromJson(const Json& j, std::map<std::string, T>& out, const FieldPath& p,
 }
 
 template <class T>
-void FromJson(const Json& j, FlatMap<std::string, T>& out, const FieldPath& p,
+void FromJson(const Json& j, FlatMap<std::string, T>& out, const DecodePath& p,
               DecodeContext& ctx, unsigned flags) {
   out.clear();
   if (j.is_null()) return;
@@ -296,7 +341,7 @@ void FromJson(const Json& j, FlatMap<std::string, T>& out, const FieldPath& p,
 
 template <class S, class Spec>
 bool DecodeMember(const Json& value, std::string_view key, S& out,
-                  const Spec& spec, const FieldPath& p, DecodeContext& ctx) {
+                  const Spec& spec, const DecodePath& p, DecodeContext& ctx) {
   if constexpr (kIsEmbed<Spec>) {
     // A member of the embedded struct: decoded into the box.
     return std::apply(
@@ -351,8 +396,8 @@ void ShrinkEmbedded(S& out) {
 // With `top_level`, the apiVersion and kind members (read by the caller)
 // are skipped rather than reported as unknown.
 template <class S>
-void DecodeStruct(const Json& j, S& out, const FieldPath& p, DecodeContext& ctx,
-                  bool top_level = false) {
+void DecodeStruct(const Json& j, S& out, const DecodePath& p,
+                  DecodeContext& ctx, bool top_level = false) {
   if (j.is_null()) return;
   if (!j.is_object()) return TypeError(j, p, "object", ctx);
   constexpr auto& fields = FieldsOf<S>;
@@ -389,7 +434,7 @@ void DecodeStruct(const Json& j, S& out, const FieldPath& p, DecodeContext& ctx,
 }
 
 template <class T>
-void FromJson(const Json& j, T& out, const FieldPath& p, DecodeContext& ctx,
+void FromJson(const Json& j, T& out, const DecodePath& p, DecodeContext& ctx,
               unsigned flags) {
   if constexpr (HasWireForm<T>) {
     typename WireForm<T>::type wire{};
@@ -490,6 +535,15 @@ bool IsEmpty(const T& v) {
   }
 }
 
+// Appends a member to an object without looking for an existing one: a
+// struct's JSON names are distinct (embedded structs included, as in Go),
+// so the ordered map's search on insertion is skipped.
+inline void AppendMember(Json& out, std::string_view name, Json value) {
+  auto& members = out.get_ref<Json::object_t&>();
+  static_cast<std::vector<std::pair<const std::string, Json>>&>(members)
+      .emplace_back(std::string(name), std::move(value));
+}
+
 template <class S>
 void EncodeMembers(const S& v, Json& out, const Json** rest) {
   std::apply(
@@ -504,7 +558,7 @@ void EncodeMembers(const S& v, Json& out, const Json** rest) {
               } else {
                 const auto& member = v.*(spec.member);
                 if (!(spec.flags & kEmitAlways) && IsEmpty(member)) return;
-                out[std::string(spec.name)] = ToJson(member);
+                AppendMember(out, spec.name, ToJson(member));
               }
             }(),
             ...);
