@@ -65,6 +65,77 @@ void Build(const patch::PatchSchema* schema, std::optional<TypeId> type,
   }
 }
 
+// Whether Build would give `value` (at `path`) any member.
+bool HasMembers(const Json& value, const Path& path) {
+  if (!value.is_object()) return false;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (!IsIdentity(path, it.key()) && !it.value().is_null()) return true;
+  }
+  return false;
+}
+
+// The list element a "k:" or "v:" segment names, or nullptr.
+const Json* FindElementIn(const Json* list, const std::string& segment);
+
+// Appends, in the order LeavesOf(Build(...)) lists them, the leaf paths of
+// `value`'s field set whose values differ from `before`'s (the value at
+// the same path of the other object; nullptr when absent there). A member
+// equal in both is skipped whole: every leaf under it is unchanged.
+void ChangedLeaves(const patch::PatchSchema* schema, std::optional<TypeId> type,
+                   const Json& value, const Json* before, Path& path,
+                   std::vector<Path>& out) {
+  if (!value.is_object()) return;
+  if (before != nullptr && !before->is_object()) before = nullptr;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (IsIdentity(path, it.key())) continue;
+    const Json& v = it.value();
+    if (v.is_null()) continue;
+    const Json* b = nullptr;
+    if (before != nullptr) {
+      auto found = before->find(it.key());
+      if (found != before->end()) b = &*found;
+    }
+    if (b != nullptr && *b == v) continue;
+    const patch::PatchSchema::Field* field =
+        schema != nullptr && type ? schema->FindField(*type, it.key())
+                                  : nullptr;
+    path.push_back(StrCat("f:", it.key()));
+    bool leaf = true;  // the member's own set is empty
+    if (v.is_array() && field != nullptr && field->strategy.merge) {
+      const Json* b_list = b != nullptr && b->is_array() ? b : nullptr;
+      for (const Json& element : v) {
+        if (!field->strategy.merge_key.empty() && element.is_object() &&
+            element.contains(field->strategy.merge_key)) {
+          leaf = false;
+          Json k = Json::object();
+          k[field->strategy.merge_key] = element[field->strategy.merge_key];
+          path.push_back(StrCat("k:", api::DumpJson(k)));
+          const Json* b_element = FindElementIn(b_list, path.back());
+          if (b_element == nullptr || *b_element != element) {
+            out.push_back(path);
+            ChangedLeaves(schema, field->value_type, element, b_element, path,
+                          out);
+          }
+          path.pop_back();
+        } else if (!element.is_object() && !element.is_array()) {
+          leaf = false;
+          path.push_back(StrCat("v:", api::DumpJson(element)));
+          if (FindElementIn(b_list, path.back()) == nullptr) {
+            out.push_back(path);
+          }
+          path.pop_back();
+        }
+      }
+    } else if (v.is_object() && HasMembers(v, path)) {
+      leaf = false;
+      ChangedLeaves(schema, field != nullptr ? field->value_type : std::nullopt,
+                    v, b, path, out);
+    }
+    if (leaf) out.push_back(path);  // b differs from v (or is absent)
+    path.pop_back();
+  }
+}
+
 // Leaf paths of a fieldsV1 set: empty sets, and "." markers of elements.
 void Leaves(const Json& set, Path& path, std::vector<Path>& out) {
   if (!set.is_object()) return;
@@ -106,6 +177,13 @@ Json::iterator FindElement(Json& list, const std::string& segment) {
     if (match) return it;
   }
   return list.end();
+}
+
+const Json* FindElementIn(const Json* list, const std::string& segment) {
+  if (list == nullptr || !list->is_array()) return nullptr;
+  Json& l = const_cast<Json&>(*list);
+  auto it = FindElement(l, segment);
+  return it == l.end() ? nullptr : &*it;
 }
 
 // The value at `path` (nullptr when absent).
@@ -298,13 +376,10 @@ void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
                          const std::string& subresource) {
   if (manager.empty() || !next.is_object()) return;
   std::vector<Path> changed;
-  for (const Path& p : LeavesOf(FieldSetOf(r, next))) {
-    const Json* before = current.is_null() ? nullptr : ValueAt(current, p);
-    const Json* after = ValueAt(next, p);
-    if (before == nullptr || after == nullptr || *before != *after) {
-      changed.push_back(p);
-    }
-  }
+  Path path;
+  ChangedLeaves(patch::PatchSchemaFor(r.group(), r.kind->kind),
+                patch::PatchSchema::kRootType, next,
+                current.is_null() ? nullptr : &current, path, changed);
   Json& meta = next["metadata"];
   Json managed = meta.value("managedFields", Json::array());
   if (!managed.is_array()) managed = Json::array();

@@ -68,6 +68,10 @@ void SchedulingQueue::FlushLocked(absl::Time now) {
     backoff_.erase(backoff_.begin());
     PushActiveLocked(key, entries_[key]);
   }
+  // The scan for pods unschedulable too long visits every entry: at most
+  // once a second, not once per Pop.
+  if (now - last_unschedulable_scan_ < absl::Seconds(1)) return;
+  last_unschedulable_scan_ = now;
   for (auto& [key, e] : entries_) {
     if (e.where == Where::kUnschedulable &&
         now - e.unschedulable_since >= options_.max_unschedulable) {
@@ -78,15 +82,10 @@ void SchedulingQueue::FlushLocked(absl::Time now) {
 
 std::optional<std::string> SchedulingQueue::Pop() {
   std::unique_lock<std::mutex> lock(mu_);
-  absl::Time last_flush = absl::InfinitePast();
   while (true) {
     if (closed_) return std::nullopt;
-    absl::Time now = absl::Now();
-    if (!backoff_.empty() && backoff_.begin()->first <= now) FlushLocked(now);
-    if (now - last_flush > absl::Seconds(1)) {
-      FlushLocked(now);
-      last_flush = now;
-    }
+    FlushLocked(absl::Now());
+    const absl::Time now = absl::Now();
     if (!active_.empty()) {
       auto [prio, seq, key] = *active_.begin();
       active_.erase(active_.begin());

@@ -73,6 +73,8 @@ class SchedulingQueue {
   };
   void PushActiveLocked(const std::string& key, Entry& e);
   void ToBackoffOrActiveLocked(const std::string& key, Entry& e);
+  // Moves due backoff entries to active, and (at most once a second)
+  // unschedulable entries older than max_unschedulable out.
   void FlushLocked(absl::Time now);
 
   QueueOptions options_;
@@ -83,6 +85,7 @@ class SchedulingQueue {
   std::map<std::string, Entry> entries_;
   std::set<std::tuple<int64_t, uint64_t, std::string>> active_;  // -prio, seq
   std::set<std::pair<absl::Time, std::string>> backoff_;
+  absl::Time last_unschedulable_scan_ = absl::InfinitePast();
 };
 
 }  // namespace draplane::scheduler::internal

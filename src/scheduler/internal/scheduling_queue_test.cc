@@ -41,6 +41,25 @@ TEST(SchedulingQueueTest, UnschedulablePodsWaitForAnEvent) {
   EXPECT_EQ(*q.Pop(), "a");
 }
 
+// Without any event, an unschedulable pod is retried after
+// max_unschedulable (upstream's podMaxInUnschedulablePodsDuration), found
+// by the periodic scan (at most once a second).
+TEST(SchedulingQueueTest, UnschedulablePodsAreRetriedAfterTheLimit) {
+  QueueOptions o = Fast();
+  o.max_unschedulable = absl::Milliseconds(100);
+  SchedulingQueue q(o);
+  q.Add("a", 0);
+  ASSERT_EQ(*q.Pop(), "a");
+  q.Finish("a", SchedulingQueue::Outcome::kUnschedulable);
+  q.Add("b", 0);
+  ASSERT_EQ(*q.Pop(), "b");  // "a" is not handed out before its time
+  const absl::Time start = absl::Now();
+  EXPECT_EQ(*q.Pop(), "a");
+  const absl::Duration waited = absl::Now() - start;
+  EXPECT_GE(waited, absl::Milliseconds(50));
+  EXPECT_LE(waited, absl::Seconds(10));
+}
+
 TEST(SchedulingQueueTest, EventDuringAttemptRetriesWithBackoff) {
   SchedulingQueue q(Fast());
   q.Add("a", 0);
