@@ -221,6 +221,12 @@ InProcessExchange* ExchangeOf(ResponseWriter& w) {
   return dynamic_cast<InProcessExchange*>(&w);
 }
 
+// Whether the request body is an in-process client's encoded typed object.
+bool BodyIsEncodedObject(ResponseWriter& w) {
+  InProcessExchange* x = ExchangeOf(w);
+  return x != nullptr && x->ParsedBodyIsEncodedObject();
+}
+
 // Parses a request body in the request's Content-Type into JSON (an
 // in-process caller's parsed body is taken as it is).
 absl::StatusOr<Json> ParseBody(const HttpRequest& req, ResponseWriter& w) {
@@ -261,10 +267,13 @@ absl::StatusOr<Json> ParseBody(const HttpRequest& req, ResponseWriter& w) {
 }
 
 // A request body (in the URL's version) checked and converted to the
-// storage version; unknown fields handled per fieldValidation.
+// storage version; unknown fields handled per fieldValidation. An
+// `encoded_object` body (InProcessExchange::ParsedBodyIsEncodedObject) in
+// the storage version is already what this would make of it.
 absl::StatusOr<Json> BodyToStorage(const Target& t, Json body,
                                    FieldValidation validation,
-                                   std::vector<std::string>& warnings) {
+                                   std::vector<std::string>& warnings,
+                                   bool encoded_object = false) {
   const ResourceInfo& r = *t.resource;
   if (!body.is_object()) {
     return internal::BadRequest("the request body must be a JSON object");
@@ -284,6 +293,7 @@ absl::StatusOr<Json> BodyToStorage(const Target& t, Json body,
                                        ") does not match the expected kind (",
                                        r.kind->kind, ")"));
   }
+  if (encoded_object && t.version == r.StorageVersion()) return body;
   auto decoded = api::DecodeObject(body);
   if (!decoded.ok()) {
     return internal::BadRequest(std::string(decoded.status().message()));
@@ -853,7 +863,10 @@ class ApiServer::Impl {
       templates.emplace_back(tt, *std::move(stored));
       warnings.push_back(inl.warning);
     }
-    auto storage = BodyToStorage(t, *std::move(body), *validation, warnings);
+    // A pod whose inline claims were cut out is no longer an encoding.
+    auto storage =
+        BodyToStorage(t, *std::move(body), *validation, warnings,
+                      BodyIsEncodedObject(w) && inline_claims.empty());
     if (!storage.ok()) return storage.status();
     auto result =
         registry_.Create(*t.resource, t.namespace_, *std::move(storage),
@@ -901,7 +914,8 @@ class ApiServer::Impl {
     auto body = ParseBody(req, w);
     if (!body.ok()) return body.status();
     std::vector<std::string> warnings;
-    auto storage = BodyToStorage(t, *std::move(body), *validation, warnings);
+    auto storage = BodyToStorage(t, *std::move(body), *validation, warnings,
+                                 BodyIsEncodedObject(w));
     if (!storage.ok()) return storage.status();
     auto result =
         registry_.Update(*t.resource, t.namespace_, t.name, *std::move(storage),

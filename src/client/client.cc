@@ -470,6 +470,7 @@ absl::StatusOr<api::Object> Client::WriteObject(bool create,
              : MakeJsonCall("PUT",
                             ResourcePath(*e->kind, e->ns, e->name, subresource),
                             std::move(e->body));
+  call.json_body_is_encoded_object = true;
   AddWriteOptions(call, options);
   auto reply = Do(std::move(call));
   if (!reply.ok()) return reply.status();

@@ -25,8 +25,9 @@ std::map<std::string, std::string> LowerHeaders(
 class CapturingWriter : public apiserver::ResponseWriter,
                         public apiserver::InProcessExchange {
  public:
-  explicit CapturingWriter(std::shared_ptr<api::Json> body)
-      : body_(std::move(body)) {}
+  explicit CapturingWriter(const HttpCall& call)
+      : body_(call.json_body),
+        encoded_object_(call.json_body_is_encoded_object) {}
 
   void Send(int status, const apiserver::HttpHeaders& headers,
             std::string body) override {
@@ -49,6 +50,9 @@ class CapturingWriter : public apiserver::ResponseWriter,
   bool ClientGone() const override { return false; }
 
   api::Json* ParsedBody() override { return body_.get(); }
+  bool ParsedBodyIsEncodedObject() const override {
+    return body_ != nullptr && encoded_object_;
+  }
   void SendJson(int status, const apiserver::HttpHeaders& headers,
                 std::shared_ptr<const api::Json> body) override {
     reply.status = status;
@@ -66,6 +70,7 @@ class CapturingWriter : public apiserver::ResponseWriter,
 
  private:
   std::shared_ptr<api::Json> body_;
+  const bool encoded_object_;
 };
 
 // Forwards a streamed body to the caller's callbacks.
@@ -104,6 +109,7 @@ class StreamingWriter : public apiserver::ResponseWriter,
   bool ClientGone() const override { return Gone(); }
 
   api::Json* ParsedBody() override { return body_.get(); }
+  bool ParsedBodyIsEncodedObject() const override { return false; }
   // A complete answer to a streamed request (an error) reaches the caller
   // as bytes, as over HTTP.
   void SendJson(int status, const apiserver::HttpHeaders& headers,
@@ -137,7 +143,7 @@ class InProcessTransport : public Transport {
       : handler_(std::move(handler)), config_(config) {}
 
   absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) override {
-    CapturingWriter writer(call.json_body);
+    CapturingWriter writer(call);
     handler_(Request(call), writer);
     if (writer.reply.status == 0) {
       return absl::InternalError(

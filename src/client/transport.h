@@ -34,6 +34,9 @@ struct HttpCall {
   // transport hands it to the server as it is (which may move from it),
   // the others serialise it.
   std::shared_ptr<api::Json> json_body;
+  // `json_body` is api::EncodeObject's output for a typed object (the
+  // server need not decode and encode it again to normalise it).
+  bool json_body_is_encoded_object = false;
   // For a watch through the in-process transport: typed events leave out
   // metadata.managedFields (WatchOptions::drop_managed_fields).
   bool drop_managed_fields = false;
