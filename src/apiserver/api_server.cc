@@ -1289,8 +1289,10 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
       last_revision = e.revision;
       const bool now_matches = !*filter || (*filter)(*ev->object);
       const bool before_matched =
-          ev->type == internal::ObjectEvent::kModified &&
-          (!*filter || (ev->prev_object && (*filter)(*ev->prev_object)));
+          ev->type == internal::ObjectEvent::kModified && (!*filter || [&] {
+            const auto prev = ev->PrevObject();
+            return prev != nullptr && (*filter)(*prev);
+          }());
       std::string_view type;
       switch (ev->type) {
         case internal::ObjectEvent::kAdded:

@@ -454,6 +454,47 @@ TEST_F(ApiServerTest, ListsPageAndSelect) {
   EXPECT_EQ(bad.JsonBody()["reason"], "BadRequest");
 }
 
+// A filtered watch reports an object entering its selector as ADDED and
+// leaving it as DELETED (upstream's watch cache), judged on the previous
+// object of each change.
+TEST_F(ApiServerTest, FilteredWatchSeesObjectsEnterAndLeaveTheSelector) {
+  auto created = Do("POST", kClasses, DeviceClass("f1"));
+  ASSERT_EQ(created.code, 201);
+  const std::string rv = created.JsonBody()["metadata"]["resourceVersion"];
+  RecordingWriter w;
+  std::thread watcher([&] {
+    server_.Handle(Request("GET", std::string(kClasses) +
+                                      "?watch=true&labelSelector=tier=b&"
+                                      "resourceVersion=" +
+                                      rv + "&timeoutSeconds=2"),
+                   w);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::string path = std::string(kClasses) + "/f1";
+  auto relabel = [&](const std::string& tier, const std::string& extra) {
+    Json object = Do("GET", path).JsonBody();
+    object["metadata"]["labels"]["tier"] = tier;
+    object["metadata"]["labels"]["extra"] = extra;
+    ASSERT_EQ(Do("PUT", path, api::DumpJson(object)).code, 200);
+  };
+  relabel("b", "1");  // enters: ADDED
+  relabel("b", "2");  // stays: MODIFIED
+  relabel("a", "3");  // leaves: DELETED
+  relabel("a", "4");  // outside: nothing
+  relabel("b", "5");  // enters again: ADDED
+  watcher.join();
+  std::vector<std::pair<std::string, std::string>> seen;
+  for (const Json& e : w.Events()) {
+    if (e["type"] == "BOOKMARK") continue;
+    seen.emplace_back(e["type"], e["object"]["metadata"]["labels"]["extra"]);
+  }
+  EXPECT_EQ(seen,
+            (std::vector<std::pair<std::string, std::string>>{{"ADDED", "1"},
+                                                              {"MODIFIED", "2"},
+                                                              {"DELETED", "3"},
+                                                              {"ADDED", "5"}}));
+}
+
 TEST_F(ApiServerTest, WatchStreamsChangesFromAResourceVersion) {
   auto created = Do("POST", kClasses, DeviceClass("w1"));
   const std::string rv = created.JsonBody()["metadata"]["resourceVersion"];

@@ -806,9 +806,20 @@ ObjectEvent Registry::ToObjectEvent(const store::Event& event) const {
       break;
   }
   if (event.prev_value) {
-    out.prev_object = decoded_.Get(event.prev_value, 0, /*remember=*/false);
+    out.previous_ = std::make_shared<ObjectEvent::Previous>();
+    out.previous_->value = event.prev_value;
+    out.previous_->decoded = &decoded_;
   }
   return out;
+}
+
+std::shared_ptr<const Json> ObjectEvent::PrevObject() const {
+  if (previous_ == nullptr) return nullptr;
+  Previous& p = *previous_;
+  std::call_once(p.once, [&p] {
+    p.object = p.decoded->Get(p.value, 0, /*remember=*/false);
+  });
+  return p.object;
 }
 
 }  // namespace draplane::apiserver::internal

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,9 +82,21 @@ struct ObjectEvent {
   enum Type { kAdded, kModified, kDeleted } type = kAdded;
   int64_t revision = 0;
   std::shared_ptr<const api::Json> object;
+
   // kModified / kDeleted: the object before (its resourceVersion may be
-  // missing); null for kAdded.
-  std::shared_ptr<const api::Json> prev_object;
+  // missing); null for kAdded. Parsed on first use (only filtered watches
+  // need it), once for every watcher sharing the event. Thread-safe.
+  std::shared_ptr<const api::Json> PrevObject() const;
+
+ private:
+  friend class Registry;
+  struct Previous {
+    store::Value value;
+    DecodedValues* decoded = nullptr;
+    std::once_flag once;
+    std::shared_ptr<const api::Json> object;
+  };
+  std::shared_ptr<Previous> previous_;  // null when there is none
 };
 
 class Registry {
