@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "api/internal/yaml_stuck_documents.h"
+#include "common/go_strconv.h"
 #include "common/str_cat.h"
 #include "yaml-cpp/yaml.h"
 
@@ -610,6 +611,55 @@ bool LooksLikeJson(std::string_view text) {
 }
 
 }  // namespace
+
+namespace {
+
+bool IsValidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) continue;
+    char32_t rune = 0;
+    const size_t n = DecodeRune(s, i, &rune);
+    if (n == 0) return false;
+    i += n - 1;
+  }
+  return true;
+}
+
+// What DumpJson then parsing makes of a string.
+std::string AsSerialised(const std::string& s) {
+  return Json::parse(DumpJson(Json(s))).get<std::string>();
+}
+
+}  // namespace
+
+void ReplaceInvalidUtf8(Json& json) {
+  if (json.is_string()) {
+    const std::string& s = json.get_ref<const std::string&>();
+    if (!IsValidUtf8(s)) json = AsSerialised(s);
+    return;
+  }
+  if (json.is_array()) {
+    for (Json& element : json) ReplaceInvalidUtf8(element);
+    return;
+  }
+  if (!json.is_object()) return;
+  bool keys_valid = true;
+  for (auto it = json.begin(); it != json.end() && keys_valid; ++it) {
+    keys_valid = IsValidUtf8(it.key());
+  }
+  if (!keys_valid) {
+    Json rebuilt = Json::object();
+    for (auto it = json.begin(); it != json.end(); ++it) {
+      const std::string key =
+          IsValidUtf8(it.key()) ? it.key() : AsSerialised(it.key());
+      rebuilt[key] = std::move(it.value());
+    }
+    json = std::move(rebuilt);
+  }
+  for (auto it = json.begin(); it != json.end(); ++it) {
+    ReplaceInvalidUtf8(it.value());
+  }
+}
 
 absl::StatusOr<Json> ParseJsonText(std::string_view text,
                                    std::string_view source_name) {

@@ -39,6 +39,12 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
 absl::StatusOr<Json> ParseJsonText(std::string_view text,
                                    std::string_view source_name = "<input>");
 
+// Replaces invalid UTF-8 in `json`'s strings and member names by U+FFFD
+// exactly as DumpJson followed by ParseJsonText would, without serialising
+// (for JSON handed over in-process in place of text). Valid input is left
+// as it is.
+void ReplaceInvalidUtf8(Json& json);
+
 // kubectl-style YAML for one object (block style, keys in the given order,
 // strings quoted where plain text would read back as another type).
 std::string ToYaml(const Json& json);

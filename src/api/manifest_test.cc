@@ -226,5 +226,27 @@ TEST(ToYamlTest, QuotesStringsThatWouldChangeType) {
   EXPECT_EQ((*back)[0].json, j) << yaml;
 }
 
+// In-process JSON gets what serialising and parsing would give it.
+TEST(ReplaceInvalidUtf8Test, MatchesDumpThenParse) {
+  const std::string bad = "ok \xff\xfe end \xc3";  // stray bytes, cut rune
+  const std::string surrogate = "\xed\xa0\x80";    // UTF-16 surrogate
+  Json j = Json::object();
+  j["message"] = bad;
+  j["list"] = Json::array({surrogate, "fine", 3});
+  j["labels"] = Json::object();
+  j["labels"][bad] = "value";
+  j["labels"]["plain"] = "caf\xc3\xa9";  // valid: é
+  const Json expected = *ParseJsonText(DumpJson(j));
+  ReplaceInvalidUtf8(j);
+  EXPECT_EQ(DumpJson(j), DumpJson(expected));
+  EXPECT_EQ(j["labels"]["plain"], "caf\xc3\xa9");
+  EXPECT_NE(j["message"], bad);
+
+  Json valid = Json::parse(R"({"a":["x",{"b":"\u00e9"}],"c":1})");
+  const std::string before = DumpJson(valid);
+  ReplaceInvalidUtf8(valid);
+  EXPECT_EQ(DumpJson(valid), before);
+}
+
 }  // namespace
 }  // namespace draplane::api

@@ -232,6 +232,8 @@ bool BodyIsEncodedObject(ResponseWriter& w) {
 absl::StatusOr<Json> ParseBody(const HttpRequest& req, ResponseWriter& w) {
   if (InProcessExchange* x = ExchangeOf(w); x != nullptr) {
     if (Json* parsed = x->ParsedBody(); parsed != nullptr) {
+      // What serialising would have done to strings built in code.
+      api::ReplaceInvalidUtf8(*parsed);
       return std::move(*parsed);
     }
   }

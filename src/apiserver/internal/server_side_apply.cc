@@ -154,12 +154,16 @@ void Leaves(const Json& set, Path& path, std::vector<Path>& out) {
   }
 }
 
+}  // namespace
+
 std::vector<Path> LeavesOf(const Json& set) {
   std::vector<Path> out;
   Path path;
   Leaves(set, path, out);
   return out;
 }
+
+namespace {
 
 // The list element a "k:" or "v:" segment names, or end.
 Json::iterator FindElement(Json& list, const std::string& segment) {
@@ -186,7 +190,8 @@ const Json* FindElementIn(const Json* list, const std::string& segment) {
   return it == l.end() ? nullptr : &*it;
 }
 
-// The value at `path` (nullptr when absent).
+}  // namespace
+
 const Json* ValueAt(const Json& object, const Path& path) {
   const Json* node = &object;
   for (const std::string& segment : path) {
@@ -205,6 +210,8 @@ const Json* ValueAt(const Json& object, const Path& path) {
   }
   return node;
 }
+
+namespace {
 
 void RemoveAt(Json& object, const Path& path) {
   if (path.empty()) return;

@@ -18,6 +18,7 @@
 #define DRAPLANE_APISERVER_INTERNAL_SERVER_SIDE_APPLY_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "api/meta_types.h"
@@ -51,6 +52,16 @@ void RecordUpdateManager(const ResourceInfo& r, const api::Json& current,
 // The fieldsV1 set of the fields `object` sets (identity fields excluded),
 // with the kind's list semantics. Exposed for tests.
 api::Json FieldSetOf(const ResourceInfo& r, const api::Json& object);
+
+// A path in a fieldsV1 set: "f:<field>", "k:<merge key JSON>" (an element
+// of an associative list) and "v:<value JSON>" (an element of a set).
+using FieldSetPath = std::vector<std::string>;
+// The leaf paths of a fieldsV1 set: empty sets, and "." markers of
+// elements. Exposed for tests.
+std::vector<FieldSetPath> LeavesOf(const api::Json& set);
+// The value at `path` in `object` (nullptr when absent). Exposed for
+// tests.
+const api::Json* ValueAt(const api::Json& object, const FieldSetPath& path);
 
 }  // namespace draplane::apiserver::internal
 

@@ -12,70 +12,17 @@ namespace draplane::apiserver::internal {
 namespace {
 
 using api::Json;
-using Path = std::vector<std::string>;
 
 // ------------------------------------------------------------- reference
 // The definition RecordUpdateManager must match: every leaf of next's field
-// set (FieldSetOf) whose value differs from current's, looked up from the
-// root each time.
-
-void Leaves(const Json& set, Path& path, std::vector<Path>& out) {
-  if (!set.is_object()) return;
-  if (set.empty()) {
-    out.push_back(path);
-    return;
-  }
-  for (auto it = set.begin(); it != set.end(); ++it) {
-    if (it.key() == ".") {
-      out.push_back(path);
-      continue;
-    }
-    path.push_back(it.key());
-    Leaves(it.value(), path, out);
-    path.pop_back();
-  }
-}
-
-const Json* ValueAt(const Json& object, const Path& path) {
-  const Json* node = &object;
-  for (const std::string& segment : path) {
-    if (segment.rfind("f:", 0) == 0) {
-      if (!node->is_object()) return nullptr;
-      auto it = node->find(segment.substr(2));
-      if (it == node->end()) return nullptr;
-      node = &*it;
-      continue;
-    }
-    if (!node->is_array()) return nullptr;
-    const Json key = Json::parse(segment.substr(2));
-    const Json* found = nullptr;
-    for (const Json& element : *node) {
-      if (segment[0] == 'v') {
-        if (element == key) found = &element;
-      } else if (element.is_object()) {
-        bool match = true;
-        for (auto k = key.begin(); k != key.end(); ++k) {
-          match = match && element.contains(k.key()) &&
-                  element.at(k.key()) == k.value();
-        }
-        if (match) found = &element;
-      }
-      if (found != nullptr) break;
-    }
-    if (found == nullptr) return nullptr;
-    node = found;
-  }
-  return node;
-}
+// set (FieldSetOf) whose value differs from current's, each looked up from
+// the root (ValueAt).
 
 // The fieldsV1 a new "Update" entry gets for `next` over `current`.
 Json ExpectedFields(const ResourceInfo& r, const Json& current,
                     const Json& next) {
-  std::vector<Path> leaves;
-  Path path;
-  Leaves(FieldSetOf(r, next), path, leaves);
   Json mine = Json::object();
-  for (const Path& p : leaves) {
+  for (const FieldSetPath& p : LeavesOf(FieldSetOf(r, next))) {
     const Json* before = ValueAt(current, p);
     const Json* after = ValueAt(next, p);
     if (before != nullptr && after != nullptr && *before == *after) continue;

@@ -4,12 +4,16 @@
 
 namespace draplane::apiserver::internal {
 
-WatchCache::Entry& WatchCache::EntryLocked(int64_t revision) {
+WatchCache::Entry* WatchCache::EntryLocked(int64_t revision) {
+  if (capacity_ == 0 ||
+      (entries_.size() >= capacity_ && revision < entries_.begin()->first)) {
+    return nullptr;  // older than everything kept: it would go first
+  }
   auto [it, inserted] = entries_.try_emplace(revision);
   if (inserted && entries_.size() > capacity_) {
-    entries_.erase(entries_.begin());  // the oldest revision
+    entries_.erase(entries_.begin());  // the oldest revision (not `it`)
   }
-  return it->second;
+  return &it->second;
 }
 
 std::shared_ptr<const ObjectEvent> WatchCache::Decoded(
@@ -22,52 +26,48 @@ std::shared_ptr<const ObjectEvent> WatchCache::Decoded(
   auto decoded =
       std::make_shared<const ObjectEvent>(registry.ToObjectEvent(event));
   std::lock_guard lock(mu_);
-  Entry& entry = EntryLocked(event.revision);
-  if (!entry.decoded) entry.decoded = decoded;
-  return entry.decoded;
+  Entry* entry = EntryLocked(event.revision);
+  if (entry == nullptr) return decoded;
+  if (!entry->decoded) entry->decoded = decoded;
+  return entry->decoded;
+}
+
+template <class T>
+absl::StatusOr<std::shared_ptr<const T>> WatchCache::Memo(
+    int64_t revision,
+    std::map<std::string, std::shared_ptr<const T>> Entry::*forms,
+    const std::string& key, const std::function<absl::StatusOr<T>()>& make) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(revision);
+    if (it != entries_.end()) {
+      auto found = (it->second.*forms).find(key);
+      if (found != (it->second.*forms).end()) return found->second;
+    }
+  }
+  auto made = make();
+  if (!made.ok()) return made.status();
+  auto value = std::make_shared<const T>(*std::move(made));
+  std::lock_guard lock(mu_);
+  Entry* entry = EntryLocked(revision);
+  if (entry == nullptr) return value;
+  auto& slot = (entry->*forms)[key];
+  if (!slot) slot = value;
+  return slot;
 }
 
 absl::StatusOr<std::shared_ptr<const std::string>> WatchCache::Line(
     int64_t revision, std::string_view type, std::string_view version,
     const std::function<absl::StatusOr<std::string>()>& encode) {
-  const std::string key = StrCat(type, "/", version);
-  {
-    std::lock_guard lock(mu_);
-    auto it = entries_.find(revision);
-    if (it != entries_.end()) {
-      auto line = it->second.lines.find(key);
-      if (line != it->second.lines.end()) return line->second;
-    }
-  }
-  auto made = encode();
-  if (!made.ok()) return made.status();
-  auto line = std::make_shared<const std::string>(*std::move(made));
-  std::lock_guard lock(mu_);
-  auto& slot = EntryLocked(revision).lines[key];
-  if (!slot) slot = line;
-  return slot;
+  return Memo(revision, &Entry::lines, StrCat(type, "/", version), encode);
 }
 
 absl::StatusOr<std::shared_ptr<const api::Object>> WatchCache::Typed(
     int64_t revision, std::string_view version, bool drop_managed_fields,
     const std::function<absl::StatusOr<api::Object>()>& decode) {
-  const std::string key =
-      StrCat(version, drop_managed_fields ? "/-managedFields" : "");
-  {
-    std::lock_guard lock(mu_);
-    auto it = entries_.find(revision);
-    if (it != entries_.end()) {
-      auto typed = it->second.typed.find(key);
-      if (typed != it->second.typed.end()) return typed->second;
-    }
-  }
-  auto made = decode();
-  if (!made.ok()) return made.status();
-  auto object = std::make_shared<const api::Object>(*std::move(made));
-  std::lock_guard lock(mu_);
-  auto& slot = EntryLocked(revision).typed[key];
-  if (!slot) slot = object;
-  return slot;
+  return Memo(revision, &Entry::typed,
+              StrCat(version, drop_managed_fields ? "/-managedFields" : ""),
+              decode);
 }
 
 }  // namespace draplane::apiserver::internal

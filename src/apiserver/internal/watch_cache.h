@@ -48,7 +48,17 @@ class WatchCache {
     std::map<std::string, std::shared_ptr<const std::string>> lines;
     std::map<std::string, std::shared_ptr<const api::Object>> typed;
   };
-  Entry& EntryLocked(int64_t revision);
+  // The entry of `revision`, made when missing (the oldest entry then goes
+  // when over capacity); null for a revision older than every entry of a
+  // full cache (nothing is cached for it).
+  Entry* EntryLocked(int64_t revision);
+  // The form `key` of the event at `revision` from `forms`, made by `make`
+  // (outside the lock) when missing; errors are not cached.
+  template <class T>
+  absl::StatusOr<std::shared_ptr<const T>> Memo(
+      int64_t revision,
+      std::map<std::string, std::shared_ptr<const T>> Entry::*forms,
+      const std::string& key, const std::function<absl::StatusOr<T>()>& make);
 
   const size_t capacity_;
   std::mutex mu_;
