@@ -1093,70 +1093,92 @@ class ApiServer::Impl {
     return absl::OkStatus();
   }
 
-  // POST pods/<name>/binding: assigns the pod to a node (upstream
-  // BindingREST: only when spec.nodeName is unset).
+  // POST pods/<name>/binding: assigns the pod to a node as upstream's
+  // BindingREST does: one write (spec.nodeName, the binding's annotations
+  // and the PodScheduled=True condition together) of an unassigned pod,
+  // with the binding's uid and resourceVersion as preconditions.
   absl::Status Bind(const HttpRequest& req, const Target& t,
                     ResponseWriter& w) {
+    auto dry = ParseDryRun(req);
+    if (!dry.ok()) return dry.status();
     auto body = ParseBody(req, w);
     if (!body.ok()) return body.status();
+    const Json meta = body->value("metadata", Json::object());
+    if (meta.value("name", t.name) != t.name) {
+      return internal::BadRequest(
+          "name in URL does not match name in Binding object");
+    }
     const Json target = body->value("target", Json::object());
+    FieldErrorList errors;
+    const std::string kind = target.value("kind", "");
+    if (!kind.empty() && kind != "Node") {
+      errors.push_back(draplane::NotSupported(
+          FieldPath("target.kind"), BadValue(kind), {"Node", "<empty>"}));
+    }
     const std::string node = target.value("name", "");
     if (node.empty()) {
-      return internal::Invalid(
-          *t.resource, t.name,
-          {draplane::Required(FieldPath("target.name"), "")});
+      errors.push_back(draplane::Required(FieldPath("target.name"), ""));
     }
-    const std::string body_name =
-        body->value("metadata", Json::object()).value("name", t.name);
-    if (body_name != t.name) {
-      return internal::BadRequest(
-          StrCat("the name of the binding (", body_name,
-                 ") does not match the name on the URL (", t.name, ")"));
+    if (!errors.empty()) {
+      return internal::Invalid(*t.resource, t.name, errors);
     }
+    const std::string uid = meta.value("uid", "");
+    const std::string rv = meta.value("resourceVersion", "");
+    const Json annotations = meta.value("annotations", Json::object());
     auto result = registry_.Modify(
         *t.resource, t.namespace_, t.name,
         [&](const Json& current) -> absl::StatusOr<Json> {
-          Json next = current;
-          Json& spec = next["spec"];
-          const std::string assigned = spec.value("nodeName", "");
-          if (!assigned.empty()) {
+          const Json& current_meta = current.at("metadata");
+          if (!uid.empty() && uid != current_meta.value("uid", "")) {
             return internal::Conflict(
                 *t.resource, t.name,
-                StrCat("pod ", t.name, " is already assigned to node \"",
-                       assigned, "\""));
+                StrCat(
+                    "Precondition failed: UID in precondition: ", uid,
+                    ", UID in object meta: ", current_meta.value("uid", "")));
           }
-          if (!current.at("metadata").value("deletionTimestamp", "").empty()) {
-            return internal::Conflict(*t.resource, t.name,
-                                      "pod is being deleted, cannot be "
-                                      "assigned to a host");
+          if (!rv.empty() && rv != current_meta.value("resourceVersion", "")) {
+            return internal::Conflict(
+                *t.resource, t.name,
+                StrCat("Precondition failed: ResourceVersion in precondition: ",
+                       rv, ", ResourceVersion in object meta: ",
+                       current_meta.value("resourceVersion", "")));
           }
-          spec["nodeName"] = node;
-          internal::MutableMetadata(next).erase("resourceVersion");
-          return next;
-        },
-        {});
-    if (!result.ok()) return result.status();
-    // The PodScheduled condition is status: written through /status.
-    (void)registry_.Modify(
-        *t.resource, t.namespace_, t.name,
-        [&](const Json& current) -> absl::StatusOr<Json> {
+          auto refuse = [&](std::string_view why) {
+            return internal::SubresourceConflict(*t.resource, "binding", t.name,
+                                                 why);
+          };
+          if (!current_meta.value("deletionTimestamp", "").empty()) {
+            return refuse(StrCat("pod ", t.name,
+                                 " is being deleted, cannot be assigned to a "
+                                 "host"));
+          }
+          const Json spec = current.value("spec", Json::object());
+          if (const std::string assigned = spec.value("nodeName", "");
+              !assigned.empty()) {
+            return refuse(StrCat("pod ", t.name,
+                                 " is already assigned to node \"", assigned,
+                                 "\""));
+          }
+          if (!spec.value("schedulingGates", Json::array()).empty()) {
+            return refuse(
+                StrCat("pod ", t.name, " has non-empty .spec.schedulingGates"));
+          }
           Json next = current;
-          Json& status = next["status"];
-          Json conditions = status.value("conditions", Json::array());
-          Json updated = Json::array();
-          for (const Json& c : conditions) {
-            if (c.value("type", "") != "PodScheduled") updated.push_back(c);
+          next["spec"]["nodeName"] = node;
+          Json& next_meta = internal::MutableMetadata(next);
+          next_meta.erase("resourceVersion");
+          if (annotations.is_object() && !annotations.empty()) {
+            Json& merged = next_meta["annotations"];
+            if (!merged.is_object()) merged = Json::object();
+            for (const auto& [key, value] : annotations.items()) {
+              merged[key] = value;
+            }
           }
-          updated.push_back(
-              Json{{"type", "PodScheduled"},
-                   {"status", "True"},
-                   {"lastProbeTime", nullptr},
-                   {"lastTransitionTime", internal::Timestamp(absl::Now())}});
-          status["conditions"] = std::move(updated);
-          internal::MutableMetadata(next).erase("resourceVersion");
+          SetPodScheduled(next["status"]);
           return next;
         },
-        {.dry_run = false, .subresource = "status"});
+        {.dry_run = *dry, .bypass_strategy = true});
+    if (!result.ok()) return result.status();
     SendJson(w, 201,
              Json{{"kind", "Status"},
                   {"apiVersion", "v1"},
@@ -1165,6 +1187,29 @@ class ApiServer::Impl {
                   {"code", 201}},
              {});
     return absl::OkStatus();
+  }
+
+  // Upstream's podutil.UpdatePodCondition with {PodScheduled, True}: the
+  // condition replaces an existing one in place (its reason and message
+  // go; its lastTransitionTime stays when the status was already True) or
+  // is appended.
+  static void SetPodScheduled(Json& status) {
+    if (!status.is_object()) status = Json::object();
+    Json& conditions = status["conditions"];
+    if (!conditions.is_array()) conditions = Json::array();
+    Json condition = {{"type", "PodScheduled"},
+                      {"status", "True"},
+                      {"lastProbeTime", nullptr},
+                      {"lastTransitionTime", internal::Timestamp(absl::Now())}};
+    for (Json& c : conditions) {
+      if (!c.is_object() || c.value("type", "") != "PodScheduled") continue;
+      if (c.value("status", "") == "True" && c.contains("lastTransitionTime")) {
+        condition["lastTransitionTime"] = c["lastTransitionTime"];
+      }
+      c = std::move(condition);
+      return;
+    }
+    conditions.push_back(std::move(condition));
   }
 
   void Watch(const HttpRequest& req, const Target& t, ResponseWriter& w);

@@ -10,6 +10,7 @@
 #include "apiserver/internal/resources.h"
 #include "apiserver/internal/server_side_apply.h"
 #include "common/str_cat.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace draplane::apiserver {
@@ -603,21 +604,103 @@ TEST_F(ApiServerTest, PodBindingAssignsANodeOnce) {
                    "spec":{"containers":[{"name":"c","image":"busybox"}]}})")
                 .code,
             201);
+  // An earlier failed attempt left PodScheduled=False with a reason.
+  auto unschedulable =
+      Do("PUT", "/api/v1/namespaces/default/pods/p/status",
+         R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+          "status":{"phase":"Pending","conditions":[
+            {"type":"Ready","status":"False"},
+            {"type":"PodScheduled","status":"False","reason":"Unschedulable",
+             "message":"no nodes"}]}})");
+  ASSERT_EQ(unschedulable.code, 200) << unschedulable.body;
   Json pod = Do("GET", "/api/v1/namespaces/default/pods/p").JsonBody();
   EXPECT_EQ(pod["status"]["phase"], "Pending");
+  const std::string rv = pod["metadata"]["resourceVersion"];
   const std::string binding =
-      R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"p"},
+      R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"p",
+          "annotations":{"scheduled-by":"test"}},
           "target":{"kind":"Node","name":"node1"}})";
   auto bound = Do("POST", "/api/v1/namespaces/default/pods/p/binding", binding);
   ASSERT_EQ(bound.code, 201) << bound.body;
   pod = Do("GET", "/api/v1/namespaces/default/pods/p").JsonBody();
   EXPECT_EQ(pod["spec"]["nodeName"], "node1");
-  EXPECT_EQ(pod["status"]["conditions"][0]["type"], "PodScheduled");
+  EXPECT_EQ(pod["metadata"]["annotations"]["scheduled-by"], "test");
+  // As upstream: one write (the status is part of it), no generation bump,
+  // the condition replaced in place without its old reason and message.
+  EXPECT_EQ(std::stoll(pod["metadata"]["resourceVersion"].get<std::string>()),
+            std::stoll(rv) + 1);
+  EXPECT_EQ(pod["metadata"]["generation"], 1);
+  ASSERT_EQ(pod["status"]["conditions"].size(), 2u) << pod.dump();
+  const Json& scheduled = pod["status"]["conditions"][1];
+  EXPECT_EQ(scheduled["type"], "PodScheduled");
+  EXPECT_EQ(scheduled["status"], "True");
+  EXPECT_FALSE(scheduled.contains("reason")) << scheduled.dump();
+  EXPECT_FALSE(scheduled.contains("message")) << scheduled.dump();
+  EXPECT_TRUE(scheduled["lastProbeTime"].is_null());
+  EXPECT_TRUE(scheduled["lastTransitionTime"].is_string());
+
   auto twice = Do("POST", "/api/v1/namespaces/default/pods/p/binding", binding);
   EXPECT_EQ(twice.code, 409);
   EXPECT_EQ(twice.JsonBody()["message"],
-            "Operation cannot be fulfilled on pods \"p\": pod p is already "
-            "assigned to node \"node1\"");
+            "Operation cannot be fulfilled on pods/binding \"p\": pod p is "
+            "already assigned to node \"node1\"");
+  EXPECT_EQ(twice.JsonBody()["details"]["kind"], "pods/binding");
+}
+
+TEST_F(ApiServerTest, PodBindingChecksItsInputAndPreconditions) {
+  ASSERT_EQ(Do("POST", "/api/v1/namespaces/default/pods",
+               R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+                   "spec":{"containers":[{"name":"c","image":"busybox"}]}})")
+                .code,
+            201);
+  ASSERT_EQ(Do("POST", "/api/v1/namespaces/default/pods",
+               R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"gated"},
+                   "spec":{"schedulingGates":[{"name":"wait"}],
+                           "containers":[{"name":"c","image":"busybox"}]}})")
+                .code,
+            201);
+  auto bind = [&](const std::string& pod, const std::string& meta,
+                  const std::string& target) {
+    return Do("POST", "/api/v1/namespaces/default/pods/" + pod + "/binding",
+              R"({"apiVersion":"v1","kind":"Binding","metadata":)" + meta +
+                  R"(,"target":)" + target + "}");
+  };
+  auto renamed = bind("p", R"({"name":"q"})", R"({"name":"n"})");
+  EXPECT_EQ(renamed.code, 400);
+  EXPECT_EQ(renamed.JsonBody()["message"],
+            "name in URL does not match name in Binding object");
+  auto invalid = bind("p", R"({"name":"p"})", R"({"kind":"Pod"})");
+  EXPECT_EQ(invalid.code, 422);
+  EXPECT_EQ(invalid.JsonBody()["message"],
+            "Pod \"p\" is invalid: [target.kind: Unsupported value: \"Pod\": "
+            "supported values: \"Node\", \"<empty>\", target.name: Required "
+            "value]");
+  auto uid = bind("p", R"({"name":"p","uid":"other"})", R"({"name":"n"})");
+  EXPECT_EQ(uid.code, 409);
+  EXPECT_THAT(uid.JsonBody()["message"].get<std::string>(),
+              testing::StartsWith("Operation cannot be fulfilled on pods "
+                                  "\"p\": Precondition failed: UID in "
+                                  "precondition: other, UID in object meta: "));
+  auto stale =
+      bind("p", R"({"name":"p","resourceVersion":"1"})", R"({"name":"n"})");
+  EXPECT_EQ(stale.code, 409);
+  EXPECT_THAT(stale.JsonBody()["message"].get<std::string>(),
+              testing::HasSubstr("Precondition failed: ResourceVersion in "
+                                 "precondition: 1, ResourceVersion in object "
+                                 "meta: "));
+  auto gated = bind("gated", R"({"name":"gated"})", R"({"name":"n"})");
+  EXPECT_EQ(gated.code, 409);
+  EXPECT_EQ(gated.JsonBody()["message"],
+            "Operation cannot be fulfilled on pods/binding \"gated\": pod "
+            "gated has non-empty .spec.schedulingGates");
+  auto dry = Do("POST", "/api/v1/namespaces/default/pods/p/binding?dryRun=All",
+                R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"p"},
+                    "target":{"name":"n"}})");
+  EXPECT_EQ(dry.code, 201) << dry.body;
+  // None of these assigned the pod.
+  EXPECT_FALSE(Do("GET", "/api/v1/namespaces/default/pods/p")
+                   .JsonBody()["spec"]
+                   .contains("nodeName"));
 }
 
 TEST_F(ApiServerTest, GarbageCollectionFollowsThePropagationPolicy) {

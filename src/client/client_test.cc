@@ -195,9 +195,10 @@ TEST_P(ClientTest, PodBindingThroughPostSubresource) {
   auto twice =
       client_->PostSubresource(Kind("Pod"), "default", "p", "binding", binding);
   EXPECT_TRUE(IsConflict(twice.status())) << twice.status();
-  EXPECT_EQ(twice.status().message(),
-            "Operation cannot be fulfilled on pods \"p\": pod p is already "
-            "assigned to node \"node1\"");
+  EXPECT_EQ(
+      twice.status().message(),
+      "Operation cannot be fulfilled on pods/binding \"p\": pod p is already "
+      "assigned to node \"node1\"");
 }
 
 TEST_P(ClientTest, ConflictAndRetryOnConflict) {

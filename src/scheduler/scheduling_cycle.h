@@ -99,6 +99,11 @@ class SchedulingCycle {
     std::string message;
     std::vector<api::AllocationResult> results;
     int topology_match = 0;
+    // Derived from `results` once (scoring reads them for every feasible
+    // node of every pod): devices the results newly take (admin access
+    // takes none) and upstream's prioritized-list score.
+    int devices_new = 0;
+    int64_t prioritized_list = 0;
   };
   using NodeAnswers = absl::node_hash_map<uint64_t, Answer>;
   const Answer& AnswerFor(NodeAnswers& answers,

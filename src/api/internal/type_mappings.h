@@ -348,10 +348,11 @@ DRAPLANE_FIELDS(PodSpec, Field("initContainers", &PodSpec::init_containers),
                 Rest(&PodSpec::unknown_fields));
 DRAPLANE_FIELDS(PodCondition, Field("type", &PodCondition::type, kEmitAlways),
                 Field("status", &PodCondition::status, kEmitAlways),
+                // metav1.Time: Go writes null for an unset one.
                 Field("lastProbeTime", &PodCondition::last_probe_time,
-                      kTimestamp),
+                      kTimestamp | kEmitAlways),
                 Field("lastTransitionTime", &PodCondition::last_transition_time,
-                      kTimestamp),
+                      kTimestamp | kEmitAlways),
                 Field("reason", &PodCondition::reason),
                 Field("message", &PodCondition::message),
                 Rest(&PodCondition::unknown_fields));

@@ -109,6 +109,21 @@ absl::Status Conflict(const ResourceInfo& r, std::string_view name,
                   Details(r, name));
 }
 
+absl::Status SubresourceConflict(const ResourceInfo& r,
+                                 std::string_view subresource,
+                                 std::string_view name,
+                                 std::string_view detail) {
+  const std::string resource = StrCat(r.resource(), "/", subresource);
+  api::Json details = Details(r, name);
+  details["kind"] = resource;
+  return ApiError(
+      409, "Conflict",
+      StrCat("Operation cannot be fulfilled on ",
+             r.group().empty() ? resource : StrCat(resource, ".", r.group()),
+             " \"", name, "\": ", detail),
+      std::move(details));
+}
+
 absl::Status ObjectModified(const ResourceInfo& r, std::string_view name) {
   return Conflict(r, name,
                   "the object has been modified; please apply your changes "

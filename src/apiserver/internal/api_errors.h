@@ -37,6 +37,12 @@ absl::Status AlreadyExists(const ResourceInfo& r, std::string_view name);
 // "Operation cannot be fulfilled on <qualified> "<name>": <detail>".
 absl::Status Conflict(const ResourceInfo& r, std::string_view name,
                       std::string_view detail);
+// The same for a subresource's own errors: "... on pods/binding "<name>":
+// ..." (upstream's errors.NewConflict(api.Resource("pods/binding"), ...)).
+absl::Status SubresourceConflict(const ResourceInfo& r,
+                                 std::string_view subresource,
+                                 std::string_view name,
+                                 std::string_view detail);
 // The stale-resourceVersion conflict.
 absl::Status ObjectModified(const ResourceInfo& r, std::string_view name);
 // 422 "<Kind>[.<group>] "<name>" is invalid: <aggregate>" with causes.

@@ -598,7 +598,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
         meta.erase(field);
       }
     }
-    if (HasStatusSubresource(r)) {
+    if (HasStatusSubresource(r) && !options.bypass_strategy) {
       if (current.contains("status")) {
         candidate["status"] = current["status"];
       } else {
@@ -626,7 +626,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   if (!admitted.ok()) return admitted.status();
   Json next = *std::move(admitted);
   MutableMetadata(next).erase("resourceVersion");
-  if (r.tracks_generation) {
+  if (r.tracks_generation && !options.bypass_strategy) {
     const int64_t gen = old_meta.value("generation", int64_t{0});
     const bool spec_changed =
         next.value("spec", Json()) != current.value("spec", Json());

@@ -57,6 +57,12 @@ struct WriteOptions {
   std::string manager;
   std::string manager_api_version;  // the version the client wrote in
   std::string user;                 // the authenticated user (admission)
+  // Main-resource writes only: skip the update strategy's resets, as
+  // upstream's pods/binding does by writing straight to storage: the
+  // desired status is written as it is (not reset to the stored one) and
+  // metadata.generation is not bumped. For the server's own writes; never
+  // set from a request.
+  bool bypass_strategy = false;
 };
 
 struct WriteResult {
