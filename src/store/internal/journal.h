@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 
@@ -25,8 +26,10 @@ struct JournalEntry {
 class Journal {
  public:
   virtual ~Journal() = default;
-  // Durable when it returns OK; on error nothing of the entry is kept.
-  virtual absl::Status Append(const JournalEntry& entry) = 0;
+  // Appends `entries` (consecutive revisions, in order) as one
+  // transaction: all durable when it returns OK; on error none is kept.
+  virtual absl::Status Append(
+      const std::vector<const JournalEntry*>& entries) = 0;
   // Forgets versions at or below `revision` that a newer version at or
   // below it supersedes, and tombstones at or below it; remembers
   // `revision` as the compact revision.

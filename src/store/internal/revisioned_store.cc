@@ -177,58 +177,126 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
                                               std::string value,
                                               int64_t expected_mod_revision) {
   if (key.empty()) return absl::InvalidArgumentError("empty key");
-  std::lock_guard write_lock(write_mu_);
-  // Only writers change the state, and they are serialised: reading it
-  // here without state_mu_ races with no one but readers.
-  JournalEntry entry;
-  entry.revision = revision_ + 1;
-  entry.key = std::string(key);
-  auto it = keys_.find(key);
-  const Version* current = nullptr;
-  if (it != keys_.end() && it->second.back().value != nullptr) {
-    current = &it->second.back();
+  std::unique_lock write_lock(write_mu_);
+  // The newest version of the key, staged or applied.
+  bool known = false;  // the key has a version (possibly a tombstone)
+  int64_t latest_revision = 0;
+  int64_t latest_create_revision = 0;
+  const std::string* latest_value = nullptr;  // null: none or deleted
+  if (auto st = staged_keys_.find(key); st != staged_keys_.end()) {
+    const JournalEntry& e = st->second->entry;
+    known = true;
+    latest_revision = e.revision;
+    latest_create_revision = e.create_revision;
+    if (!e.deleted) latest_value = &e.value;
+  } else if (auto it = keys_.find(key); it != keys_.end()) {
+    const Version& v = it->second.back();
+    known = true;
+    latest_revision = v.revision;
+    latest_create_revision = v.create_revision;
+    latest_value = v.value.get();
   }
+  JournalEntry entry;
+  entry.revision = std::max(revision_, staged_revision_) + 1;
+  entry.key = std::string(key);
   if (op == Op::kCreate) {
-    if (current != nullptr) {
+    if (latest_value != nullptr) {
       return absl::AlreadyExistsError(StrCat("key ", key, " already exists"));
     }
     entry.create_revision = entry.revision;
     entry.value = std::move(value);
   } else {
-    if (current == nullptr) {
+    if (latest_value == nullptr) {
       return absl::NotFoundError(StrCat("key ", key, " not found"));
     }
     if (expected_mod_revision != 0 &&
-        expected_mod_revision != current->revision) {
+        expected_mod_revision != latest_revision) {
       return WithKind(
           absl::AbortedError(StrCat("key ", key, " was modified at revision ",
-                                    current->revision, ", expected ",
+                                    latest_revision, ", expected ",
                                     expected_mod_revision)),
           "conflict");
     }
-    entry.create_revision = current->create_revision;
+    entry.create_revision = latest_create_revision;
     entry.deleted = op == Op::kDelete;
-    entry.value = op == Op::kDelete ? *current->value : std::move(value);
+    entry.value = op == Op::kDelete ? *latest_value : std::move(value);
   }
-  if (it != keys_.end()) entry.prev_revision = it->second.back().revision;
-  if (journal_ != nullptr) {
-    if (auto s = journal_->Append(entry); !s.ok()) return s;
-  }
-  Record record{entry.key, nullptr, entry.create_revision, entry.revision};
-  {
+  if (known) entry.prev_revision = latest_revision;
+
+  if (journal_ == nullptr) {  // memory only: applied at once
+    Record record{entry.key, nullptr, entry.create_revision, entry.revision};
     std::unique_lock lock(state_mu_);
     ApplyLocked(entry, /*notify=*/true);
-    record.value = keys_.find(key)->second.back().value;
-    if (op == Op::kDelete) record.value = history_.back().value;
+    record.value = entry.deleted ? history_.back().value
+                                 : keys_.find(key)->second.back().value;
     if (options_.retain_revisions > 0 &&
         revision_ - compact_revision_ >= 2 * options_.retain_revisions) {
-      const int64_t target = revision_ - options_.retain_revisions;
-      if (journal_ == nullptr || journal_->Compact(target).ok()) {
-        CompactLocked(target);
-      }
+      CompactLocked(revision_ - options_.retain_revisions);
     }
+    return record;
   }
-  return record;
+  auto staged = std::make_shared<Staged>();
+  staged->entry = std::move(entry);
+  staged_revision_ = staged->entry.revision;
+  staged_keys_[staged->entry.key] = staged;
+  staged_.push_back(staged);
+  write_lock.unlock();
+  CommitStaged(*staged);
+  if (!staged->status.ok()) return staged->status;
+  return staged->record;
+}
+
+void RevisionedStore::CommitStaged(const Staged& mine) {
+  std::lock_guard commit_lock(commit_mu_);
+  if (mine.done) return;  // an earlier committer took it along
+  std::vector<std::shared_ptr<Staged>> batch;
+  {
+    std::lock_guard write_lock(write_mu_);
+    batch.swap(staged_);
+  }
+  std::vector<const JournalEntry*> entries;
+  entries.reserve(batch.size());
+  for (const auto& b : batch) entries.push_back(&b->entry);
+  const absl::Status appended = journal_->Append(entries);
+
+  std::lock_guard write_lock(write_mu_);
+  if (!appended.ok()) {
+    // Writes staged since were checked against these: they fail too, and
+    // revisions continue from the last applied one.
+    for (auto& later : staged_) batch.push_back(std::move(later));
+    staged_.clear();
+    staged_keys_.clear();
+    staged_revision_ = revision_;
+    for (const auto& b : batch) {
+      b->status = appended;
+      b->done = true;
+    }
+    return;
+  }
+  std::unique_lock lock(state_mu_);
+  for (const auto& b : batch) {
+    const JournalEntry& e = b->entry;
+    ApplyLocked(e, /*notify=*/true);
+    b->record = Record{e.key,
+                       e.deleted ? history_.back().value
+                                 : keys_.find(e.key)->second.back().value,
+                       e.create_revision, e.revision};
+    if (auto st = staged_keys_.find(e.key);
+        st != staged_keys_.end() && st->second == b) {
+      staged_keys_.erase(st);
+    }
+    b->done = true;
+  }
+  if (options_.retain_revisions > 0 &&
+      revision_ - compact_revision_ >= 2 * options_.retain_revisions) {
+    const int64_t target = revision_ - options_.retain_revisions;
+    if (journal_->Compact(target).ok()) CompactLocked(target);
+  }
+}
+
+size_t RevisionedStore::StagedWrites() const {
+  std::lock_guard write_lock(write_mu_);
+  return staged_.size();
 }
 
 void RevisionedStore::ApplyLocked(const JournalEntry& entry, bool notify) {
@@ -290,6 +358,7 @@ void RevisionedStore::RemoveWatcher(uint64_t id) {
 }
 
 absl::Status RevisionedStore::Compact(int64_t revision) {
+  std::lock_guard commit_lock(commit_mu_);
   std::lock_guard write_lock(write_mu_);
   {
     std::shared_lock lock(state_mu_);

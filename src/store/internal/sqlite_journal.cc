@@ -78,21 +78,23 @@ class SqliteJournal : public Journal {
     return absl::OkStatus();
   }
 
-  absl::Status Append(const JournalEntry& e) override {
-    sqlite3_stmt* st = insert_.get();
-    sqlite3_reset(st);
-    sqlite3_bind_int64(st, 1, e.revision);
-    sqlite3_bind_text(st, 2, e.key.data(), static_cast<int>(e.key.size()),
-                      SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, e.create_revision);
-    sqlite3_bind_int64(st, 4, e.prev_revision);
-    sqlite3_bind_int(st, 5, e.deleted ? 1 : 0);
-    sqlite3_bind_blob(st, 6, e.value.data(), static_cast<int>(e.value.size()),
-                      SQLITE_STATIC);
-    const int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE) return SqliteError(db_, "append");
-    return absl::OkStatus();
+  absl::Status Append(
+      const std::vector<const JournalEntry*>& entries) override {
+    if (entries.empty()) return absl::OkStatus();
+    if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) !=
+        SQLITE_OK) {
+      return SqliteError(db_, "begin");
+    }
+    absl::Status s;
+    for (const JournalEntry* e : entries) {
+      if (s = Insert(*e); !s.ok()) break;
+    }
+    if (s.ok() &&
+        sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+      s = SqliteError(db_, "commit");
+    }
+    if (!s.ok()) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    return s;
   }
 
   absl::Status Compact(int64_t revision) override {
@@ -132,6 +134,23 @@ class SqliteJournal : public Journal {
   }
 
  private:
+  absl::Status Insert(const JournalEntry& e) {
+    sqlite3_stmt* st = insert_.get();
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, e.revision);
+    sqlite3_bind_text(st, 2, e.key.data(), static_cast<int>(e.key.size()),
+                      SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, e.create_revision);
+    sqlite3_bind_int64(st, 4, e.prev_revision);
+    sqlite3_bind_int(st, 5, e.deleted ? 1 : 0);
+    sqlite3_bind_blob(st, 6, e.value.data(), static_cast<int>(e.value.size()),
+                      SQLITE_STATIC);
+    const int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) return SqliteError(db_, "append");
+    return absl::OkStatus();
+  }
+
   sqlite3* db_;
   int lock_fd_;
   Statement insert_;
