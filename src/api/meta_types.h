@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nlohmann/json.hpp"
@@ -27,6 +28,15 @@ using Json = nlohmann::ordered_json;
 // input is checked) is replaced by U+FFFD.
 inline std::string DumpJson(const Json& json, int indent = -1) {
   return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+// The member `key` of `object` without copying it: a reference to a null
+// JSON value when `object` is not an object or has no such member.
+inline const Json& MemberOrNull(const Json& object, std::string_view key) {
+  static const Json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
 }
 
 // RFC 3339 timestamps are kept as their text (e.g. "2024-01-01T00:00:00Z");

@@ -1152,14 +1152,16 @@ class ApiServer::Impl {
                                  " is being deleted, cannot be assigned to a "
                                  "host"));
           }
-          const Json spec = current.value("spec", Json::object());
-          if (const std::string assigned = spec.value("nodeName", "");
+          const Json& spec = api::MemberOrNull(current, "spec");
+          if (const std::string assigned =
+                  spec.is_object() ? spec.value("nodeName", "") : "";
               !assigned.empty()) {
             return refuse(StrCat("pod ", t.name,
                                  " is already assigned to node \"", assigned,
                                  "\""));
           }
-          if (!spec.value("schedulingGates", Json::array()).empty()) {
+          if (const Json& gates = api::MemberOrNull(spec, "schedulingGates");
+              gates.is_array() && !gates.empty()) {
             return refuse(
                 StrCat("pod ", t.name, " has non-empty .spec.schedulingGates"));
           }

@@ -565,17 +565,18 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   const Json& old_meta = current.at("metadata");
   if (options.subresource == "status") {
     candidate = current;
-    if (desired.contains("status")) {
-      candidate["status"] = desired["status"];
+    if (auto status = desired.find("status"); status != desired.end()) {
+      candidate["status"] = std::move(*status);
     } else {
       candidate.erase("status");
     }
     // managedFields are the one metadata field a status write changes
     // (server-side apply to /status records its manager there).
-    const Json& desired_meta = desired.value("metadata", Json::object());
-    if (desired_meta.is_object() && desired_meta.contains("managedFields")) {
-      MutableMetadata(candidate)["managedFields"] =
-          desired_meta["managedFields"];
+    if (auto meta = desired.find("metadata");
+        meta != desired.end() && meta->is_object()) {
+      if (auto mf = meta->find("managedFields"); mf != meta->end()) {
+        MutableMetadata(candidate)["managedFields"] = std::move(*mf);
+      }
     }
   } else {
     candidate = std::move(desired);
@@ -629,7 +630,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   if (r.tracks_generation && !options.bypass_strategy) {
     const int64_t gen = old_meta.value("generation", int64_t{0});
     const bool spec_changed =
-        next.value("spec", Json()) != current.value("spec", Json());
+        api::MemberOrNull(next, "spec") != api::MemberOrNull(current, "spec");
     MutableMetadata(next)["generation"] = spec_changed ? gen + 1 : gen;
   }
   // As upstream's field manager (skipNonAppliedManager): an update whose
