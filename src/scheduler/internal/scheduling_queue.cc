@@ -122,12 +122,11 @@ void SchedulingQueue::Finish(const std::string& key, Outcome outcome) {
   if (it == entries_.end()) return;  // removed meanwhile
   Entry& e = it->second;
   if (outcome == Outcome::kDone) {
-    if (e.re_added_while_in_flight) {
-      e.attempts = 0;
-      PushActiveLocked(key, e);
-    } else {
-      entries_.erase(it);
-    }
+    // The pod is bound: updates that arrived while it was being bound do
+    // not schedule it again (upstream skips updates of assumed pods). An
+    // entry not in flight is another pod of that name, added after this
+    // one was removed: it stays.
+    if (e.where == Where::kInFlight) entries_.erase(it);
     return;
   }
   if (outcome == Outcome::kGated) {

@@ -40,7 +40,7 @@ class SchedulingQueue {
   // The next pod to schedule, blocking; nullopt once closed.
   std::optional<std::string> Pop();
   // The attempt for `key` ended:
-  //   kDone: scheduled (attempt counters reset);
+  //   kDone: bound (forgotten, even if updated meanwhile);
   //   kUnschedulable: wait for a cluster event (then backoff);
   //   kBackoff: retry after the pod's backoff (errors);
   //   kGated: PreEnqueue refused it (a claim is missing): wait for an event,

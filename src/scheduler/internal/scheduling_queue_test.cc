@@ -93,6 +93,24 @@ TEST(SchedulingQueueTest, DoneForgetsAndRemoveDrops) {
   EXPECT_EQ(c.active + c.backoff + c.unschedulable + c.in_flight, 0u);
 }
 
+TEST(SchedulingQueueTest, APodUpdatedWhileBeingBoundIsNotScheduledAgain) {
+  SchedulingQueue q(Fast());
+  q.Add("a", 0);
+  ASSERT_EQ(*q.Pop(), "a");
+  q.Add("a", 0);  // e.g. the claim controller wrote its status
+  q.Finish("a", SchedulingQueue::Outcome::kDone);
+  SchedulingQueue::Counts c = q.counts();
+  EXPECT_EQ(c.active + c.backoff + c.unschedulable + c.in_flight, 0u);
+  // A new pod of the same name, added after the bound one was removed
+  // while its binding was in flight, stays queued.
+  q.Add("b", 0);
+  ASSERT_EQ(*q.Pop(), "b");
+  q.Remove("b");
+  q.Add("b", 0);
+  q.Finish("b", SchedulingQueue::Outcome::kDone);
+  EXPECT_EQ(q.counts().active, 1u);
+}
+
 TEST(SchedulingQueueTest, CloseWakesPop) {
   SchedulingQueue q;
   std::thread t([&] { EXPECT_FALSE(q.Pop().has_value()); });

@@ -4,6 +4,7 @@
 // failed transaction fails its writes and every write checked against
 // them, and nothing of them becomes visible.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -119,31 +120,59 @@ TEST_F(GroupCommitTest, WritesDuringACommitJoinTheNextOne) {
 TEST_F(GroupCommitTest, StagedWritesAreCheckedAgainstEachOther) {
   ASSERT_TRUE(store_.Create("/a", "1").ok());  // 1
   Hold();
-  absl::StatusOr<Record> first, update, stale, duplicate, del, recreate;
+  absl::StatusOr<Record> first, update, del, recreate, stale, duplicate;
   std::thread t1([&] { first = store_.Create("/x", "x"); });  // 2, committing
   AwaitCommitAndStaged(0);
   std::thread t2([&] { update = store_.Update("/a", "2", 1); });  // 3
   AwaitCommitAndStaged(1);
-  // Checked against the staged update, not the applied version.
-  stale = store_.Update("/a", "3", 1);
-  EXPECT_TRUE(IsConflict(stale.status())) << stale.status();
   std::thread t3([&] { del = store_.Delete("/a", 3); });  // 4
   AwaitCommitAndStaged(2);
-  duplicate = store_.Create("/x", "again");  // /x is staged
-  EXPECT_TRUE(absl::IsAlreadyExists(duplicate.status())) << duplicate.status();
   std::thread t4([&] { recreate = store_.Create("/a", "new"); });  // 5
   AwaitCommitAndStaged(3);
+  // Refused by staged versions: /a is at 5, /x exists.
+  std::thread t5([&] { stale = store_.Update("/a", "3", 1); });
+  std::thread t6([&] { duplicate = store_.Create("/x", "again"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
   Release();
-  for (auto* t : {&t1, &t2, &t3, &t4}) t->join();
+  for (auto* t : {&t1, &t2, &t3, &t4, &t5, &t6}) t->join();
   ASSERT_TRUE(first.ok() && update.ok() && del.ok() && recreate.ok());
   EXPECT_EQ(update->mod_revision, 3);
   EXPECT_EQ(*del->value, "2");  // a deletion returns the deleted value
   EXPECT_EQ(del->mod_revision, 4);
   EXPECT_EQ(recreate->mod_revision, 5);
   EXPECT_EQ(recreate->create_revision, 5);
+  EXPECT_TRUE(IsConflict(stale.status())) << stale.status();
+  EXPECT_TRUE(absl::IsAlreadyExists(duplicate.status())) << duplicate.status();
+  ASSERT_EQ(journal_.batches.size(), 3u);
+  EXPECT_EQ(journal_.batches[2], (std::vector<int64_t>{3, 4, 5}));
   EXPECT_EQ(*store_.Get("/a", 0)->value, "new");
   EXPECT_EQ(*store_.Get("/a", 3)->value, "2");
   EXPECT_TRUE(absl::IsNotFound(store_.Get("/a", 4).status()));
+  EXPECT_EQ(*store_.Get("/x", 0)->value, "x");
+}
+
+TEST_F(GroupCommitTest, AWriteRefusedByAStagedOneReturnsAfterItsCommit) {
+  ASSERT_TRUE(store_.Create("/a", "1").ok());  // 1
+  Hold();
+  absl::StatusOr<Record> first, update, stale;
+  std::thread t1([&] { first = store_.Create("/x", "x"); });  // 2
+  AwaitCommitAndStaged(0);
+  std::thread t2([&] { update = store_.Update("/a", "2", 1); });  // 3
+  AwaitCommitAndStaged(1);
+  // Refused by the staged update, and answered only once that is
+  // committed, so that a retry reading the key sees what refused it.
+  std::atomic<bool> answered = false;
+  std::thread t3([&] {
+    stale = store_.Update("/a", "3", 1);
+    answered = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(answered);
+  Release();
+  for (auto* t : {&t1, &t2, &t3}) t->join();
+  EXPECT_TRUE(IsConflict(stale.status())) << stale.status();
+  ASSERT_TRUE(update.ok()) << update.status();
+  EXPECT_EQ(store_.Get("/a", 0)->mod_revision, 3);
 }
 
 TEST_F(GroupCommitTest, AFailedCommitFailsEveryWriteCheckedAgainstIt) {

@@ -183,7 +183,18 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
   int64_t latest_revision = 0;
   int64_t latest_create_revision = 0;
   const std::string* latest_value = nullptr;  // null: none or deleted
+  // The staged write the latest version comes from, if any: a write it
+  // fails waits for its commit, so that the caller's retry reads it.
+  std::shared_ptr<Staged> latest_staged;
+  auto refuse = [&](absl::Status error) -> absl::StatusOr<Record> {
+    if (latest_staged != nullptr) {
+      write_lock.unlock();
+      CommitStaged(*latest_staged);
+    }
+    return error;
+  };
   if (auto st = staged_keys_.find(key); st != staged_keys_.end()) {
+    latest_staged = st->second;
     const JournalEntry& e = st->second->entry;
     known = true;
     latest_revision = e.revision;
@@ -201,21 +212,22 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
   entry.key = std::string(key);
   if (op == Op::kCreate) {
     if (latest_value != nullptr) {
-      return absl::AlreadyExistsError(StrCat("key ", key, " already exists"));
+      return refuse(
+          absl::AlreadyExistsError(StrCat("key ", key, " already exists")));
     }
     entry.create_revision = entry.revision;
     entry.value = std::move(value);
   } else {
     if (latest_value == nullptr) {
-      return absl::NotFoundError(StrCat("key ", key, " not found"));
+      return refuse(absl::NotFoundError(StrCat("key ", key, " not found")));
     }
     if (expected_mod_revision != 0 &&
         expected_mod_revision != latest_revision) {
-      return WithKind(
+      return refuse(WithKind(
           absl::AbortedError(StrCat("key ", key, " was modified at revision ",
                                     latest_revision, ", expected ",
                                     expected_mod_revision)),
-          "conflict");
+          "conflict"));
     }
     entry.create_revision = latest_create_revision;
     entry.deleted = op == Op::kDelete;
