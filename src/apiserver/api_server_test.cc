@@ -116,6 +116,15 @@ class ApiServerTest : public ::testing::Test {
     return Do(Request(std::move(method), std::move(target), std::move(body),
                       std::move(content_type)));
   }
+  // Creates pod `name` in "default" with one container and `spec_extra`
+  // (JSON members ending in a comma) in its spec; the HTTP code.
+  int CreatePod(const std::string& name, const std::string& spec_extra = "") {
+    return Do("POST", "/api/v1/namespaces/default/pods",
+              R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+                  R"("},"spec":{)" + spec_extra +
+                  R"("containers":[{"name":"c","image":"busybox"}]}})")
+        .code;
+  }
 
   std::unique_ptr<store::Store> store_;
   ApiServer server_;
@@ -599,11 +608,7 @@ TEST_F(ApiServerTest, GenerateNameAndPatches) {
 }
 
 TEST_F(ApiServerTest, PodBindingAssignsANodeOnce) {
-  ASSERT_EQ(Do("POST", "/api/v1/namespaces/default/pods",
-               R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
-                   "spec":{"containers":[{"name":"c","image":"busybox"}]}})")
-                .code,
-            201);
+  ASSERT_EQ(CreatePod("p"), 201);
   // An earlier failed attempt left PodScheduled=False with a reason.
   auto unschedulable =
       Do("PUT", "/api/v1/namespaces/default/pods/p/status",
@@ -648,17 +653,8 @@ TEST_F(ApiServerTest, PodBindingAssignsANodeOnce) {
 }
 
 TEST_F(ApiServerTest, PodBindingChecksItsInputAndPreconditions) {
-  ASSERT_EQ(Do("POST", "/api/v1/namespaces/default/pods",
-               R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
-                   "spec":{"containers":[{"name":"c","image":"busybox"}]}})")
-                .code,
-            201);
-  ASSERT_EQ(Do("POST", "/api/v1/namespaces/default/pods",
-               R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"gated"},
-                   "spec":{"schedulingGates":[{"name":"wait"}],
-                           "containers":[{"name":"c","image":"busybox"}]}})")
-                .code,
-            201);
+  ASSERT_EQ(CreatePod("p"), 201);
+  ASSERT_EQ(CreatePod("gated", R"("schedulingGates":[{"name":"wait"}],)"), 201);
   auto bind = [&](const std::string& pod, const std::string& meta,
                   const std::string& target) {
     return Do("POST", "/api/v1/namespaces/default/pods/" + pod + "/binding",
