@@ -1103,12 +1103,46 @@ class ApiServer::Impl {
     if (!dry.ok()) return dry.status();
     auto body = ParseBody(req, w);
     if (!body.ok()) return body.status();
-    const Json meta = body->value("metadata", Json::object());
+    const Json& meta_member = api::MemberOrNull(*body, "metadata");
+    const Json& target_member = api::MemberOrNull(*body, "target");
+    for (const Json* m : {&meta_member, &target_member}) {
+      if (!m->is_null() && !m->is_object()) {
+        return internal::BadRequest(
+            "the Binding's metadata and target must be objects");
+      }
+    }
+    const Json meta = meta_member.is_object() ? meta_member : Json::object();
+    const Json target =
+        target_member.is_object() ? target_member : Json::object();
+    // Upstream decodes the Binding first: a mistyped field is a 400.
+    for (const auto& [object, field, path] :
+         {std::tuple(&meta, "name", "metadata.name"),
+          std::tuple(&meta, "uid", "metadata.uid"),
+          std::tuple(&meta, "resourceVersion", "metadata.resourceVersion"),
+          std::tuple(&target, "kind", "target.kind"),
+          std::tuple(&target, "name", "target.name")}) {
+      const Json& v = api::MemberOrNull(*object, field);
+      if (!v.is_null() && !v.is_string()) {
+        return internal::BadRequest(
+            StrCat("the Binding's ", path, " must be a string"));
+      }
+    }
+    const Json& annotations_member = api::MemberOrNull(meta, "annotations");
+    bool annotations_ok =
+        annotations_member.is_null() || annotations_member.is_object();
+    if (annotations_ok && annotations_member.is_object()) {
+      for (const auto& v : annotations_member) {
+        annotations_ok = annotations_ok && v.is_string();
+      }
+    }
+    if (!annotations_ok) {
+      return internal::BadRequest(
+          "the Binding's metadata.annotations must map strings to strings");
+    }
     if (meta.value("name", t.name) != t.name) {
       return internal::BadRequest(
           "name in URL does not match name in Binding object");
     }
-    const Json target = body->value("target", Json::object());
     FieldErrorList errors;
     const std::string kind = target.value("kind", "");
     if (!kind.empty() && kind != "Node") {
@@ -1124,24 +1158,21 @@ class ApiServer::Impl {
     }
     const std::string uid = meta.value("uid", "");
     const std::string rv = meta.value("resourceVersion", "");
-    const Json annotations = meta.value("annotations", Json::object());
+    const Json& annotations = annotations_member;
     auto result = registry_.Modify(
         *t.resource, t.namespace_, t.name,
         [&](const Json& current) -> absl::StatusOr<Json> {
           const Json& current_meta = current.at("metadata");
-          if (!uid.empty() && uid != current_meta.value("uid", "")) {
-            return internal::Conflict(
-                *t.resource, t.name,
-                StrCat(
-                    "Precondition failed: UID in precondition: ", uid,
-                    ", UID in object meta: ", current_meta.value("uid", "")));
+          if (const std::string actual = current_meta.value("uid", "");
+              !uid.empty() && uid != actual) {
+            return internal::PreconditionFailed(*t.resource, t.name, "UID", uid,
+                                                actual);
           }
-          if (!rv.empty() && rv != current_meta.value("resourceVersion", "")) {
-            return internal::Conflict(
-                *t.resource, t.name,
-                StrCat("Precondition failed: ResourceVersion in precondition: ",
-                       rv, ", ResourceVersion in object meta: ",
-                       current_meta.value("resourceVersion", "")));
+          if (const std::string actual =
+                  current_meta.value("resourceVersion", "");
+              !rv.empty() && rv != actual) {
+            return internal::PreconditionFailed(*t.resource, t.name,
+                                                "ResourceVersion", rv, actual);
           }
           auto refuse = [&](std::string_view why) {
             return internal::SubresourceConflict(*t.resource, "binding", t.name,

@@ -671,6 +671,14 @@ TEST_F(ApiServerTest, PodBindingChecksItsInputAndPreconditions) {
             "Pod \"p\" is invalid: [target.kind: Unsupported value: \"Pod\": "
             "supported values: \"Node\", \"<empty>\", target.name: Required "
             "value]");
+  // Mistyped members are refused, as upstream's decoding does.
+  EXPECT_EQ(bind("p", R"("p")", R"({"name":"n"})").code, 400);
+  EXPECT_EQ(bind("p", R"({"name":"p","uid":7})", R"({"name":"n"})").code, 400);
+  EXPECT_EQ(bind("p", R"({"name":"p"})", R"({"name":["n"]})").code, 400);
+  EXPECT_EQ(
+      bind("p", R"({"name":"p","annotations":{"a":1}})", R"({"name":"n"})")
+          .code,
+      400);
   auto uid = bind("p", R"({"name":"p","uid":"other"})", R"({"name":"n"})");
   EXPECT_EQ(uid.code, 409);
   EXPECT_THAT(uid.JsonBody()["message"].get<std::string>(),

@@ -124,6 +124,14 @@ absl::Status SubresourceConflict(const ResourceInfo& r,
       std::move(details));
 }
 
+absl::Status PreconditionFailed(const ResourceInfo& r, std::string_view name,
+                                std::string_view field, std::string_view wanted,
+                                std::string_view actual) {
+  return Conflict(r, name,
+                  StrCat("Precondition failed: ", field, " in precondition: ",
+                         wanted, ", ", field, " in object meta: ", actual));
+}
+
 absl::Status ObjectModified(const ResourceInfo& r, std::string_view name) {
   return Conflict(r, name,
                   "the object has been modified; please apply your changes "

@@ -43,6 +43,12 @@ absl::Status SubresourceConflict(const ResourceInfo& r,
                                  std::string_view subresource,
                                  std::string_view name,
                                  std::string_view detail);
+// A failed storage precondition: "... \"<name>\": Precondition failed:
+// <field> in precondition: <wanted>, <field> in object meta: <actual>"
+// (`field` is "UID" or "ResourceVersion").
+absl::Status PreconditionFailed(const ResourceInfo& r, std::string_view name,
+                                std::string_view field, std::string_view wanted,
+                                std::string_view actual);
 // The stale-resourceVersion conflict.
 absl::Status ObjectModified(const ResourceInfo& r, std::string_view name);
 // 422 "<Kind>[.<group>] "<name>" is invalid: <aggregate>" with causes.

@@ -700,19 +700,13 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
     Json current = *Read(rec->value, rec->mod_revision);
     const std::string uid = MetaString(current, "uid");
     if (options.precondition_uid && *options.precondition_uid != uid) {
-      return Conflict(
-          r, name,
-          StrCat("Precondition failed: UID in precondition: ",
-                 *options.precondition_uid, ", UID in object meta: ", uid));
+      return PreconditionFailed(r, name, "UID", *options.precondition_uid, uid);
     }
-    if (options.precondition_resource_version &&
-        *options.precondition_resource_version !=
-            std::to_string(rec->mod_revision)) {
-      return Conflict(
-          r, name,
-          StrCat("Precondition failed: ResourceVersion in precondition: ",
-                 *options.precondition_resource_version,
-                 ", ResourceVersion in object meta: ", rec->mod_revision));
+    if (const std::string rv = std::to_string(rec->mod_revision);
+        options.precondition_resource_version &&
+        *options.precondition_resource_version != rv) {
+      return PreconditionFailed(r, name, "ResourceVersion",
+                                *options.precondition_resource_version, rv);
     }
     {
       Json deleting = current;
