@@ -1,16 +1,27 @@
-// kube-controller-manager's resourceclaim controller, template part: for
-// each pod entry with resourceClaimTemplateName it creates the pod's
-// ResourceClaim from the template (generateName "<pod>-<entry>-" truncated
-// as upstream, the template's labels and annotations plus
-// resource.kubernetes.io/pod-claim-name, the pod as controlling owner, the
-// template's spec) and records it in pod.status.resourceClaimStatuses
-// (server-side apply, field manager ResourceClaimController). A claim the
-// pod already owns for that entry is reused, and claims this controller
-// created are remembered until the informers show them, so none is created
-// twice.
+// kube-controller-manager's resourceclaim controller
+// (pkg/controller/resourceclaim), with its work split the same way into
+// pod keys and claim keys:
+// - Pods: for each spec.resourceClaims entry with a template it creates
+//   the pod's ResourceClaim (generateName "<pod>-<entry>-" truncated as
+//   upstream, the template's labels and annotations plus
+//   resource.kubernetes.io/pod-claim-name, the pod as controlling owner,
+//   the template's spec), reusing a claim the pod already owns for that
+//   entry and remembering created claims until the informer shows them, so
+//   none is created twice; records it in pod.status.resourceClaimStatuses
+//   (server-side apply, field manager ResourceClaimController); and
+//   reserves allocated claims for pods bound without the scheduler (preset
+//   nodeName). A failure is a Warning FailedResourceClaimCreation event on
+//   the pod and a retry with backoff.
+// - Claims: drops reservedFor entries of pods that are gone, replaced (uid)
+//   or done (Succeeded/Failed, or deleted before being scheduled); when the
+//   last one goes it deallocates (clears status.allocation) and removes the
+//   resource.kubernetes.io/delete-protection finalizer; it also clears the
+//   allocation and finalizer of an unreserved claim being deleted, and
+//   deletes a generated claim whose pod is done or replaced.
 //
-// (Reservation cleanup and deallocation come with the claim lifecycle
-// controllers.)
+// Difference from upstream, on purpose: the status apply lists the pod's
+// existing resourceClaimStatuses entries too, so a second sync that adds
+// an entry does not drop the ones this field manager applied before.
 #ifndef DRAPLANE_CONTROLLERS_RESOURCE_CLAIM_CONTROLLER_H_
 #define DRAPLANE_CONTROLLERS_RESOURCE_CLAIM_CONTROLLER_H_
 
@@ -25,10 +36,6 @@
 
 namespace draplane::controllers {
 
-// The annotation naming the pod entry a generated claim is for.
-inline constexpr std::string_view kPodClaimNameAnnotation =
-    "resource.kubernetes.io/pod-claim-name";
-
 // Upstream generatePodClaimName: "<pod>-<entry>-", or both parts truncated
 // proportionally (without the trailing hyphen) when that is longer than 57
 // characters.
@@ -37,9 +44,19 @@ std::string GeneratePodClaimName(std::string_view pod_name,
 
 struct ResourceClaimControllerOptions {
   int workers = 8;
-  // Retry backoff of a pod whose sync failed (doubling, capped).
+  // Retry backoff of a key whose sync failed (doubling, capped).
   absl::Duration initial_backoff = absl::Milliseconds(5);
   absl::Duration max_backoff = absl::Seconds(30);
+  // Write events (FailedResourceClaimCreation).
+  bool record_events = true;
+};
+
+// Upstream's resourceclaim_controller_* metrics.
+struct ResourceClaimControllerStats {
+  int64_t resource_claims = 0;            // claims in the informer
+  int64_t allocated_resource_claims = 0;  // of which allocated
+  int64_t create_attempts = 0;
+  int64_t create_failures = 0;
 };
 
 class ResourceClaimController {
@@ -55,7 +72,9 @@ class ResourceClaimController {
   absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
   void Stop();
 
+  // Claims this controller created (successful creates).
   int64_t claims_created() const;
+  ResourceClaimControllerStats stats() const;
 
  private:
   class Impl;

@@ -1,7 +1,10 @@
 #include "controllers/resource_claim_controller.h"
 
+#include <set>
+
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
+#include "api/pod_claims.h"
 #include "gtest/gtest.h"
 #include "testing/in_process_cluster.h"
 
@@ -93,8 +96,7 @@ TEST(ResourceClaimControllerTest, CreatesClaimsFromTemplatesOnce) {
   const auto& rc = std::get<api::ResourceClaim>(claim->value);
   EXPECT_EQ(rc.metadata.labels.at("team"), "ml");
   EXPECT_EQ(rc.metadata.annotations.at("note"), "from-template");
-  EXPECT_EQ(rc.metadata.annotations.at(std::string(kPodClaimNameAnnotation)),
-            "gpus");
+  EXPECT_EQ(rc.metadata.annotations.at(api::kAnnotationPodClaimName), "gpus");
   ASSERT_EQ(rc.metadata.owner_references.size(), 1u);
   const auto& owner = rc.metadata.owner_references[0];
   EXPECT_EQ(owner.kind, "Pod");
@@ -181,6 +183,275 @@ TEST(ResourceClaimControllerTest, MissingTemplateIsRetried) {
   EXPECT_EQ(controller.claims_created(), 0);
   cluster->MustCreate(Template());
   ASSERT_TRUE(Eventually([&] { return controller.claims_created() == 1; }));
+}
+
+// ------------------------------------------------- reservations, deallocation
+
+// A user-created claim (resourceClaimName in pods), with the scheduler's
+// finalizer.
+Json NamedClaim(const std::string& name) {
+  return {{"apiVersion", "resource.k8s.io/v1"},
+          {"kind", "ResourceClaim"},
+          {"metadata",
+           {{"name", name},
+            {"namespace", "default"},
+            {"finalizers",
+             Json::array({"resource.kubernetes.io/delete-protection"})}}},
+          {"spec",
+           {{"devices",
+             {{"requests",
+               Json::array({{{"name", "gpu"},
+                             {"exactly", {{"deviceClassName", "gpu"}}}}})}}}}}};
+}
+
+Json PodUsing(const std::string& name, const std::string& claim,
+              const std::string& node) {
+  Json pod = Pod(name);
+  pod["spec"]["resourceClaims"] =
+      Json::array({{{"name", "gpus"}, {"resourceClaimName", claim}}});
+  if (!node.empty()) pod["spec"]["nodeName"] = node;
+  return pod;
+}
+
+std::string Uid(const api::Object& o) { return o.metadata()->uid; }
+
+// Writes status.allocation (one device) and status.reservedFor as the
+// scheduler would.
+void Allocate(client::Client& c, const std::string& claim,
+              const std::vector<std::pair<std::string, std::string>>& pods,
+              const std::string& device = "gpu-0") {
+  Json reserved = Json::array();
+  for (const auto& [name, uid] : pods) {
+    reserved.push_back({{"resource", "pods"}, {"name", name}, {"uid", uid}});
+  }
+  Json status = {{"status",
+                  {{"allocation",
+                    {{"devices",
+                      {{"results", Json::array({{{"request", "gpu"},
+                                                 {"driver", "gpu.example.com"},
+                                                 {"pool", "node-1"},
+                                                 {"device", device}}})}}}}},
+                   {"reservedFor", reserved}}}};
+  client::PatchOptions o;
+  o.subresource = "status";
+  auto patched = c.Patch(client::Kind("ResourceClaim"), "default", claim,
+                         client::PatchType::kMerge, api::DumpJson(status), o);
+  ASSERT_TRUE(patched.ok()) << patched.status();
+}
+
+absl::StatusOr<api::ResourceClaim> GetClaim(client::Client& c,
+                                            const std::string& name) {
+  auto o = c.Get(client::Kind("ResourceClaim"), "default", name);
+  if (!o.ok()) return o.status();
+  return std::get<api::ResourceClaim>(o->value);
+}
+
+bool Deallocated(client::Client& c, const std::string& name) {
+  auto claim = GetClaim(c, name);
+  return claim.ok() && !claim->status.allocation.has_value() &&
+         claim->status.reserved_for.empty() &&
+         claim->metadata.finalizers.empty();
+}
+
+void SetPhase(client::Client& c, const std::string& pod, const char* phase) {
+  client::PatchOptions o;
+  o.subresource = "status";
+  Json body = {{"status", {{"phase", phase}}}};
+  auto patched = c.Patch(client::Kind("Pod"), "default", pod,
+                         client::PatchType::kMerge, api::DumpJson(body), o);
+  ASSERT_TRUE(patched.ok()) << patched.status();
+}
+
+TEST(ResourceClaimControllerTest, DeletingTheLastReservingPodDeallocates) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(NamedClaim("shared"));
+  std::string a = Uid(cluster->MustCreate(PodUsing("a", "shared", "node-1")));
+  std::string b = Uid(cluster->MustCreate(PodUsing("b", "shared", "node-1")));
+  Allocate(c, "shared", {{"a", a}, {"b", b}});
+  ResourceClaimController controller(&c);
+  ASSERT_TRUE(controller.Start().ok());
+
+  ASSERT_TRUE(c.Delete(client::Kind("Pod"), "default", "a").ok());
+  ASSERT_TRUE(Eventually([&] {
+    auto claim = GetClaim(c, "shared");
+    return claim.ok() && claim->status.reserved_for.size() == 1;
+  }));
+  // Still used by b: allocated, protected.
+  auto claim = GetClaim(c, "shared");
+  EXPECT_EQ(claim->status.reserved_for[0].name, "b");
+  EXPECT_TRUE(claim->status.allocation.has_value());
+  EXPECT_EQ(claim->metadata.finalizers.size(), 1u);
+
+  ASSERT_TRUE(c.Delete(client::Kind("Pod"), "default", "b").ok());
+  ASSERT_TRUE(Eventually([&] { return Deallocated(c, "shared"); }));
+  // A user's claim stays (only generated claims are deleted).
+  EXPECT_TRUE(GetClaim(c, "shared").ok());
+  ASSERT_TRUE(Eventually(
+      [&] { return controller.stats().allocated_resource_claims == 0; }));
+  EXPECT_EQ(controller.stats().resource_claims, 1);
+}
+
+TEST(ResourceClaimControllerTest,
+     AFinishedPodReleasesAndDeletesItsGeneratedClaim) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(Template());
+  std::string uid = Uid(cluster->MustCreate(Pod("job")));
+  ResourceClaimController controller(&c);
+  ASSERT_TRUE(controller.Start().ok());
+  std::string claim_name;
+  ASSERT_TRUE(Eventually([&] {
+    auto p = c.Get(client::Kind("Pod"), "default", "job");
+    const auto& st =
+        std::get<api::Pod>(p->value).status.resource_claim_statuses;
+    if (st.size() != 1) return false;
+    claim_name = *st[0].resource_claim_name;
+    return true;
+  }));
+  // The scheduler: finalizer, allocation, reservation.
+  Json finalizer = {
+      {"metadata",
+       {{"finalizers",
+         Json::array({std::string(api::kFinalizerDeleteProtection)})}}}};
+  ASSERT_TRUE(c.Patch(client::Kind("ResourceClaim"), "default", claim_name,
+                      client::PatchType::kMerge, api::DumpJson(finalizer))
+                  .ok());
+  Allocate(c, claim_name, {{"job", uid}});
+  absl::SleepFor(absl::Milliseconds(100));
+  ASSERT_TRUE(GetClaim(c, claim_name)->status.allocation.has_value())
+      << "a running pod's claim must stay allocated";
+
+  SetPhase(c, "job", "Succeeded");
+  ASSERT_TRUE(Eventually([&] {
+    return client::IsNotFound(GetClaim(c, claim_name).status());
+  })) << "the generated claim of a finished pod is deleted";
+  // The pod itself stays (nothing deletes finished pods here).
+  EXPECT_TRUE(c.Get(client::Kind("Pod"), "default", "job").ok());
+}
+
+TEST(ResourceClaimControllerTest,
+     ReservesAnAllocatedClaimForAPodBoundWithoutTheScheduler) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(NamedClaim("pre"));
+  std::string other =
+      Uid(cluster->MustCreate(PodUsing("first", "pre", "node-1")));
+  Allocate(c, "pre", {{"first", other}});
+  ResourceClaimController controller(&c);
+  ASSERT_TRUE(controller.Start().ok());
+  // nodeName preset by the user: no scheduler will reserve the claim.
+  std::string uid =
+      Uid(cluster->MustCreate(PodUsing("direct", "pre", "node-1")));
+  ASSERT_TRUE(Eventually([&] {
+    auto claim = GetClaim(c, "pre");
+    return claim.ok() && claim->status.reserved_for.size() == 2;
+  }));
+  auto claim = GetClaim(c, "pre");
+  EXPECT_EQ(claim->status.reserved_for[1].resource, "pods");
+  EXPECT_EQ(claim->status.reserved_for[1].name, "direct");
+  EXPECT_EQ(claim->status.reserved_for[1].uid, uid);
+  // A pod not yet bound is the scheduler's business.
+  cluster->MustCreate(PodUsing("pending", "pre", ""));
+  absl::SleepFor(absl::Milliseconds(200));
+  EXPECT_EQ(GetClaim(c, "pre")->status.reserved_for.size(), 2u);
+}
+
+TEST(ResourceClaimControllerTest,
+     StaleAndReplacedReservationsAreDroppedAtStart) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(NamedClaim("stale"));
+  std::string replaced =
+      Uid(cluster->MustCreate(PodUsing("replaced", "stale", "node-1")));
+  std::string live =
+      Uid(cluster->MustCreate(PodUsing("live", "stale", "node-1")));
+  // Reserved for a pod that never existed, an earlier incarnation of
+  // "replaced" (another uid), and a live pod.
+  Allocate(c, "stale",
+           {{"ghost", "00000000-0000-0000-0000-000000000001"},
+            {"replaced", "00000000-0000-0000-0000-000000000002"},
+            {"live", live}});
+  ResourceClaimController controller(&c);
+  ASSERT_TRUE(controller.Start().ok());
+  // The two stale entries go; the bound pod now called "replaced" uses
+  // the allocated claim without a reservation, so it gets one (as a pod
+  // bound with a preset nodeName).
+  std::set<std::string> want = {live, replaced};
+  ASSERT_TRUE(Eventually([&] {
+    auto claim = GetClaim(c, "stale");
+    if (!claim.ok()) return false;
+    std::set<std::string> uids;
+    for (const auto& r : claim->status.reserved_for) uids.insert(r.uid);
+    return uids == want && claim->status.reserved_for.size() == 2;
+  }));
+  EXPECT_TRUE(GetClaim(c, "stale")->status.allocation.has_value());
+}
+
+TEST(ResourceClaimControllerTest, ADeletedUnusedClaimIsDeallocatedAndReleased) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(NamedClaim("leftover"));
+  Allocate(c, "leftover", {});
+  ResourceClaimController controller(&c);
+  ASSERT_TRUE(controller.Start().ok());
+  absl::SleepFor(absl::Milliseconds(100));
+  // Allocated but never used: upstream leaves it allocated...
+  ASSERT_TRUE(GetClaim(c, "leftover")->status.allocation.has_value());
+  // ...until it is deleted: then the finalizer must not block forever.
+  ASSERT_TRUE(
+      c.Delete(client::Kind("ResourceClaim"), "default", "leftover").ok());
+  ASSERT_TRUE(Eventually(
+      [&] { return client::IsNotFound(GetClaim(c, "leftover").status()); }));
+}
+
+TEST(ResourceClaimControllerTest, AMissingTemplateIsAWarningEventOnThePod) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(Pod("orphan"));
+  ResourceClaimController controller(&c);
+  ASSERT_TRUE(controller.Start().ok());
+  std::string message;
+  ASSERT_TRUE(Eventually([&] {
+    auto events = c.List(client::Kind("Event"), "default");
+    for (const auto& e : events->items) {
+      const auto& ev = std::get<api::Event>(e.value);
+      if (ev.reason == "FailedResourceClaimCreation" &&
+          ev.involved_object.name == "orphan") {
+        EXPECT_EQ(ev.type, "Warning");
+        EXPECT_EQ(ev.involved_object.kind, "Pod");
+        EXPECT_EQ(ev.source->component, "resource_claim");
+        message = ev.message;
+        return true;
+      }
+    }
+    return false;
+  }));
+  EXPECT_EQ(message,
+            "PodResourceClaim gpus: resource claim template \"gpu-template\": "
+            "resourceclaimtemplate.resource.k8s.io \"gpu-template\" not found");
+  EXPECT_EQ(controller.stats().create_attempts, 0);
+  EXPECT_EQ(controller.claims_created(), 0);
+}
+
+TEST(ResourceClaimControllerTest, CountsClaimsAndCreateAttempts) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(Template());
+  cluster->MustCreate(Pod("one"));
+  cluster->MustCreate(Pod("two"));
+  cluster->MustCreate(NamedClaim("user"));
+  Allocate(c, "user", {});
+  ResourceClaimController controller(&c);
+  ASSERT_TRUE(controller.Start().ok());
+  ASSERT_TRUE(Eventually([&] {
+    return controller.claims_created() == 2 &&
+           controller.stats().resource_claims == 3;
+  }));
+  ResourceClaimControllerStats stats = controller.stats();
+  EXPECT_EQ(stats.create_attempts, 2);
+  EXPECT_EQ(stats.create_failures, 0);
+  EXPECT_EQ(stats.allocated_resource_claims, 1);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ bool SameDevices(const api::AllocationResult& a,
 // The finalizer the scheduler puts on claims it allocates (upstream
 // resourceapi.Finalizer).
 inline constexpr std::string_view kClaimFinalizer =
-    "resource.kubernetes.io/delete-protection";
+    api::kFinalizerDeleteProtection;
 
 class ClusterState {
  public:

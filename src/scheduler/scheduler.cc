@@ -12,6 +12,7 @@
 
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
+#include "client/event_recorder.h"
 #include "client/informer.h"
 #include "common/str_cat.h"
 #include "scheduler/cluster_state.h"
@@ -37,7 +38,7 @@ int32_t PodPriority(const api::Pod& pod) {
   return 0;
 }
 
-// One event to write, or a PodScheduled condition to set.
+// An event to write, and maybe a PodScheduled condition to set.
 struct Record {
   api::Pod pod;  // namespace, name, uid, conditions
   std::string type;
@@ -122,6 +123,7 @@ class Scheduler::Impl {
   std::deque<BindTask> bind_tasks_;
   bool bind_closed_ = false;
 
+  std::unique_ptr<client::EventRecorder> recorder_;
   std::thread record_thread_;
   std::mutex record_mu_;
   std::condition_variable record_cv_;
@@ -304,6 +306,10 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
           "reachable and does it serve resource.k8s.io/v1?)");
     }
   }
+  if (options_.record_events) {
+    recorder_ = std::make_unique<client::EventRecorder>(
+        client_, client::EventRecorderOptions{options_.scheduler_name});
+  }
   record_thread_ = std::thread([this] { RecordLoop(); });
   if (options_.leader_election.has_value()) {
     client::LeaderCallbacks callbacks;
@@ -361,6 +367,7 @@ void Scheduler::Impl::Stop() {
   }
   record_cv_.notify_all();
   if (record_thread_.joinable()) record_thread_.join();
+  recorder_.reset();
 }
 
 SchedulerStats Scheduler::Impl::stats() const {
@@ -610,11 +617,14 @@ void Scheduler::Impl::Bind(BindTask task) {
 // ----------------------------------------------------- events, conditions
 
 void Scheduler::Impl::Submit(Record record) {
-  if (!options_.record_events && record.condition_reason.empty()) return;
+  if (recorder_ != nullptr) {
+    recorder_->Event("Pod", "v1", record.pod.metadata, record.type,
+                     record.reason, record.message);
+  }
+  if (record.condition_reason.empty()) return;
   {
     std::lock_guard<std::mutex> lock(record_mu_);
-    // Like client-go's event broadcaster: a bounded queue that drops
-    // rather than slowing scheduling down.
+    // Bounded like the event queue: drop rather than slow scheduling down.
     if (records_.size() >= 1000) return;
     records_.push_back(std::move(record));
   }
@@ -638,53 +648,28 @@ void Scheduler::Impl::RecordLoop() {
 
 void Scheduler::Impl::WriteRecord(const Record& r) {
   const api::ObjectMeta& meta = r.pod.metadata;
-  std::string now = NowRfc3339();
-  if (!r.condition_reason.empty()) {
-    bool same = false;
-    for (const auto& c : r.pod.status.conditions) {
-      same |= c.type == "PodScheduled" && c.status == "False" &&
-              c.reason == r.condition_reason && c.message == r.message;
-    }
-    if (!same) {
-      api::Json patch = {
-          {"status",
-           {{"conditions", api::Json::array({{{"type", "PodScheduled"},
-                                              {"status", "False"},
-                                              {"lastProbeTime", nullptr},
-                                              {"lastTransitionTime", now},
-                                              {"reason", r.condition_reason},
-                                              {"message", r.message}}})}}}};
-      client::PatchOptions o;
-      o.subresource = "status";
-      absl::StatusOr<api::Object> patched = client_->Patch(
-          client::Kind("Pod"), meta.namespace_, meta.name,
-          client::PatchType::kStrategicMerge, api::DumpJson(patch), o);
-      if (!patched.ok() && !client::IsNotFound(patched.status())) {
-        std::cerr << "scheduler: setting PodScheduled on " << ObjectKey(meta)
-                  << ": " << patched.status() << "\n";
-      }
+  for (const auto& c : r.pod.status.conditions) {
+    if (c.type == "PodScheduled" && c.status == "False" &&
+        c.reason == r.condition_reason && c.message == r.message) {
+      return;  // already says so
     }
   }
-  if (!options_.record_events) return;
-  api::Event event;
-  event.metadata.name = StrCat(
-      meta.name, ".", absl::StrCat(absl::Hex(absl::ToUnixNanos(absl::Now()))));
-  event.metadata.namespace_ = meta.namespace_;
-  event.involved_object = {
-      "Pod", meta.namespace_, meta.name, meta.uid, "v1", "", ""};
-  event.reason = r.reason;
-  event.message = r.message;
-  event.source.Mutable().component = options_.scheduler_name;
-  event.first_timestamp = now;
-  event.last_timestamp = now;
-  event.count = 1;
-  event.type = r.type;
-  event.unknown_fields["reportingComponent"] = options_.scheduler_name;
-  absl::StatusOr<api::Object> created =
-      client_->Create(api::Object{{"v1", "Event"}, std::move(event)});
-  if (!created.ok() && !client::IsNotFound(created.status())) {
-    std::cerr << "scheduler: writing event for " << ObjectKey(meta) << ": "
-              << created.status() << "\n";
+  api::Json patch = {
+      {"status",
+       {{"conditions", api::Json::array({{{"type", "PodScheduled"},
+                                          {"status", "False"},
+                                          {"lastProbeTime", nullptr},
+                                          {"lastTransitionTime", NowRfc3339()},
+                                          {"reason", r.condition_reason},
+                                          {"message", r.message}}})}}}};
+  client::PatchOptions o;
+  o.subresource = "status";
+  absl::StatusOr<api::Object> patched = client_->Patch(
+      client::Kind("Pod"), meta.namespace_, meta.name,
+      client::PatchType::kStrategicMerge, api::DumpJson(patch), o);
+  if (!patched.ok() && !client::IsNotFound(patched.status())) {
+    std::cerr << "scheduler: setting PodScheduled on " << ObjectKey(meta)
+              << ": " << patched.status() << "\n";
   }
 }
 

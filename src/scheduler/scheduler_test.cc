@@ -247,7 +247,7 @@ TEST(SchedulerTest, PendingPodCarriesTheExplanationAndRetriesOnNewDevices) {
   CheckNoDoubleAllocation(c);
 }
 
-TEST(SchedulerTest, TemplatePodsWithTheClaimController) {
+TEST(SchedulerTest, TemplatePodsWithTheClaimControllerAndDeletion) {
   auto cluster = *InProcessCluster::Start();
   client::Client& c = cluster->client();
   cluster->MustCreate(testing::PerfClassJson());
@@ -269,6 +269,24 @@ TEST(SchedulerTest, TemplatePodsWithTheClaimController) {
   absl::SleepFor(absl::Milliseconds(200));
   EXPECT_EQ(CheckNoDoubleAllocation(c), 40);
   EXPECT_EQ(scheduler->stats().scheduled, 40);
+
+  // Five bound pods go: the controller releases and deallocates their
+  // claims (the garbage collector deletes them, the controller lifts the
+  // finalizer) and the five pending pods take the devices.
+  int deleted = 0;
+  for (int i = 0; i < 45 && deleted < 5; ++i) {
+    std::string name = StrCat("p", i);
+    if (GetPod(c, "default", name).spec.node_name.empty()) continue;
+    ASSERT_TRUE(c.Delete(client::Kind("Pod"), "default", name).ok());
+    ++deleted;
+  }
+  ASSERT_TRUE(Eventually([&] { return scheduler->stats().scheduled == 45; }));
+  ASSERT_TRUE(Eventually([&] { return Claims(c).size() == 40; }))
+      << "the deleted pods' claims are gone: " << Claims(c).size();
+  EXPECT_EQ(CheckNoDoubleAllocation(c), 40);
+  for (const api::ResourceClaim& claim : Claims(c)) {
+    EXPECT_TRUE(claim.status.allocation.has_value()) << claim.metadata.name;
+  }
   scheduler->Stop();
   controller.Stop();
 }

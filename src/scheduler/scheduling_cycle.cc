@@ -7,6 +7,7 @@
 #include "absl/time/clock.h"
 #include "allocator/node_selector.h"
 #include "api/object_codec.h"
+#include "api/pod_claims.h"
 #include "common/str_cat.h"
 #include "scheduler/node_filters/node_filters.h"
 
@@ -15,9 +16,6 @@ namespace draplane::scheduler {
 namespace {
 
 namespace nf = node_filters;
-
-// Upstream resourceapi.ResourceClaimReservedForMaxSize.
-constexpr size_t kReservedForMaxSize = 256;
 
 // DynamicResources' Filter reasons.
 constexpr std::string_view kCannotAllocate = "cannot allocate all claims";
@@ -28,23 +26,6 @@ constexpr std::string_view kTimedOut = "timed out trying to allocate devices";
 std::string KObj(const api::ObjectMeta& meta) {
   return meta.namespace_.empty() ? meta.name
                                  : StrCat(meta.namespace_, "/", meta.name);
-}
-
-bool ReservedFor(const api::ResourceClaim& claim, const api::Pod& pod) {
-  for (const auto& r : claim.status.reserved_for) {
-    if (r.resource == "pods" && r.api_group.empty() &&
-        r.uid == pod.metadata.uid) {
-      return true;
-    }
-  }
-  return false;
-}
-
-bool OwnedBy(const api::ResourceClaim& claim, const api::Pod& pod) {
-  for (const auto& o : claim.metadata.owner_references) {
-    if (o.uid == pod.metadata.uid && o.controller.value_or(false)) return true;
-  }
-  return false;
 }
 
 // Device classes named by a claim's requests.
@@ -199,25 +180,15 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
   std::vector<size_t> to_allocate_plan;  // index into d.claims
   std::vector<const api::ResourceClaim*> allocated_claims;
   for (const auto& prc : pod.spec.resource_claims) {
-    std::string claim_name;
-    bool must_check_owner = false;
-    if (prc.resource_claim_name.has_value()) {
-      claim_name = *prc.resource_claim_name;
-    } else {
-      const api::PodResourceClaimStatus* status = nullptr;
-      for (const auto& s : pod.status.resource_claim_statuses) {
-        if (s.name == prc.name) status = &s;
-      }
-      if (status == nullptr) {
-        d.kind = Decision::Kind::kWaiting;
-        d.message = StrCat("pod \"", KObj(pod.metadata),
-                           "\": ResourceClaim not created yet");
-        return d;
-      }
-      if (!status->resource_claim_name.has_value()) continue;  // not needed
-      claim_name = *status->resource_claim_name;
-      must_check_owner = true;
+    absl::StatusOr<api::PodClaimName> ref = api::ResolvePodClaimName(pod, prc);
+    if (!ref.ok()) {
+      d.kind = Decision::Kind::kWaiting;
+      d.message = std::string(ref.status().message());
+      return d;
     }
+    if (!ref->name.has_value()) continue;  // not needed
+    const std::string& claim_name = *ref->name;
+    const bool must_check_owner = ref->must_check_owner;
     ObjectPtr object =
         state_->FindClaimObject(pod.metadata.namespace_, claim_name);
     if (object == nullptr) {
@@ -233,19 +204,18 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       d.message = StrCat("resourceclaim \"", claim_name, "\" is being deleted");
       return d;
     }
-    if (must_check_owner && !OwnedBy(claim, pod)) {
-      d.kind = Decision::Kind::kWaiting;
-      d.message = StrCat("ResourceClaim ", KObj(claim.metadata),
-                         " was not created for pod ", KObj(pod.metadata),
-                         " (pod is not owner)");
-      return d;
+    if (must_check_owner) {
+      if (absl::Status owned = api::IsForPod(pod, claim); !owned.ok()) {
+        d.kind = Decision::Kind::kWaiting;
+        d.message = std::string(owned.message());
+        return d;
+      }
     }
     ClaimPlan plan;
     plan.claim_key = ObjectKey(claim.metadata);
     plan.claim = object;
-    plan.reserve = !ReservedFor(claim, pod);
-    if (plan.reserve &&
-        claim.status.reserved_for.size() >= kReservedForMaxSize &&
+    plan.reserve = !api::IsReservedForPod(pod, claim);
+    if (plan.reserve && !api::CanBeReserved(claim) &&
         prefilter_message.empty()) {
       prefilter_message = "resourceclaim in use";
     }

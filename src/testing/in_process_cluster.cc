@@ -26,6 +26,7 @@ absl::StatusOr<std::unique_ptr<InProcessCluster>> InProcessCluster::Start(
   InProcessCluster* self = c.get();
   absl::Duration period = options.controller_period;
   c->controllers_ = std::thread([self, period] {
+    if (period == absl::InfiniteDuration()) return;
     while (!self->stop_) {
       self->server_->RunControllersOnce();
       absl::Time until = absl::Now() + period;

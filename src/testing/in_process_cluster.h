@@ -24,6 +24,8 @@ namespace draplane::testing {
 struct InProcessClusterOptions {
   // Empty: in-memory store; else an SQLite data file at this path.
   std::string sqlite_path;
+  // absl::InfiniteDuration(): they never run (e.g. a namespace stays
+  // Terminating with its content).
   absl::Duration controller_period = absl::Milliseconds(200);
 };
 
