@@ -519,6 +519,12 @@ class ApiServer::Impl {
       w.Send(200, {{"Content-Type", "text/plain"}}, "ok");
       return true;
     }
+    if (s.size() == 1 && s[0] == "metrics" && options_.metrics) {
+      w.Send(200,
+             {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}},
+             options_.metrics());
+      return true;
+    }
     if (s.size() == 1 && (s[0] == "api" || s[0] == "apis")) {
       if (internal::AcceptsAggregatedDiscovery(accept)) {
         SendJson(w, 200, internal::AggregatedDiscovery(s[0] == "api"), {},

@@ -8,6 +8,7 @@
 #ifndef DRAPLANE_APISERVER_API_SERVER_H_
 #define DRAPLANE_APISERVER_API_SERVER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct ApiServerOptions {
   // Admission plugins, run in order after the built-in admission
   // (admission.h).
   std::vector<std::shared_ptr<AdmissionPlugin>> admission;
+  // Set: GET /metrics answers with what it returns, in the Prometheus text
+  // format (authenticated like every API path, as kube-apiserver's).
+  std::function<std::string()> metrics;
 };
 
 class ApiServer {

@@ -14,6 +14,7 @@
 #include "client/client.h"
 #include "client/rest_config.h"
 #include "cmd/commands.h"
+#include "cmd/component_support.h"
 #include "common/str_cat.h"
 #include "scheduler/scheduler.h"
 #include "scheduler/scoring_policy.h"
@@ -35,14 +36,8 @@ struct SchedulerFlags {
   int burst = 0;
   int bind_workers = 16;
   int percentage_of_nodes_to_score = 0;
+  std::string metrics_bind_address;
 };
-
-std::string Identity() {
-  char host[256] = {0};
-  gethostname(host, sizeof(host) - 1);
-  std::random_device rd;
-  return StrCat(host, "_", absl::StrCat(absl::Hex(rd())));
-}
 
 int RunScheduler(const SchedulerFlags& flags, Streams streams) {
   absl::StatusOr<client::RestConfig> config = client::LoadKubeconfig(
@@ -72,8 +67,17 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
     client::LeaderElectionConfig le;
     le.lease_namespace = flags.lease_namespace;
     le.lease_name = flags.lease_name;
-    le.identity = Identity();
+    le.identity = LeaderIdentity();
     options.leader_election = le;
+  }
+  metrics::Registry registry;
+  options.metrics = &registry;
+  absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> metrics_server =
+      ServeMetrics(flags.metrics_bind_address, &registry);
+  if (!metrics_server.ok()) {
+    streams.err << "error: --metrics-bind-address: "
+                << metrics_server.status().message() << "\n";
+    return 1;
   }
   sigset_t signals;
   sigemptyset(&signals);
@@ -94,11 +98,17 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
               << flags.scheduler_name << " on " << config->server << " (policy "
               << flags.policy
               << (flags.leader_elect ? ", leader election on" : "") << ")\n";
+  if (*metrics_server != nullptr) {
+    streams.out << "draplane scheduler: metrics on http://"
+                << UrlHost(ParseHostPort(flags.metrics_bind_address)->host)
+                << ":" << (*metrics_server)->port() << "/metrics\n";
+  }
   streams.out.flush();
   int sig = 0;
   sigwait(&signals, &sig);
   streams.out << "draplane scheduler: shutting down\n";
   (*s)->Stop();
+  if (*metrics_server != nullptr) (*metrics_server)->Stop();
   pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
   return 0;
 }
@@ -157,6 +167,9 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
                   "As kube-scheduler's (0 = adaptive); the upstream policy "
                   "only")
       ->capture_default_str();
+  cmd->add_option("--metrics-bind-address", flags->metrics_bind_address,
+                  "Serve Prometheus metrics (plain HTTP) on HOST:PORT, e.g. "
+                  "0.0.0.0:10259 (default: no metrics endpoint)");
   cmd->callback([flags, streams, exit_code] {
     *exit_code = RunScheduler(*flags, streams);
   });

@@ -20,8 +20,11 @@
 #include "client/client.h"
 #include "client/transport.h"
 #include "cmd/commands.h"
+#include "cmd/component_support.h"
 #include "common/str_cat.h"
+#include "controllers/dra_monitor.h"
 #include "controllers/resource_claim_controller.h"
+#include "metrics/metrics.h"
 #include "scheduler/scheduler.h"
 #include "store/store.h"
 
@@ -37,6 +40,7 @@ struct ServerFlags {
   std::string kubeconfig_out;
   bool in_memory = false;
   bool scheduler = true;
+  bool controllers = true;
   std::string policy = "upstream";
 };
 
@@ -50,39 +54,8 @@ std::string DefaultDataDir() {
   return "draplane-data";
 }
 
-struct HostPort {
-  std::string host;
-  uint16_t port = 0;
-};
-
-absl::StatusOr<HostPort> ParseHostPort(const std::string& text) {
-  const size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    return absl::InvalidArgumentError(
-        StrCat("\"", text, "\" is not HOST:PORT"));
-  }
-  HostPort hp;
-  hp.host = text.substr(0, colon);
-  if (hp.host.size() > 2 && hp.host.front() == '[' && hp.host.back() == ']') {
-    hp.host = hp.host.substr(1, hp.host.size() - 2);
-  }
-  const std::string port = text.substr(colon + 1);
-  char* end = nullptr;
-  const long value = std::strtol(port.c_str(), &end, 10);
-  if (port.empty() || *end != '\0' || value < 0 || value > 65535) {
-    return absl::InvalidArgumentError(
-        StrCat("\"", port, "\" is not a port number"));
-  }
-  hp.port = static_cast<uint16_t>(value);
-  return hp;
-}
-
 bool IsLoopback(const std::string& host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
-}
-
-std::string UrlHost(const std::string& host) {
-  return host.find(':') != std::string::npos ? StrCat("[", host, "]") : host;
 }
 
 int RunServer(const ServerFlags& flags, Streams streams) {
@@ -146,7 +119,10 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     streams.err << "error: " << creds.status().message() << "\n";
     return 1;
   }
+  // Every component's metrics, served on /metrics (authenticated).
+  metrics::Registry registry;
   apiserver::ApiServerOptions api_options;
+  api_options.metrics = [&registry] { return registry.Text(); };
   apiserver::ApiServer api(store.get(), api_options);
   api_options.tokens = {creds->admin_token};
   apiserver::ApiServer secure_api(store.get(), api_options);
@@ -222,17 +198,29 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   };
   std::unique_ptr<client::Client> controller_client = in_process();
   std::unique_ptr<client::Client> scheduler_client = in_process();
-  controllers::ResourceClaimController claim_controller(
-      controller_client.get());
-  std::unique_ptr<scheduler::Scheduler> pod_scheduler;
-  if (flags.scheduler) {
-    if (absl::Status s = claim_controller.Start(); !s.ok()) {
+  controllers::ResourceClaimControllerOptions claim_options;
+  claim_options.metrics = &registry;
+  controllers::ResourceClaimController claim_controller(controller_client.get(),
+                                                        claim_options);
+  controllers::DraMonitorOptions monitor_options;
+  monitor_options.metrics = &registry;
+  controllers::DraMonitor monitor(controller_client.get(), monitor_options);
+  if (flags.controllers) {
+    absl::Status s = claim_controller.Start();
+    if (s.ok()) s = monitor.Start();
+    if (!s.ok()) {
       streams.err << "error: " << s.message() << "\n";
       return 1;
     }
+    streams.out << "draplane server: controllers running (resourceclaim, "
+                   "DRA monitor)\n";
+  }
+  std::unique_ptr<scheduler::Scheduler> pod_scheduler;
+  if (flags.scheduler) {
     scheduler::SchedulerOptions so;
     so.also_default_scheduler = true;
     so.policy = flags.policy;
+    so.metrics = &registry;
     auto created = scheduler::Scheduler::Create(scheduler_client.get(), so);
     if (!created.ok()) {
       streams.err << "error: " << created.status().message() << "\n";
@@ -245,8 +233,8 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     }
     streams.out << "draplane server: scheduler running (policy " << flags.policy
                 << ", schedulerName draplane and default-scheduler)\n";
-    streams.out.flush();
   }
+  streams.out.flush();
 
   // The built-in controllers (namespace finalizer, garbage collector).
   std::mutex mu;
@@ -273,6 +261,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   cv.notify_all();
   finalizer.join();
   if (pod_scheduler) pod_scheduler->Stop();
+  monitor.Stop();
   claim_controller.Stop();
   if (plain) plain->Stop();
   (*server)->Stop();
@@ -311,9 +300,14 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
   cmd->add_flag("--in-memory", flags->in_memory,
                 "Keep objects in memory only (nothing survives a restart)");
   cmd->add_option("--scheduler", flags->scheduler,
-                  "Run the DRA scheduler and the resourceclaim controller "
-                  "(claims from templates) inside the server; the scheduler "
-                  "takes pods for draplane and default-scheduler")
+                  "Run the DRA scheduler inside the server; it takes pods "
+                  "for draplane and default-scheduler")
+      ->capture_default_str();
+  cmd->add_option("--controllers", flags->controllers,
+                  "Run the controllers inside the server: resourceclaim "
+                  "(claims from templates, reservation cleanup, "
+                  "deallocation) and the DRA monitor (the seed's metrics on "
+                  "/metrics, warnings on DeviceClasses that select nothing)")
       ->capture_default_str();
   cmd->add_option("--scheduler-policy", flags->policy,
                   "Scoring policy: upstream, binpack, spread or topology")

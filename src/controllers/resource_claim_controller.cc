@@ -16,6 +16,8 @@
 #include "client/informer.h"
 #include "common/str_cat.h"
 #include "controllers/work_queue.h"
+#include "prometheus/counter.h"
+#include "prometheus/family.h"
 
 namespace draplane::controllers {
 
@@ -81,7 +83,18 @@ class ResourceClaimController::Impl {
   Impl(client::Client* client, ResourceClaimControllerOptions options)
       : client_(client),
         options_(options),
-        queue_(options.initial_backoff, options.max_backoff) {}
+        queue_(options.initial_backoff, options.max_backoff) {
+    if (options_.metrics != nullptr) {
+      creates_ = &prometheus::BuildCounter()
+                      .Name(
+                          "dynamic_resource_allocation_resourceclaim_"
+                          "creates_total")
+                      .Help(
+                          "Number of ResourceClaims creation requests, "
+                          "categorized by creation status and admin access")
+                      .Register(options_.metrics->prometheus());
+    }
+  }
 
   absl::Status Start(absl::Duration sync_timeout) {
     if (options_.record_events) {
@@ -129,10 +142,18 @@ class ResourceClaimController::Impl {
     for (int i = 0; i < std::max(1, options_.workers); ++i) {
       workers_.emplace_back([this] { Work(); });
     }
+    if (options_.metrics != nullptr) {
+      collector_ = options_.metrics->AddCollector([this] {
+        std::vector<prometheus::MetricFamily> out;
+        out.push_back(ClaimsFamily());
+        return out;
+      });
+    }
     return absl::OkStatus();
   }
 
   void Stop() {
+    collector_.reset();
     queue_.ShutDown();
     for (auto& t : workers_) t.join();
     workers_.clear();
@@ -459,8 +480,15 @@ class ResourceClaimController::Impl {
     claim.metadata.owner_references.push_back(owner);
     claim.spec = t.spec->spec;
     ++create_attempts_;
+    const bool admin_access = AdminAccess(claim);
     absl::StatusOr<api::Object> created = client_->Create(
         api::Object{{"resource.k8s.io/v1", "ResourceClaim"}, std::move(claim)});
+    if (creates_ != nullptr) {
+      creates_
+          ->Add({{"status", created.ok() ? "success" : "failure"},
+                 {"admin_access", admin_access ? "true" : "false"}})
+          .Increment();
+    }
     if (!created.ok()) {
       ++create_failures_;
       // Upstream names the claim by its (empty) name here.
@@ -621,8 +649,43 @@ class ResourceClaimController::Impl {
     return written.ok() ? absl::OkStatus() : written.status();
   }
 
+  static bool AdminAccess(const api::ResourceClaim& claim) {
+    for (const auto& r : claim.spec.devices.requests) {
+      if (r.exactly.has_value() && r.exactly->admin_access.value_or(false)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Upstream's dynamic_resource_allocation_resource_claims.
+  prometheus::MetricFamily ClaimsFamily() {
+    std::map<std::vector<std::string>, double> counts;
+    for (const client::ObjectPtr& o : claims_->List()) {
+      const auto& c = std::get<api::ResourceClaim>(o->value);
+      std::string source;
+      if (c.metadata.annotations.count(api::kAnnotationPodClaimName) > 0) {
+        source = "resource_claim_template";
+      } else if (c.metadata.annotations.count(
+                     "resource.kubernetes.io/extended-resource-claim") > 0) {
+        source = "extended_resource";
+      }
+      ++counts[{c.status.allocation.has_value() ? "true" : "false",
+                AdminAccess(c) ? "true" : "false", source}];
+    }
+    return metrics::GaugeFamily(
+        "dynamic_resource_allocation_resource_claims",
+        "Number of ResourceClaims, categorized by allocation status, admin "
+        "access, and source. Source can be 'resource_claim_template' "
+        "(created from a template), 'extended_resource' (extended "
+        "resources), or empty (manually created by a user).",
+        {"allocated", "admin_access", "source"}, counts);
+  }
+
   client::Client* client_;
   ResourceClaimControllerOptions options_;
+  prometheus::Family<prometheus::Counter>* creates_ = nullptr;
+  std::unique_ptr<metrics::Registry::Collector> collector_;
   WorkQueue queue_;
   std::unique_ptr<client::EventRecorder> recorder_;
   std::unique_ptr<client::Informer> templates_;

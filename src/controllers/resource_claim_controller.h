@@ -33,6 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "metrics/metrics.h"
 
 namespace draplane::controllers {
 
@@ -49,9 +50,15 @@ struct ResourceClaimControllerOptions {
   absl::Duration max_backoff = absl::Seconds(30);
   // Write events (FailedResourceClaimCreation).
   bool record_events = true;
+  // Where upstream's metrics go (null: none); outlives the controller:
+  // dynamic_resource_allocation_resourceclaim_creates_total{status,
+  // admin_access} and dynamic_resource_allocation_resource_claims{
+  // allocated,admin_access,source} (counted from the informer when
+  // scraped).
+  metrics::Registry* metrics = nullptr;
 };
 
-// Upstream's resourceclaim_controller_* metrics.
+// What the controller has seen and done (its metrics, for tests).
 struct ResourceClaimControllerStats {
   int64_t resource_claims = 0;            // claims in the informer
   int64_t allocated_resource_claims = 0;  // of which allocated

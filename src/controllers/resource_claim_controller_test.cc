@@ -442,7 +442,10 @@ TEST(ResourceClaimControllerTest, CountsClaimsAndCreateAttempts) {
   cluster->MustCreate(Pod("two"));
   cluster->MustCreate(NamedClaim("user"));
   Allocate(c, "user", {});
-  ResourceClaimController controller(&c);
+  metrics::Registry registry;
+  ResourceClaimControllerOptions options;
+  options.metrics = &registry;
+  ResourceClaimController controller(&c, options);
   ASSERT_TRUE(controller.Start().ok());
   ASSERT_TRUE(Eventually([&] {
     return controller.claims_created() == 2 &&
@@ -452,6 +455,17 @@ TEST(ResourceClaimControllerTest, CountsClaimsAndCreateAttempts) {
   EXPECT_EQ(stats.create_attempts, 2);
   EXPECT_EQ(stats.create_failures, 0);
   EXPECT_EQ(stats.allocated_resource_claims, 1);
+  // Upstream's metrics.
+  std::string text = registry.Text();
+  for (const char* sample :
+       {"dynamic_resource_allocation_resourceclaim_creates_total{admin_access="
+        "\"false\",status=\"success\"} 2\n",
+        "dynamic_resource_allocation_resource_claims{admin_access=\"false\","
+        "allocated=\"false\",source=\"resource_claim_template\"} 2\n",
+        "dynamic_resource_allocation_resource_claims{admin_access=\"false\","
+        "allocated=\"true\",source=\"\"} 1\n"}) {
+    EXPECT_NE(text.find(sample), std::string::npos) << sample << text;
+  }
 }
 
 }  // namespace

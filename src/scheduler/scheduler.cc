@@ -15,6 +15,8 @@
 #include "client/event_recorder.h"
 #include "client/informer.h"
 #include "common/str_cat.h"
+#include "prometheus/counter.h"
+#include "prometheus/histogram.h"
 #include "scheduler/cluster_state.h"
 #include "scheduler/internal/scheduling_queue.h"
 #include "scheduler/scoring_policy.h"
@@ -58,7 +60,9 @@ class Scheduler::Impl {
         options_(std::move(options)),
         policy_(std::move(policy)),
         state_(options_.features),
-        cycle_(&state_, policy_.get(), options_.cycle) {}
+        cycle_(&state_, policy_.get(), options_.cycle) {
+    InitMetrics();
+  }
 
   ~Impl() { Stop(); }
 
@@ -89,6 +93,7 @@ class Scheduler::Impl {
   struct BindTask {
     ObjectPtr pod;
     Decision decision;
+    absl::Time attempt_start;
   };
   void Bind(BindTask task);
   // Writes the plan's allocation and the pod's reservation; sets `added`
@@ -130,6 +135,19 @@ class Scheduler::Impl {
   std::deque<Record> records_;
   bool record_closed_ = false;
 
+  // Metrics (null without a registry).
+  struct AttemptMetrics {
+    prometheus::Counter* count = nullptr;
+    prometheus::Histogram* duration = nullptr;
+  };
+  void InitMetrics();
+  void ObserveAttempt(const AttemptMetrics& m, absl::Time start) const;
+  void ObserveAllocation(const api::Pod& pod);
+  AttemptMetrics scheduled_metrics_, unschedulable_metrics_, error_metrics_;
+  prometheus::Histogram* allocation_duration_ = nullptr;
+  // Pods by key -> when this scheduler first saw them pending.
+  std::map<std::string, absl::Time> pending_since_;  // under mu_
+
   std::atomic<int64_t> scheduled_{0}, unschedulable_{0}, errors_{0},
       attempts_{0}, allocate_calls_{0};
   std::atomic<bool> leading_{false};
@@ -157,6 +175,11 @@ void Scheduler::Impl::OnPod(const client::ObjectPtr& object) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     state_.SetPod(object);
+    if (pending) {
+      pending_since_.emplace(key, absl::Now());
+    } else {
+      pending_since_.erase(key);
+    }
   }
   if (pending) {
     queue_.Add(key, PodPriority(pod));
@@ -171,6 +194,7 @@ void Scheduler::Impl::OnPodDelete(const client::ObjectPtr& object) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     state_.RemovePod(key);
+    pending_since_.erase(key);
   }
   queue_.Remove(key);
   // A bound pod's resources are free again.
@@ -397,6 +421,7 @@ void Scheduler::Impl::ScheduleLoop() {
       queue_.Remove(*key);
       continue;
     }
+    const absl::Time attempt_start = absl::Now();
     Decision d = cycle_.Schedule(pod);
     ++attempts_;
     allocate_calls_ += d.allocate_calls;
@@ -406,7 +431,7 @@ void Scheduler::Impl::ScheduleLoop() {
         lock.unlock();
         {
           std::lock_guard<std::mutex> bind_lock(bind_mu_);
-          bind_tasks_.push_back(BindTask{object, std::move(d)});
+          bind_tasks_.push_back(BindTask{object, std::move(d), attempt_start});
         }
         bind_cv_.notify_one();
         break;
@@ -419,6 +444,7 @@ void Scheduler::Impl::ScheduleLoop() {
       case Decision::Kind::kUnschedulable:
         lock.unlock();
         ++unschedulable_;
+        ObserveAttempt(unschedulable_metrics_, attempt_start);
         queue_.Finish(*key, SchedulingQueue::Outcome::kUnschedulable);
         Submit(Record{pod, "Warning", "FailedScheduling", d.message,
                       "Unschedulable"});
@@ -426,6 +452,7 @@ void Scheduler::Impl::ScheduleLoop() {
       case Decision::Kind::kError:
         lock.unlock();
         ++errors_;
+        ObserveAttempt(error_metrics_, attempt_start);
         queue_.Finish(*key, SchedulingQueue::Outcome::kBackoff);
         Submit(Record{pod, "Warning", "FailedScheduling", d.message,
                       "SchedulerError"});
@@ -565,6 +592,7 @@ void Scheduler::Impl::Bind(BindTask task) {
       break;
     }
     if (added) reserved.push_back(plan.claim_key);
+    if (plan.allocation.has_value()) ObserveAllocation(pod);
     std::lock_guard<std::mutex> lock(mu_);
     state_.AssumeClaim(*written);
     if (plan.allocation.has_value()) state_.RemoveInFlight(plan.claim_key);
@@ -586,6 +614,11 @@ void Scheduler::Impl::Bind(BindTask task) {
   std::string key = ObjectKey(pod.metadata);
   if (status.ok()) {
     ++scheduled_;
+    ObserveAttempt(scheduled_metrics_, task.attempt_start);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      pending_since_.erase(key);
+    }
     queue_.Finish(key, SchedulingQueue::Outcome::kDone);
     Submit(Record{
         pod, "Normal", "Scheduled",
@@ -593,6 +626,7 @@ void Scheduler::Impl::Bind(BindTask task) {
     return;
   }
   ++errors_;
+  ObserveAttempt(error_metrics_, task.attempt_start);
   {
     std::lock_guard<std::mutex> lock(mu_);
     cycle_.Unreserve(pod, task.decision);
@@ -612,6 +646,70 @@ void Scheduler::Impl::Bind(BindTask task) {
       pod, "Warning", "FailedScheduling",
       StrCat("running PreBind plugin \"DynamicResources\": ", status.message()),
       "SchedulerError"});
+}
+
+// ---------------------------------------------------------------- metrics
+
+void Scheduler::Impl::InitMetrics() {
+  if (options_.metrics == nullptr) return;
+  prometheus::Registry& r = options_.metrics->prometheus();
+  auto& attempts =
+      prometheus::BuildCounter()
+          .Name("scheduler_schedule_attempts_total")
+          .Help(
+              "Number of attempts to schedule pods, by the result. "
+              "'unschedulable' means a pod could not be scheduled, while "
+              "'error' means an internal scheduler problem.")
+          .Register(r);
+  auto& durations =
+      prometheus::BuildHistogram()
+          .Name("scheduler_scheduling_attempt_duration_seconds")
+          .Help(
+              "Scheduling attempt latency in seconds (scheduling algorithm "
+              "+ binding)")
+          .Register(r);
+  // Upstream: ExponentialBuckets(0.001, 2, 15).
+  prometheus::Histogram::BucketBoundaries buckets;
+  for (double b = 0.001; buckets.size() < 15; b *= 2) buckets.push_back(b);
+  auto init = [&](const char* result) {
+    prometheus::Labels labels = {{"profile", options_.scheduler_name},
+                                 {"result", result}};
+    return AttemptMetrics{&attempts.Add(labels),
+                          &durations.Add(labels, buckets)};
+  };
+  scheduled_metrics_ = init("scheduled");
+  unschedulable_metrics_ = init("unschedulable");
+  error_metrics_ = init("error");
+  allocation_duration_ =
+      &prometheus::BuildHistogram()
+           .Name("dra_allocation_duration_seconds")
+           .Help(
+               "Seconds from the scheduler first seeing a pending pod to "
+               "the allocation of one of its ResourceClaims written.")
+           .Register(r)
+           .Add({{"profile", options_.scheduler_name}},
+                prometheus::Histogram::BucketBoundaries{
+                    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20,
+                    30, 60, 120, 300, 600});
+}
+
+void Scheduler::Impl::ObserveAttempt(const AttemptMetrics& m,
+                                     absl::Time start) const {
+  if (m.count == nullptr) return;
+  m.count->Increment();
+  m.duration->Observe(absl::ToDoubleSeconds(absl::Now() - start));
+}
+
+void Scheduler::Impl::ObserveAllocation(const api::Pod& pod) {
+  if (allocation_duration_ == nullptr) return;
+  absl::Time since;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = pending_since_.find(ObjectKey(pod.metadata));
+    if (it == pending_since_.end()) return;
+    since = it->second;
+  }
+  allocation_duration_->Observe(absl::ToDoubleSeconds(absl::Now() - since));
 }
 
 // ----------------------------------------------------- events, conditions

@@ -23,6 +23,7 @@
 #include "allocator/features.h"
 #include "client/client.h"
 #include "client/leader_election.h"
+#include "metrics/metrics.h"
 #include "scheduler/scheduling_cycle.h"
 
 namespace draplane::scheduler {
@@ -47,6 +48,12 @@ struct SchedulerOptions {
   std::optional<client::LeaderElectionConfig> leader_election;
   // Informer resync period (0 = none).
   absl::Duration resync = absl::ZeroDuration();
+  // Where the scheduler's metrics go (null: none); it must outlive the
+  // scheduler. Upstream's scheduler_schedule_attempts_total and
+  // scheduler_scheduling_attempt_duration_seconds{profile,result}, and the
+  // seed's dra_allocation_duration_seconds: from the scheduler first
+  // seeing a pending pod to each claim allocation for it written.
+  metrics::Registry* metrics = nullptr;
 };
 
 struct SchedulerStats {

@@ -263,7 +263,10 @@ TEST(SchedulerTest, TemplatePodsWithTheClaimControllerAndDeletion) {
   }
   controllers::ResourceClaimController controller(&c);
   ASSERT_TRUE(controller.Start().ok());
-  auto scheduler = MustStart(&c);
+  metrics::Registry registry;
+  SchedulerOptions options;
+  options.metrics = &registry;
+  auto scheduler = MustStart(&c, options);
   // 40 devices for 45 pods: 40 bound, 5 pending.
   ASSERT_TRUE(Eventually([&] { return scheduler->stats().scheduled == 40; }));
   absl::SleepFor(absl::Milliseconds(200));
@@ -287,6 +290,32 @@ TEST(SchedulerTest, TemplatePodsWithTheClaimControllerAndDeletion) {
   for (const api::ResourceClaim& claim : Claims(c)) {
     EXPECT_TRUE(claim.status.allocation.has_value()) << claim.metadata.name;
   }
+  // Every binding and every allocation is in the metrics; the five pods
+  // that waited were unschedulable at least once.
+  std::string text = registry.Text();
+  auto value = [&](const std::string& sample) {
+    size_t at = text.find(sample + " ");
+    EXPECT_NE(at, std::string::npos) << sample << "\n" << text;
+    if (at == std::string::npos) return -1.0;
+    return std::stod(text.substr(at + sample.size() + 1));
+  };
+  EXPECT_EQ(
+      value(
+          R"(scheduler_schedule_attempts_total{profile="draplane",result="scheduled"})"),
+      45);
+  EXPECT_GE(
+      value(
+          R"(scheduler_schedule_attempts_total{profile="draplane",result="unschedulable"})"),
+      5);
+  EXPECT_EQ(
+      value(
+          R"(scheduler_scheduling_attempt_duration_seconds_count{profile="draplane",result="scheduled"})"),
+      45);
+  EXPECT_EQ(
+      value(R"(dra_allocation_duration_seconds_count{profile="draplane"})"),
+      45);
+  EXPECT_GT(value(R"(dra_allocation_duration_seconds_sum{profile="draplane"})"),
+            0);
   scheduler->Stop();
   controller.Stop();
 }

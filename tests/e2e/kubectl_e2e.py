@@ -37,8 +37,9 @@ class Failure(Exception):
 
 
 class Env:
-    def __init__(self, draplane, kubectl, seed):
+    def __init__(self, draplane, kubectl, seed, draref=None):
         self.draplane = draplane
+        self.draref = draref
         self.kubectl = kubectl
         self.seed = seed
         self.dir = tempfile.mkdtemp(prefix="draplane-e2e-")
@@ -434,6 +435,85 @@ def check_scheduling(e):
            statuses)
 
 
+SEED_METRICS = [
+    "dra_resource_claims_total", "dra_resource_claims_pending",
+    "dra_resource_claims_allocated", "dra_devices_available",
+    "dra_devices_allocated", "dra_allocation_duration_seconds",
+]
+
+
+def metric_samples(text):
+    """The samples of a text exposition: {"name{labels}": value}."""
+    out = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            key, value = line.rsplit(" ", 1)
+            out[key] = float(value)
+    return out
+
+
+def check_metrics(e):
+    # The seed's metrics through the real kubectl (as kube-apiserver's own
+    # /metrics is read), checked by Prometheus' own text parser and linter.
+    text = e.k("get", "--raw", "/metrics").stdout
+    if e.draref is None:
+        raise Skip("build/draref not built (the Go test tree): exposition "
+                   "not parsed")
+    args = [e.draref, "promcheck",
+            # The seed names a gauge *_total; promlint wants that suffix
+            # for counters only.
+            "--allow", "dra_resource_claims_total"]
+    for name in SEED_METRICS:
+        args += ["--require", name]
+    p = subprocess.run(args, input=text, capture_output=True, text=True)
+    expect(p.returncode == 0, "promcheck exit %d:\n%s%s" % (
+        p.returncode, p.stdout, p.stderr))
+    # The shipped alert rules and dashboard: valid PromQL (Prometheus' own
+    # parser and rule-file validation) over metrics this server exports;
+    # dra_plugin_errors_total comes from the node driver.
+    exposition = os.path.join(e.dir, "metrics.txt")
+    with open(exposition, "w") as f:
+        f.write(text)
+    p = subprocess.run(
+        [e.draref, "promql",
+         "--rules", os.path.join(ROOT, "deploy", "prometheus", "alerts.yaml"),
+         "--dashboard", os.path.join(ROOT, "deploy", "grafana", "draplane.json"),
+         "--metrics", exposition, "--allow-missing", "dra_plugin_errors_total"],
+        capture_output=True, text=True)
+    expect(p.returncode == 0, "promql exit %d:\n%s%s" % (
+        p.returncode, p.stdout, p.stderr))
+    m = metric_samples(text)
+    # After check_scheduling: the training claim (4 A100s) and the inline
+    # request's claim (one H100) are allocated in ml-workloads.
+    a100 = 'deviceclass="gpu.nvidia.com-a100",driver="gpu.nvidia.com"'
+    h100 = 'deviceclass="gpu.nvidia.com-h100",driver="gpu.nvidia.com"'
+    expect(m.get("dra_devices_allocated{%s}" % a100) == 4, m)
+    expect(m.get("dra_devices_allocated{%s}" % h100) == 1, m)
+    nodes = e.kjson("get", "resourceslices")
+    published = {}
+    for s in nodes["items"]:
+        for d in s["spec"].get("devices", []):
+            attrs = d.get("attributes", {})
+            product = attrs.get("productName", attrs.get(
+                "gpu.nvidia.com/productName", {})).get("string", "")
+            published[product] = published.get(product, 0) + 1
+    expect(m.get("dra_devices_available{%s}" % a100) +
+           m.get("dra_devices_allocated{%s}" % a100) ==
+           sum(v for k, v in published.items() if "A100" in k), (m, published))
+    expect(m.get('dra_resource_claims_allocated{namespace="ml-workloads"}', 0)
+           >= 2, m)
+    expect(m.get('scheduler_schedule_attempts_total{profile="draplane",'
+                 'result="scheduled"}', 0) >= 2, m)
+    expect(m.get('dra_allocation_duration_seconds_count{profile="draplane"}',
+                 0) >= 2, m)
+    # The seed's MIG class selects none of the simulated (non-MIG) GPUs:
+    # the DRA monitor says so on the class.
+    ev = e.k("get", "events", "-A", "--field-selector",
+             "reason=NoMatchingDevices,involvedObject.kind=DeviceClass",
+             "-o", "jsonpath={.items[*].involvedObject.name}").stdout
+    expect_in("gpu.nvidia.com-a100-mig-3g20gb", ev, "NoMatchingDevices event")
+
+
 def check_restart_keeps_everything(e):
     before = e.kjson("get", "resourceclaims", "-A")
     code = e.stop()
@@ -462,6 +542,7 @@ CHECKS = [
     check_server_side_apply,
     check_describe_with_events,
     check_scheduling,
+    check_metrics,
     check_errors,
     check_delete_cascading_namespace,
     check_restart_keeps_everything,
@@ -481,6 +562,9 @@ def main():
     ap.add_argument("--draplane", default=os.path.join(
         ROOT, "build", "release", "src", "cmd", "draplane"))
     ap.add_argument("--kubectl")
+    ap.add_argument("--draref", default=os.path.join(ROOT, "build", "draref"),
+                    help="the Go test tree's draref (its promcheck parses "
+                         "/metrics); the check is skipped when missing")
     shared = os.environ.get("DRAPLANE_SHARED_DIR",
                             os.path.join(os.path.dirname(ROOT), "shared"))
     ap.add_argument("--seed", default=os.path.join(shared, "seed", "manifests"))
@@ -490,7 +574,8 @@ def main():
     if kubectl is None:
         print("kubectl_e2e: no kubectl (run scripts/build-kubectl)", file=sys.stderr)
         return 1
-    e = Env(args.draplane, kubectl, args.seed)
+    draref = args.draref if os.path.exists(args.draref) else None
+    e = Env(args.draplane, kubectl, args.seed, draref)
     passed = failed = skipped = 0
     try:
         e.start()

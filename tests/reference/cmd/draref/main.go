@@ -9,6 +9,8 @@
 //	draref gen --seed N --count K --out DIR    write generated scenarios
 //	draref diff --seed-start A --seed-end B    differential / self test
 //	draref bench --json                        upstream allocator timings
+//	draref promcheck -f metrics.txt            parse and lint a Prometheus exposition
+//	draref promql --rules R --dashboard D      check alert rules and dashboard queries
 //
 // See docs/scenario-format.md.
 package main
@@ -28,6 +30,8 @@ commands:
   gen        write generated scenarios (seeded)
   diff       generate scenarios and compare draref with draplane (or check determinism)
   bench      time the upstream allocator on the benchmark scenario classes
+  promcheck  parse (strictly) and lint a Prometheus text exposition, as promtool check metrics
+  promql     validate a PrometheusRule and a Grafana dashboard's PromQL against an exposition
   version    print the upstream module versions
 
 run "draref <command> -h" for the flags of a command.
@@ -51,6 +55,10 @@ func main() {
 		code = cmdDiff(args)
 	case "bench":
 		code = cmdBench(args)
+	case "promcheck":
+		code = cmdPromcheck(args)
+	case "promql":
+		code = cmdPromql(args)
 	case "version":
 		code = cmdVersion(args)
 	case "-h", "--help", "help":

@@ -1,0 +1,69 @@
+#include "cmd/component_support.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "common/str_cat.h"
+
+namespace draplane::cmd {
+
+absl::StatusOr<HostPort> ParseHostPort(const std::string& text) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return absl::InvalidArgumentError(
+        StrCat("\"", text, "\" is not HOST:PORT"));
+  }
+  HostPort hp;
+  hp.host = text.substr(0, colon);
+  if (hp.host.size() > 2 && hp.host.front() == '[' && hp.host.back() == ']') {
+    hp.host = hp.host.substr(1, hp.host.size() - 2);
+  }
+  const std::string port = text.substr(colon + 1);
+  char* end = nullptr;
+  const long value = std::strtol(port.c_str(), &end, 10);
+  if (port.empty() || *end != '\0' || value < 0 || value > 65535) {
+    return absl::InvalidArgumentError(
+        StrCat("\"", port, "\" is not a port number"));
+  }
+  hp.port = static_cast<uint16_t>(value);
+  return hp;
+}
+
+std::string UrlHost(const std::string& host) {
+  return host.find(':') != std::string::npos ? StrCat("[", host, "]") : host;
+}
+
+std::string LeaderIdentity() {
+  char host[256] = {0};
+  gethostname(host, sizeof(host) - 1);
+  std::random_device rd;
+  return StrCat(host, "_", absl::StrCat(absl::Hex(rd())));
+}
+
+absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> ServeMetrics(
+    const std::string& bind_address, metrics::Registry* registry) {
+  if (bind_address.empty()) return nullptr;
+  absl::StatusOr<HostPort> hp = ParseHostPort(bind_address);
+  if (!hp.ok()) return hp.status();
+  apiserver::HttpServerOptions options;
+  options.address = hp->host;
+  options.port = hp->port;
+  return apiserver::HttpServer::Start(
+      options, [registry](const apiserver::HttpRequest& req,
+                          apiserver::ResponseWriter& w) {
+        if (req.path == "/metrics") {
+          w.Send(200,
+                 {{"Content-Type", std::string(metrics::kTextContentType)}},
+                 registry->Text());
+        } else if (req.path == "/healthz") {
+          w.Send(200, {{"Content-Type", "text/plain"}}, "ok");
+        } else {
+          w.Send(404, {{"Content-Type", "text/plain"}}, "404 page not found\n");
+        }
+      });
+}
+
+}  // namespace draplane::cmd

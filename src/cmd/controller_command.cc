@@ -1,0 +1,198 @@
+// `draplane controller`: the controllers as their own process against any
+// Kubernetes API server (kubeconfig), with leader election: the
+// resourceclaim controller (claims from templates, reservation cleanup,
+// deallocation) and the DRA monitor (the seed's cluster metrics, warnings
+// on DeviceClasses that select nothing).
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <string>
+
+#include "client/client.h"
+#include "client/leader_election.h"
+#include "client/rest_config.h"
+#include "cmd/commands.h"
+#include "cmd/component_support.h"
+#include "controllers/dra_monitor.h"
+#include "controllers/resource_claim_controller.h"
+
+namespace draplane::cmd {
+namespace {
+
+struct ControllerFlags {
+  std::string kubeconfig;
+  std::string context;
+  bool leader_elect = true;
+  std::string lease_namespace = "kube-system";
+  std::string lease_name = "draplane-controller";
+  double qps = 0;
+  int burst = 0;
+  int workers = 8;
+  std::string metrics_bind_address;
+};
+
+// The controllers, started while this process leads.
+class Controllers {
+ public:
+  Controllers(client::Client* client, metrics::Registry* registry, int workers,
+              std::ostream& err)
+      : client_(client), registry_(registry), workers_(workers), err_(err) {}
+
+  bool Start() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (claims_ != nullptr) return true;
+    controllers::ResourceClaimControllerOptions co;
+    co.workers = workers_;
+    co.metrics = registry_;
+    claims_ =
+        std::make_unique<controllers::ResourceClaimController>(client_, co);
+    controllers::DraMonitorOptions mo;
+    mo.metrics = registry_;
+    monitor_ = std::make_unique<controllers::DraMonitor>(client_, mo);
+    absl::Status s = claims_->Start();
+    if (s.ok()) s = monitor_->Start();
+    if (!s.ok()) {
+      err_ << "error: " << s.message() << "\n";
+      StopLocked();
+      return false;
+    }
+    return true;
+  }
+
+  void Stop() {
+    std::lock_guard<std::mutex> lock(mu_);
+    StopLocked();
+  }
+
+ private:
+  void StopLocked() {
+    monitor_.reset();
+    claims_.reset();
+  }
+
+  client::Client* client_;
+  metrics::Registry* registry_;
+  int workers_;
+  std::ostream& err_;
+  std::mutex mu_;
+  std::unique_ptr<controllers::ResourceClaimController> claims_;
+  std::unique_ptr<controllers::DraMonitor> monitor_;
+};
+
+int RunController(const ControllerFlags& flags, Streams streams) {
+  absl::StatusOr<client::RestConfig> config = client::LoadKubeconfig(
+      client::DefaultKubeconfigPath(flags.kubeconfig), flags.context);
+  if (!config.ok()) {
+    streams.err << "error: " << config.status().message() << "\n";
+    return 1;
+  }
+  config->qps = flags.qps;
+  config->burst = flags.burst;
+  config->user_agent = "draplane-controller";
+  absl::StatusOr<std::unique_ptr<client::Client>> c =
+      client::Client::Connect(*config);
+  if (!c.ok()) {
+    streams.err << "error: " << c.status().message() << "\n";
+    return 1;
+  }
+  metrics::Registry registry;
+  absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> metrics_server =
+      ServeMetrics(flags.metrics_bind_address, &registry);
+  if (!metrics_server.ok()) {
+    streams.err << "error: --metrics-bind-address: "
+                << metrics_server.status().message() << "\n";
+    return 1;
+  }
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  Controllers controllers(c->get(), &registry, flags.workers, streams.err);
+  std::unique_ptr<client::LeaderElector> elector;
+  std::atomic<bool> failed{false};
+  if (flags.leader_elect) {
+    client::LeaderElectionConfig le;
+    le.lease_namespace = flags.lease_namespace;
+    le.lease_name = flags.lease_name;
+    le.identity = LeaderIdentity();
+    client::LeaderCallbacks callbacks;
+    callbacks.on_started_leading = [&] {
+      if (!controllers.Start()) {
+        failed = true;
+        kill(getpid(), SIGTERM);
+      }
+    };
+    callbacks.on_stopped_leading = [&] { controllers.Stop(); };
+    elector = std::make_unique<client::LeaderElector>(c->get(), le, callbacks);
+    elector->Start();
+  } else if (!controllers.Start()) {
+    return 1;
+  }
+  streams.out << "draplane controller: running against " << config->server
+              << (flags.leader_elect ? " (leader election on)" : "") << "\n";
+  if (*metrics_server != nullptr) {
+    streams.out << "draplane controller: metrics on http://"
+                << UrlHost(ParseHostPort(flags.metrics_bind_address)->host)
+                << ":" << (*metrics_server)->port() << "/metrics\n";
+  }
+  streams.out.flush();
+  int sig = 0;
+  sigwait(&signals, &sig);
+  streams.out << "draplane controller: shutting down\n";
+  if (elector != nullptr) elector->Stop();
+  controllers.Stop();
+  if (*metrics_server != nullptr) (*metrics_server)->Stop();
+  pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
+  auto flags = std::make_shared<ControllerFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "controller",
+      "Run draplane's controllers against a Kubernetes API server.\n\n"
+      "The resourceclaim controller as kube-controller-manager's: creates "
+      "pods' ResourceClaims from ResourceClaimTemplates, removes "
+      "reservations of pods that are gone or finished, deallocates claims "
+      "nobody reserves and deletes generated claims of finished pods. The "
+      "DRA monitor (draplane's): the seed's Prometheus metrics "
+      "(dra_resource_claims_*, dra_devices_*) and a Warning event on "
+      "DeviceClasses whose selectors select no published device.\n\n"
+      "Example:\n"
+      "  draplane controller --kubeconfig ~/.kube/config "
+      "--metrics-bind-address 0.0.0.0:10257");
+  cmd->add_option("--kubeconfig", flags->kubeconfig,
+                  "kubeconfig file (default $KUBECONFIG or ~/.kube/config)");
+  cmd->add_option("--context", flags->context, "kubeconfig context");
+  cmd->add_option("--leader-elect", flags->leader_elect,
+                  "Only the holder of the lease runs the controllers")
+      ->capture_default_str();
+  cmd->add_option("--leader-elect-resource-namespace", flags->lease_namespace)
+      ->capture_default_str();
+  cmd->add_option("--leader-elect-resource-name", flags->lease_name)
+      ->capture_default_str();
+  cmd->add_option("--kube-api-qps", flags->qps,
+                  "Client-side request rate limit (0 = unlimited)")
+      ->capture_default_str();
+  cmd->add_option("--kube-api-burst", flags->burst)->capture_default_str();
+  cmd->add_option("--concurrent-resource-claim-syncs", flags->workers,
+                  "Workers of the resourceclaim controller")
+      ->capture_default_str();
+  cmd->add_option("--metrics-bind-address", flags->metrics_bind_address,
+                  "Serve Prometheus metrics (plain HTTP) on HOST:PORT, e.g. "
+                  "0.0.0.0:10257 (default: no metrics endpoint)");
+  cmd->callback([flags, streams, exit_code] {
+    *exit_code = RunController(*flags, streams);
+  });
+}
+
+}  // namespace draplane::cmd
