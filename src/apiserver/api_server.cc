@@ -12,6 +12,7 @@
 #include "api/object_codec.h"
 #include "apiserver/in_process_exchange.h"
 #include "apiserver/internal/api_errors.h"
+#include "apiserver/internal/default_toleration_seconds.h"
 #include "apiserver/internal/discovery.h"
 #include "apiserver/internal/garbage_collector.h"
 #include "apiserver/internal/inline_claims.h"
@@ -359,12 +360,24 @@ std::string WarningHeader(const std::string& message) {
   return StrCat("299 - \"", escaped, "\"");
 }
 
+// The built-in admission plugins that are on, then the caller's.
+std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
+    const ApiServerOptions& options) {
+  std::vector<std::shared_ptr<AdmissionPlugin>> chain;
+  if (options.default_toleration_seconds) {
+    chain.push_back(internal::NewDefaultTolerationSeconds());
+  }
+  chain.insert(chain.end(), options.admission.begin(), options.admission.end());
+  return chain;
+}
+
 }  // namespace
 
 class ApiServer::Impl {
  public:
   Impl(store::Store* store, ApiServerOptions options)
-      : registry_(store, options.admission), options_(std::move(options)) {
+      : registry_(store, AdmissionChain(options)),
+        options_(std::move(options)) {
     EnsureDefaultNamespaces();
   }
 

@@ -36,6 +36,10 @@ struct ApiServerOptions {
   // Admission plugins, run in order after the built-in admission
   // (admission.h).
   std::vector<std::shared_ptr<AdmissionPlugin>> admission;
+  // kube-apiserver's DefaultTolerationSeconds admission (on by default
+  // upstream): new pods tolerate not-ready/unreachable NoExecute taints
+  // for 300 s unless they say otherwise. Runs before `admission`.
+  bool default_toleration_seconds = true;
   // Set: GET /metrics answers with what it returns, in the Prometheus text
   // format (authenticated like every API path, as kube-apiserver's).
   std::function<std::string()> metrics;

@@ -1131,3 +1131,96 @@ TEST_F(ApiServerTest, PagingAcrossAllNamespaces) {
 
 }  // namespace
 }  // namespace draplane::apiserver
+
+namespace draplane::apiserver {
+namespace {
+
+// Upstream's DefaultTolerationSeconds admission plugin.
+TEST_F(ApiServerTest, NewPodsTolerateNotReadyAndUnreachableFor300Seconds) {
+  auto tolerations = [&](const std::string& name) {
+    return Do("GET", "/api/v1/namespaces/default/pods/" + name)
+        .JsonBody()["spec"]
+        .value("tolerations", Json::array());
+  };
+  const Json not_ready = {{"key", "node.kubernetes.io/not-ready"},
+                          {"operator", "Exists"},
+                          {"effect", "NoExecute"},
+                          {"tolerationSeconds", 300}};
+  const Json unreachable = {{"key", "node.kubernetes.io/unreachable"},
+                            {"operator", "Exists"},
+                            {"effect", "NoExecute"},
+                            {"tolerationSeconds", 300}};
+  ASSERT_EQ(CreatePod("plain"), 201);
+  EXPECT_EQ(tolerations("plain"), Json::array({not_ready, unreachable}));
+
+  // A pod that says how long to tolerate unreachable keeps that.
+  ASSERT_EQ(
+      CreatePod("own",
+                R"("tolerations":[{"key":"node.kubernetes.io/unreachable",)"
+                R"("operator":"Exists","effect":"NoExecute",)"
+                R"("tolerationSeconds":10}],)"),
+      201);
+  Json own = tolerations("own");
+  ASSERT_EQ(own.size(), 2u) << own;
+  EXPECT_EQ(own[0]["tolerationSeconds"], 10);
+  EXPECT_EQ(own[1], not_ready);
+
+  // An empty key with an empty effect tolerates every taint: nothing added.
+  ASSERT_EQ(CreatePod("all", R"("tolerations":[{"operator":"Exists"}],)"), 201);
+  EXPECT_EQ(tolerations("all").size(), 1u);
+
+  // A NoSchedule toleration does not count.
+  ASSERT_EQ(CreatePod("nosched",
+                      R"("tolerations":[{"key":"node.kubernetes.io/not-ready",)"
+                      R"("operator":"Exists","effect":"NoSchedule"}],)"),
+            201);
+  EXPECT_EQ(tolerations("nosched").size(), 3u);
+
+  // Updates are not defaulted again: the two tolerations stay two.
+  Json pod = Do("GET", "/api/v1/namespaces/default/pods/plain").JsonBody();
+  pod["metadata"]["labels"]["x"] = "y";
+  auto updated =
+      Do("PUT", "/api/v1/namespaces/default/pods/plain", api::DumpJson(pod));
+  ASSERT_EQ(updated.code, 200) << updated.body;
+  EXPECT_EQ(tolerations("plain").size(), 2u);
+}
+
+TEST(ApiServerOptionsTest, DefaultTolerationSecondsCanBeTurnedOff) {
+  auto store = store::NewMemoryStore();
+  ApiServerOptions options;
+  options.default_toleration_seconds = false;
+  ApiServer server(store.get(), options);
+  HttpRequest req;
+  req.method = "POST";
+  req.path = "/api/v1/namespaces/default/pods";
+  req.body = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},)"
+             R"("spec":{"containers":[{"name":"c","image":"busybox"}]}})";
+  req.headers["content-type"] = "application/json";
+  RecordingWriter w;
+  server.Handle(req, w);
+  ASSERT_EQ(w.code, 201) << w.body;
+  EXPECT_FALSE(Json::parse(w.body)["spec"].contains("tolerations")) << w.body;
+}
+
+// /metrics serves what the option returns, authenticated.
+TEST(ApiServerOptionsTest, MetricsAreServedWhenConfigured) {
+  auto store = store::NewMemoryStore();
+  ApiServerOptions options;
+  options.tokens = {"secret"};
+  options.metrics = [] { return std::string("up 1\n"); };
+  ApiServer server(store.get(), options);
+  HttpRequest req;
+  req.method = "GET";
+  req.path = "/metrics";
+  RecordingWriter anonymous;
+  server.Handle(req, anonymous);
+  EXPECT_EQ(anonymous.code, 401);
+  req.headers["authorization"] = "Bearer secret";
+  RecordingWriter w;
+  server.Handle(req, w);
+  EXPECT_EQ(w.code, 200);
+  EXPECT_EQ(w.body, "up 1\n");
+}
+
+}  // namespace
+}  // namespace draplane::apiserver

@@ -19,6 +19,7 @@
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
 #include "controllers/dra_monitor.h"
+#include "controllers/node_lifecycle_controller.h"
 #include "controllers/resource_claim_controller.h"
 
 namespace draplane::cmd {
@@ -33,29 +34,37 @@ struct ControllerFlags {
   double qps = 0;
   int burst = 0;
   int workers = 8;
+  int node_monitor_period_s = 5;
+  int node_monitor_grace_period_s = 50;
   std::string metrics_bind_address;
 };
 
 // The controllers, started while this process leads.
 class Controllers {
  public:
-  Controllers(client::Client* client, metrics::Registry* registry, int workers,
-              std::ostream& err)
-      : client_(client), registry_(registry), workers_(workers), err_(err) {}
+  Controllers(client::Client* client, metrics::Registry* registry,
+              const ControllerFlags& flags, std::ostream& err)
+      : client_(client), registry_(registry), flags_(flags), err_(err) {}
 
   bool Start() {
     std::lock_guard<std::mutex> lock(mu_);
     if (claims_ != nullptr) return true;
     controllers::ResourceClaimControllerOptions co;
-    co.workers = workers_;
+    co.workers = flags_.workers;
     co.metrics = registry_;
     claims_ =
         std::make_unique<controllers::ResourceClaimController>(client_, co);
     controllers::DraMonitorOptions mo;
     mo.metrics = registry_;
     monitor_ = std::make_unique<controllers::DraMonitor>(client_, mo);
+    controllers::NodeLifecycleOptions no;
+    no.monitor_period = absl::Seconds(flags_.node_monitor_period_s);
+    no.grace_period = absl::Seconds(flags_.node_monitor_grace_period_s);
+    nodes_ =
+        std::make_unique<controllers::NodeLifecycleController>(client_, no);
     absl::Status s = claims_->Start();
     if (s.ok()) s = monitor_->Start();
+    if (s.ok()) s = nodes_->Start();
     if (!s.ok()) {
       err_ << "error: " << s.message() << "\n";
       StopLocked();
@@ -72,16 +81,18 @@ class Controllers {
  private:
   void StopLocked() {
     monitor_.reset();
+    nodes_.reset();
     claims_.reset();
   }
 
   client::Client* client_;
   metrics::Registry* registry_;
-  int workers_;
+  const ControllerFlags& flags_;
   std::ostream& err_;
   std::mutex mu_;
   std::unique_ptr<controllers::ResourceClaimController> claims_;
   std::unique_ptr<controllers::DraMonitor> monitor_;
+  std::unique_ptr<controllers::NodeLifecycleController> nodes_;
 };
 
 int RunController(const ControllerFlags& flags, Streams streams) {
@@ -114,7 +125,7 @@ int RunController(const ControllerFlags& flags, Streams streams) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  Controllers controllers(c->get(), &registry, flags.workers, streams.err);
+  Controllers controllers(c->get(), &registry, flags, streams.err);
   std::unique_ptr<client::LeaderElector> elector;
   std::atomic<bool> failed{false};
   if (flags.leader_elect) {
@@ -164,6 +175,10 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
       "pods' ResourceClaims from ResourceClaimTemplates, removes "
       "reservations of pods that are gone or finished, deallocates claims "
       "nobody reserves and deletes generated claims of finished pods. The "
+      "node lifecycle controller as kube-controller-manager's: nodes whose "
+      "kube-node-lease Lease stops being renewed become Unknown and get "
+      "the unreachable taints, and pods that do not tolerate them are "
+      "evicted (their claims are then deallocated). The "
       "DRA monitor (draplane's): the seed's Prometheus metrics "
       "(dra_resource_claims_*, dra_devices_*) and a Warning event on "
       "DeviceClasses whose selectors select no published device.\n\n"
@@ -186,6 +201,14 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
   cmd->add_option("--kube-api-burst", flags->burst)->capture_default_str();
   cmd->add_option("--concurrent-resource-claim-syncs", flags->workers,
                   "Workers of the resourceclaim controller")
+      ->capture_default_str();
+  cmd->add_option("--node-monitor-period", flags->node_monitor_period_s,
+                  "Seconds between node heartbeat checks")
+      ->capture_default_str();
+  cmd->add_option("--node-monitor-grace-period",
+                  flags->node_monitor_grace_period_s,
+                  "Seconds without a heartbeat before a node is marked "
+                  "Unknown and tainted unreachable")
       ->capture_default_str();
   cmd->add_option("--metrics-bind-address", flags->metrics_bind_address,
                   "Serve Prometheus metrics (plain HTTP) on HOST:PORT, e.g. "

@@ -23,6 +23,7 @@
 #include "cmd/component_support.h"
 #include "common/str_cat.h"
 #include "controllers/dra_monitor.h"
+#include "controllers/node_lifecycle_controller.h"
 #include "controllers/resource_claim_controller.h"
 #include "metrics/metrics.h"
 #include "scheduler/scheduler.h"
@@ -205,15 +206,17 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   controllers::DraMonitorOptions monitor_options;
   monitor_options.metrics = &registry;
   controllers::DraMonitor monitor(controller_client.get(), monitor_options);
+  controllers::NodeLifecycleController node_lifecycle(controller_client.get());
   if (flags.controllers) {
     absl::Status s = claim_controller.Start();
     if (s.ok()) s = monitor.Start();
+    if (s.ok()) s = node_lifecycle.Start();
     if (!s.ok()) {
       streams.err << "error: " << s.message() << "\n";
       return 1;
     }
     streams.out << "draplane server: controllers running (resourceclaim, "
-                   "DRA monitor)\n";
+                   "node lifecycle, DRA monitor)\n";
   }
   std::unique_ptr<scheduler::Scheduler> pod_scheduler;
   if (flags.scheduler) {
@@ -262,6 +265,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   finalizer.join();
   if (pod_scheduler) pod_scheduler->Stop();
   monitor.Stop();
+  node_lifecycle.Stop();
   claim_controller.Stop();
   if (plain) plain->Stop();
   (*server)->Stop();
@@ -306,7 +310,9 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
   cmd->add_option("--controllers", flags->controllers,
                   "Run the controllers inside the server: resourceclaim "
                   "(claims from templates, reservation cleanup, "
-                  "deallocation) and the DRA monitor (the seed's metrics on "
+                  "deallocation), node lifecycle (nodes whose Lease stops "
+                  "being renewed are tainted and their pods evicted) and the "
+                  "DRA monitor (the seed's metrics on "
                   "/metrics, warnings on DeviceClasses that select nothing)")
       ->capture_default_str();
   cmd->add_option("--scheduler-policy", flags->policy,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <iostream>
 #include <map>
@@ -93,6 +94,15 @@ class ResourceClaimController::Impl {
                           "Number of ResourceClaims creation requests, "
                           "categorized by creation status and admin access")
                       .Register(options_.metrics->prometheus());
+      leaked_counter_ =
+          &prometheus::BuildCounter()
+               .Name("dra_leaked_devices_total")
+               .Help(
+                   "Devices found allocated to ResourceClaims whose "
+                   "consumers were gone for longer than a leak-check "
+                   "period; the controller then freed them (draplane's).")
+               .Register(options_.metrics->prometheus())
+               .Add({});
     }
   }
 
@@ -142,6 +152,9 @@ class ResourceClaimController::Impl {
     for (int i = 0; i < std::max(1, options_.workers); ++i) {
       workers_.emplace_back([this] { Work(); });
     }
+    if (options_.leak_check_period > absl::ZeroDuration()) {
+      leak_thread_ = std::thread([this] { LeakLoop(); });
+    }
     if (options_.metrics != nullptr) {
       collector_ = options_.metrics->AddCollector([this] {
         std::vector<prometheus::MetricFamily> out;
@@ -154,6 +167,12 @@ class ResourceClaimController::Impl {
 
   void Stop() {
     collector_.reset();
+    {
+      std::lock_guard<std::mutex> lock(leak_mu_);
+      leak_stop_ = true;
+    }
+    leak_cv_.notify_all();
+    if (leak_thread_.joinable()) leak_thread_.join();
     queue_.ShutDown();
     for (auto& t : workers_) t.join();
     workers_.clear();
@@ -171,6 +190,7 @@ class ResourceClaimController::Impl {
     s.allocated_resource_claims = num_allocated_;
     s.create_attempts = create_attempts_;
     s.create_failures = create_failures_;
+    s.leaked_devices = leaked_devices_;
     return s;
   }
 
@@ -649,6 +669,93 @@ class ResourceClaimController::Impl {
     return written.ok() ? absl::OkStatus() : written.status();
   }
 
+  // ----------------------------------------------------------- leak check
+
+  void LeakLoop() {
+    std::unique_lock<std::mutex> lock(leak_mu_);
+    while (!leak_cv_.wait_for(
+        lock, absl::ToChronoNanoseconds(options_.leak_check_period),
+        [this] { return leak_stop_; })) {
+      lock.unlock();
+      LeakCheck();
+      lock.lock();
+    }
+  }
+
+  // Whether an allocated claim has no consumer that may still run.
+  absl::StatusOr<bool> Abandoned(const api::ResourceClaim& claim) {
+    const std::string& ns = claim.metadata.namespace_;
+    if (!claim.status.reserved_for.empty()) {
+      for (const auto& r : claim.status.reserved_for) {
+        if (!r.api_group.empty() || r.resource != "pods") return false;
+        absl::StatusOr<bool> keep = KeepReservation(ns, r);
+        if (!keep.ok()) return keep.status();
+        if (*keep) return false;
+      }
+      return true;
+    }
+    std::optional<api::OwnerPod> owner = api::OwningPod(claim);
+    if (!owner.has_value()) return false;  // a user's claim may wait unused
+    client::ObjectPtr cached = pods_->Get(ns, owner->name);
+    if (cached != nullptr) {
+      const auto& pod = std::get<api::Pod>(cached->value);
+      return pod.metadata.uid != owner->uid || api::IsPodDone(pod);
+    }
+    absl::StatusOr<api::Object> live =
+        client_->Get(client::Kind("Pod"), ns, owner->name);
+    if (!live.ok()) {
+      if (client::IsNotFound(live.status())) return true;
+      return live.status();
+    }
+    return live->metadata()->uid != owner->uid ||
+           api::IsPodDone(std::get<api::Pod>(live->value));
+  }
+
+  void LeakCheck() {
+    std::map<std::string, std::string> suspects;  // uid -> resourceVersion
+    for (const client::ObjectPtr& o : claims_->List()) {
+      const auto& claim = std::get<api::ResourceClaim>(o->value);
+      if (!claim.status.allocation.has_value() ||
+          claim.metadata.deletion_timestamp.has_value()) {
+        continue;
+      }
+      absl::StatusOr<bool> abandoned = Abandoned(claim);
+      if (!abandoned.ok() || !*abandoned) continue;
+      const std::string& uid = claim.metadata.uid;
+      suspects[uid] = claim.metadata.resource_version;
+      auto seen = suspects_.find(uid);
+      if (seen == suspects_.end() ||
+          seen->second != claim.metadata.resource_version) {
+        continue;  // first sighting: normal processing may be under way
+      }
+      const int64_t devices =
+          static_cast<int64_t>(claim.status.allocation->devices.results.size());
+      leaked_devices_ += devices;
+      if (leaked_counter_ != nullptr) {
+        leaked_counter_->Increment(static_cast<double>(devices));
+      }
+      std::cerr << "resourceclaim controller: leak check: claim "
+                << Key(claim.metadata) << " holds " << devices
+                << " device(s) without a consumer; freeing them\n";
+      if (claim.status.reserved_for.empty()) {
+        // Unreserved and generated for a pod that will not run.
+        client::DeleteOptions d;
+        d.precondition_uid = uid;
+        absl::Status deleted =
+            client_->Delete(client::Kind("ResourceClaim"),
+                            claim.metadata.namespace_, claim.metadata.name, d);
+        if (!deleted.ok() && !client::IsNotFound(deleted)) {
+          std::cerr << "resourceclaim controller: leak check: deleting "
+                    << Key(claim.metadata) << ": " << deleted << "\n";
+        }
+      } else {
+        queue_.Add(StrCat(kClaimKeyPrefix, Key(claim.metadata)));
+      }
+      suspects.erase(uid);  // counted once
+    }
+    suspects_ = std::move(suspects);
+  }
+
   static bool AdminAccess(const api::ResourceClaim& claim) {
     for (const auto& r : claim.spec.devices.requests) {
       if (r.exactly.has_value() && r.exactly->admin_access.value_or(false)) {
@@ -704,6 +811,14 @@ class ResourceClaimController::Impl {
   std::atomic<int64_t> num_allocated_{0};
   std::atomic<int64_t> create_attempts_{0};
   std::atomic<int64_t> create_failures_{0};
+  std::atomic<int64_t> leaked_devices_{0};
+
+  prometheus::Counter* leaked_counter_ = nullptr;
+  std::thread leak_thread_;
+  std::mutex leak_mu_;
+  std::condition_variable leak_cv_;
+  bool leak_stop_ = false;
+  std::map<std::string, std::string> suspects_;  // leak thread only
 };
 
 ResourceClaimController::ResourceClaimController(

@@ -19,6 +19,11 @@
 //   allocation and finalizer of an unreserved claim being deleted, and
 //   deletes a generated claim whose pod is done or replaced.
 //
+// Beyond upstream: a periodic leak check (ResourceClaimControllerOptions::
+// leak_check_period) for allocations whose consumers are gone but that
+// events did not release (missed events, a stuck sync, no garbage
+// collector).
+//
 // Difference from upstream, on purpose: the status apply lists the pod's
 // existing resourceClaimStatuses entries too, so a second sync that adds
 // an entry does not drop the ones this field manager applied before.
@@ -54,8 +59,17 @@ struct ResourceClaimControllerOptions {
   // dynamic_resource_allocation_resourceclaim_creates_total{status,
   // admin_access} and dynamic_resource_allocation_resource_claims{
   // allocated,admin_access,source} (counted from the informer when
-  // scraped).
+  // scraped), and draplane's dra_leaked_devices_total.
   metrics::Registry* metrics = nullptr;
+  // The leak check (draplane's; 0 = off): every period, allocated claims
+  // whose consumers are all gone (reservedFor pods deleted, replaced or
+  // finished) or, unreserved, whose generating pod is gone or finished.
+  // One still in that state at the next check (normal processing takes
+  // milliseconds) is a leak: counted (its devices, in
+  // dra_leaked_devices_total) and freed: reserved claims are synced again
+  // (reservations dropped, deallocated), unreserved generated claims
+  // deleted (the finalizer path deallocates them).
+  absl::Duration leak_check_period = absl::Minutes(1);
 };
 
 // What the controller has seen and done (its metrics, for tests).
@@ -64,6 +78,7 @@ struct ResourceClaimControllerStats {
   int64_t allocated_resource_claims = 0;  // of which allocated
   int64_t create_attempts = 0;
   int64_t create_failures = 0;
+  int64_t leaked_devices = 0;  // found by the leak check
 };
 
 class ResourceClaimController {

@@ -468,5 +468,62 @@ TEST(ResourceClaimControllerTest, CountsClaimsAndCreateAttempts) {
   }
 }
 
+TEST(ResourceClaimControllerTest,
+     TheLeakCheckFreesAGeneratedClaimWhosePodIsGone) {
+  // No garbage collector: nothing else would ever delete the claim.
+  testing::InProcessClusterOptions cluster_options;
+  cluster_options.controller_period = absl::InfiniteDuration();
+  auto cluster = *testing::InProcessCluster::Start(cluster_options);
+  client::Client& c = cluster->client();
+  // Generated for a pod that no longer exists, allocated, not reserved.
+  Json claim = NamedClaim("orphan-gpus-x1y2z");
+  claim["metadata"]["annotations"] = {
+      {"resource.kubernetes.io/pod-claim-name", "gpus"}};
+  claim["metadata"]["ownerReferences"] =
+      Json::array({{{"apiVersion", "v1"},
+                    {"kind", "Pod"},
+                    {"name", "orphan"},
+                    {"uid", "00000000-0000-0000-0000-0000000000aa"},
+                    {"controller", true}}});
+  cluster->MustCreate(claim);
+  Allocate(c, "orphan-gpus-x1y2z", {});
+  // A user's claim allocated and unused is not a leak.
+  cluster->MustCreate(NamedClaim("kept"));
+  Allocate(c, "kept", {}, "gpu-1");
+
+  metrics::Registry registry;
+  ResourceClaimControllerOptions options;
+  options.metrics = &registry;
+  options.leak_check_period = absl::Milliseconds(100);
+  ResourceClaimController controller(&c, options);
+  ASSERT_TRUE(controller.Start().ok());
+  ASSERT_TRUE(Eventually([&] {
+    return client::IsNotFound(GetClaim(c, "orphan-gpus-x1y2z").status());
+  })) << "the leaked claim is deallocated and deleted";
+  EXPECT_EQ(controller.stats().leaked_devices, 1);
+  EXPECT_NE(registry.Text().find("dra_leaked_devices_total 1\n"),
+            std::string::npos)
+      << registry.Text();
+  absl::SleepFor(absl::Milliseconds(300));
+  EXPECT_TRUE(GetClaim(c, "kept")->status.allocation.has_value());
+  EXPECT_EQ(controller.stats().leaked_devices, 1) << "counted once";
+}
+
+TEST(ResourceClaimControllerTest, ReservationsReleasedByEventsAreNotLeaks) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(NamedClaim("shared"));
+  std::string a = Uid(cluster->MustCreate(PodUsing("a", "shared", "node-1")));
+  Allocate(c, "shared", {{"a", a}});
+  ResourceClaimControllerOptions options;
+  options.leak_check_period = absl::Milliseconds(500);
+  ResourceClaimController controller(&c, options);
+  ASSERT_TRUE(controller.Start().ok());
+  ASSERT_TRUE(c.Delete(client::Kind("Pod"), "default", "a").ok());
+  ASSERT_TRUE(Eventually([&] { return Deallocated(c, "shared"); }));
+  absl::SleepFor(absl::Milliseconds(1200));  // two more checks
+  EXPECT_EQ(controller.stats().leaked_devices, 0);
+}
+
 }  // namespace
 }  // namespace draplane::controllers

@@ -1,0 +1,285 @@
+#include "controllers/node_lifecycle_controller.h"
+
+#include <atomic>
+#include <thread>
+
+#include "absl/time/clock.h"
+#include "api/object_codec.h"
+#include "controllers/resource_claim_controller.h"
+#include "gtest/gtest.h"
+#include "testing/in_process_cluster.h"
+
+namespace draplane::controllers {
+namespace {
+
+using api::Json;
+
+template <typename F>
+bool Eventually(F done, absl::Duration timeout = absl::Seconds(10)) {
+  absl::Time deadline = absl::Now() + timeout;
+  while (absl::Now() < deadline) {
+    if (done()) return true;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  return done();
+}
+
+std::string Now() {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(),
+                          absl::UTCTimeZone());
+}
+
+Json Node(const std::string& name) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata", {{"name", name}}},
+          {"status",
+           {{"conditions",
+             Json::array({{{"type", "Ready"},
+                           {"status", "True"},
+                           {"reason", "KubeletReady"},
+                           {"message", "kubelet is posting ready status"},
+                           {"lastHeartbeatTime", Now()},
+                           {"lastTransitionTime", Now()}}})}}}};
+}
+
+Json Lease(const std::string& node) {
+  return {{"apiVersion", "coordination.k8s.io/v1"},
+          {"kind", "Lease"},
+          {"metadata", {{"name", node}, {"namespace", "kube-node-lease"}}},
+          {"spec",
+           {{"holderIdentity", node},
+            {"leaseDurationSeconds", 40},
+            {"renewTime", Now()}}}};
+}
+
+Json Pod(const std::string& name, const std::string& node, Json tolerations,
+         const std::string& claim = "") {
+  Json pod = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", {{"name", name}, {"namespace", "default"}}},
+      {"spec",
+       {{"nodeName", node},
+        {"containers", Json::array({{{"name", "c"}, {"image", "x"}}})}}}};
+  if (!tolerations.is_null()) pod["spec"]["tolerations"] = tolerations;
+  if (!claim.empty()) {
+    pod["spec"]["resourceClaims"] =
+        Json::array({{{"name", "gpu"}, {"resourceClaimName", claim}}});
+    pod["spec"]["containers"][0]["resources"] = {
+        {"claims", Json::array({{{"name", "gpu"}}})}};
+  }
+  return pod;
+}
+
+Json Tolerate(const char* key, std::optional<int> seconds) {
+  Json t = {{"key", key}, {"operator", "Exists"}, {"effect", "NoExecute"}};
+  if (seconds.has_value()) t["tolerationSeconds"] = *seconds;
+  return Json::array({t});
+}
+
+// Renews the node's Lease every 50 ms while `beating` (the kubelet).
+class Heartbeat {
+ public:
+  Heartbeat(client::Client* c, std::string node) : c_(c), node_(node) {
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        if (beating_) Renew();
+        absl::SleepFor(absl::Milliseconds(50));
+      }
+    });
+  }
+  ~Heartbeat() {
+    stop_ = true;
+    thread_.join();
+  }
+  void set_beating(bool b) { beating_ = b; }
+  void Renew() {
+    Json patch = {{"spec", {{"renewTime", Now()}}}};
+    (void)c_->Patch(client::Kind("Lease"), "kube-node-lease", node_,
+                    client::PatchType::kMerge, api::DumpJson(patch));
+  }
+
+ private:
+  client::Client* c_;
+  std::string node_;
+  std::atomic<bool> beating_{true};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+api::Node GetNode(client::Client& c, const std::string& name) {
+  auto o = c.Get(client::Kind("Node"), "", name);
+  return o.ok() ? std::get<api::Node>(o->value) : api::Node{};
+}
+
+std::string ReadyStatus(const api::Node& node) {
+  for (const auto& cond : node.status.conditions) {
+    if (cond.type == "Ready") return cond.status;
+  }
+  return "";
+}
+
+std::set<std::string> Taints(const api::Node& node) {
+  std::set<std::string> out;
+  for (const auto& t : node.spec.taints) out.insert(t.key + ":" + t.effect);
+  return out;
+}
+
+bool PodExists(client::Client& c, const std::string& name) {
+  return c.Get(client::Kind("Pod"), "default", name).ok();
+}
+
+TEST(NodeLifecycleControllerTest,
+     ANodeThatStopsHeartbeatingIsTaintedItsPodsEvictedItsClaimsFreed) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(Node("gpu-1"));
+  cluster->MustCreate(Lease("gpu-1"));
+  // A node applied from a manifest, with no Lease: never monitored.
+  cluster->MustCreate(Node("static-1"));
+  Heartbeat heartbeat(&c, "gpu-1");
+
+  // A claim allocated to a pod on gpu-1 (as the scheduler would leave it).
+  cluster->MustCreate(
+      {{"apiVersion", "resource.k8s.io/v1"},
+       {"kind", "ResourceClaim"},
+       {"metadata",
+        {{"name", "gpu-claim"},
+         {"namespace", "default"},
+         {"finalizers",
+          Json::array({"resource.kubernetes.io/delete-protection"})}}},
+       {"spec",
+        {{"devices",
+          {{"requests",
+            Json::array({{{"name", "gpu"},
+                          {"exactly", {{"deviceClassName", "gpu"}}}}})}}}}}});
+  api::Object victim = cluster->MustCreate(
+      Pod("victim", "gpu-1", Tolerate("node.kubernetes.io/unreachable", 1),
+          "gpu-claim"));
+  Json status = {
+      {"status",
+       {{"allocation",
+         {{"devices",
+           {{"results", Json::array({{{"request", "gpu"},
+                                      {"driver", "gpu.nvidia.com"},
+                                      {"pool", "gpu-1"},
+                                      {"device", "gpu-0"}}})}}}}},
+        {"reservedFor", Json::array({{{"resource", "pods"},
+                                      {"name", "victim"},
+                                      {"uid", victim.metadata()->uid}}})}}}};
+  client::PatchOptions po;
+  po.subresource = "status";
+  ASSERT_TRUE(c.Patch(client::Kind("ResourceClaim"), "default", "gpu-claim",
+                      client::PatchType::kMerge, api::DumpJson(status), po)
+                  .ok());
+  // Tolerates unreachable forever: stays.
+  cluster->MustCreate(
+      Pod("patient", "gpu-1", Tolerate("node.kubernetes.io/unreachable", {})));
+  // No toleration of its own: the API server's DefaultTolerationSeconds
+  // gives it 300 s.
+  api::Object defaulted =
+      cluster->MustCreate(Pod("defaulted", "gpu-1", nullptr));
+  const auto& tolerations =
+      std::get<api::Pod>(defaulted.value).spec.tolerations;
+  ASSERT_EQ(tolerations.size(), 2u);
+  EXPECT_EQ(tolerations[0].key, "node.kubernetes.io/not-ready");
+  EXPECT_EQ(tolerations[1].key, "node.kubernetes.io/unreachable");
+  EXPECT_EQ(tolerations[1].toleration_seconds, 300);
+  cluster->MustCreate(Pod("elsewhere", "static-1", nullptr));
+
+  NodeLifecycleOptions options;
+  options.monitor_period = absl::Milliseconds(20);
+  options.grace_period = absl::Milliseconds(400);
+  NodeLifecycleController nodes(&c, options);
+  ASSERT_TRUE(nodes.Start().ok());
+  ResourceClaimController claims(&c);
+  ASSERT_TRUE(claims.Start().ok());
+
+  // Heartbeating: healthy for several grace periods.
+  absl::SleepFor(absl::Seconds(1));
+  EXPECT_EQ(ReadyStatus(GetNode(c, "gpu-1")), "True");
+  EXPECT_TRUE(Taints(GetNode(c, "gpu-1")).empty());
+
+  // The node dies.
+  heartbeat.set_beating(false);
+  ASSERT_TRUE(Eventually(
+      [&] { return ReadyStatus(GetNode(c, "gpu-1")) == "Unknown"; }));
+  api::Node dead = GetNode(c, "gpu-1");
+  for (const auto& cond : dead.status.conditions) {
+    if (cond.type != "Ready") continue;
+    EXPECT_EQ(cond.reason, "NodeStatusUnknown");
+    EXPECT_EQ(cond.message, "Kubelet stopped posting node status.");
+  }
+  ASSERT_TRUE(Eventually([&] {
+    return Taints(GetNode(c, "gpu-1")) ==
+           std::set<std::string>{"node.kubernetes.io/unreachable:NoExecute",
+                                 "node.kubernetes.io/unreachable:NoSchedule"};
+  }));
+  // After its 1 s toleration the victim is evicted and its claim freed.
+  ASSERT_TRUE(Eventually([&] { return !PodExists(c, "victim"); }));
+  ASSERT_TRUE(Eventually([&] {
+    auto claim = c.Get(client::Kind("ResourceClaim"), "default", "gpu-claim");
+    if (!claim.ok()) return false;
+    const auto& rc = std::get<api::ResourceClaim>(claim->value);
+    return !rc.status.allocation.has_value() && rc.status.reserved_for.empty();
+  })) << "the evicted pod's claim is deallocated";
+  EXPECT_TRUE(PodExists(c, "patient"));
+  EXPECT_TRUE(PodExists(c, "defaulted")) << "300 s have not passed";
+  EXPECT_TRUE(PodExists(c, "elsewhere"));
+  EXPECT_EQ(ReadyStatus(GetNode(c, "static-1")), "True");
+  EXPECT_EQ(nodes.stats().pods_evicted, 1);
+  EXPECT_EQ(nodes.stats().nodes_marked_unknown, 1);
+  bool evicted_event = false;
+  ASSERT_TRUE(Eventually([&] {
+    auto events = c.List(client::Kind("Event"), "default");
+    for (const auto& e : events->items) {
+      const auto& ev = std::get<api::Event>(e.value);
+      evicted_event |= ev.reason == "TaintManagerEviction" &&
+                       ev.message == "Marking for deletion Pod default/victim";
+    }
+    return evicted_event;
+  }));
+
+  // The node comes back: its agent posts Ready=True and renews the Lease;
+  // the taints go, its devices can be allocated again.
+  api::Object back = *c.Get(client::Kind("Node"), "", "gpu-1");
+  for (auto& cond : std::get<api::Node>(back.value).status.conditions) {
+    cond.status = "True";
+    cond.reason = "KubeletReady";
+    cond.last_heartbeat_time = Now();
+  }
+  ASSERT_TRUE(c.UpdateStatus(back).ok());
+  heartbeat.set_beating(true);
+  ASSERT_TRUE(Eventually([&] { return Taints(GetNode(c, "gpu-1")).empty(); }));
+  absl::SleepFor(absl::Milliseconds(600));
+  EXPECT_EQ(ReadyStatus(GetNode(c, "gpu-1")), "True");
+  EXPECT_EQ(nodes.stats().nodes_marked_unknown, 1);
+}
+
+TEST(NodeLifecycleControllerTest, ANotReadyNodeGetsTheNotReadyTaints) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  Json node = Node("sick");
+  node["status"]["conditions"][0]["status"] = "False";
+  cluster->MustCreate(node);
+  cluster->MustCreate(Lease("sick"));
+  cluster->MustCreate(Pod("intolerant", "sick", Json::array()));
+  NodeLifecycleOptions options;
+  options.monitor_period = absl::Milliseconds(20);
+  options.grace_period = absl::Seconds(30);
+  NodeLifecycleController nodes(&c, options);
+  ASSERT_TRUE(nodes.Start().ok());
+  ASSERT_TRUE(Eventually([&] {
+    return Taints(GetNode(c, "sick")) ==
+           std::set<std::string>{"node.kubernetes.io/not-ready:NoExecute",
+                                 "node.kubernetes.io/not-ready:NoSchedule"};
+  }));
+  // The API server gave the pod 300 s: still there.
+  absl::SleepFor(absl::Milliseconds(200));
+  EXPECT_TRUE(PodExists(c, "intolerant"));
+  EXPECT_EQ(nodes.stats().nodes_marked_unknown, 0);
+}
+
+}  // namespace
+}  // namespace draplane::controllers
