@@ -19,6 +19,7 @@
 #include "apiserver/internal/object_filter.h"
 #include "apiserver/internal/patching.h"
 #include "apiserver/internal/registry.h"
+#include "apiserver/internal/resource_quota_admission.h"
 #include "apiserver/internal/resources.h"
 #include "apiserver/internal/watch_cache.h"
 #include "common/str_cat.h"
@@ -360,14 +361,19 @@ std::string WarningHeader(const std::string& message) {
   return StrCat("299 - \"", escaped, "\"");
 }
 
-// The built-in admission plugins that are on, then the caller's.
+// The built-in admission plugins that are on, then the caller's; `quota`
+// gets the ResourceQuota plugin (to attach to the registry).
 std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
-    const ApiServerOptions& options) {
+    const ApiServerOptions& options,
+    std::shared_ptr<internal::ResourceQuotaAdmission>* quota) {
   std::vector<std::shared_ptr<AdmissionPlugin>> chain;
   if (options.default_toleration_seconds) {
     chain.push_back(internal::NewDefaultTolerationSeconds());
   }
   chain.insert(chain.end(), options.admission.begin(), options.admission.end());
+  // Last, as upstream's ResourceQuota (it charges what the others admit).
+  *quota = std::make_shared<internal::ResourceQuotaAdmission>();
+  chain.push_back(*quota);
   return chain;
 }
 
@@ -376,8 +382,9 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
 class ApiServer::Impl {
  public:
   Impl(store::Store* store, ApiServerOptions options)
-      : registry_(store, AdmissionChain(options)),
+      : registry_(store, AdmissionChain(options, &quota_)),
         options_(std::move(options)) {
+    quota_->Attach(&registry_);
     EnsureDefaultNamespaces();
   }
 
@@ -1266,6 +1273,8 @@ class ApiServer::Impl {
 
   void Watch(const HttpRequest& req, const Target& t, ResponseWriter& w);
 
+  // Created by AdmissionChain (before registry_ is), attached to it after.
+  std::shared_ptr<internal::ResourceQuotaAdmission> quota_;
   internal::Registry registry_;
   internal::WatchCache watch_cache_;
   const ApiServerOptions options_;

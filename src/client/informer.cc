@@ -449,4 +449,25 @@ std::string Informer::ResourceVersion() const {
   return impl_->ResourceVersion();
 }
 
+std::unique_ptr<Informer> NewInformer(Client* client, std::string_view kind,
+                                      std::string ns) {
+  InformerOptions options;
+  options.kind = &Kind(kind);
+  options.ns = std::move(ns);
+  return std::make_unique<Informer>(client, options);
+}
+
+bool StartAndSync(const std::vector<Informer*>& informers,
+                  absl::Duration timeout) {
+  for (Informer* i : informers) i->Start();
+  const absl::Time deadline = absl::Now() + timeout;
+  for (Informer* i : informers) {
+    if (!i->WaitForSync(
+            std::max(absl::ZeroDuration(), deadline - absl::Now()))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace draplane::client

@@ -78,6 +78,16 @@ class Informer {
   std::unique_ptr<Impl> impl_;
 };
 
+// An informer of the served kind named `kind` ("Pod") in `ns` ("" = all
+// namespaces) with the default options.
+std::unique_ptr<Informer> NewInformer(Client* client, std::string_view kind,
+                                      std::string ns = "");
+
+// Starts every informer, then waits until all have synced, `timeout` in
+// all; false when one did not.
+bool StartAndSync(const std::vector<Informer*>& informers,
+                  absl::Duration timeout);
+
 }  // namespace draplane::client
 
 #endif  // DRAPLANE_CLIENT_INFORMER_H_

@@ -1,5 +1,7 @@
 #include "cmd/component_support.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -64,6 +66,60 @@ absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> ServeMetrics(
           w.Send(404, {{"Content-Type", "text/plain"}}, "404 page not found\n");
         }
       });
+}
+
+std::string MetricsUrl(const std::string& bind_address,
+                       const apiserver::HttpServer& server) {
+  absl::StatusOr<HostPort> hp = ParseHostPort(bind_address);
+  return StrCat("http://", UrlHost(hp.ok() ? hp->host : "127.0.0.1"), ":",
+                server.port(), "/metrics");
+}
+
+TerminationSignals::TerminationSignals() {
+  sigemptyset(&set_);
+  sigaddset(&set_, SIGTERM);
+  sigaddset(&set_, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+}
+
+TerminationSignals::~TerminationSignals() {
+  pthread_sigmask(SIG_UNBLOCK, &set_, nullptr);
+}
+
+int TerminationSignals::Wait() {
+  int sig = 0;
+  sigwait(&set_, &sig);
+  return sig;
+}
+
+void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
+                       const std::string& metrics_example) {
+  cmd->add_option("--kubeconfig", flags->kubeconfig,
+                  "kubeconfig file (default $KUBECONFIG or ~/.kube/config)");
+  cmd->add_option("--context", flags->context, "kubeconfig context");
+  cmd->add_option("--kube-api-qps", flags->qps,
+                  "Client-side request rate limit (0 = unlimited, the "
+                  "default: the upstream components' 50 QPS would cap "
+                  "throughput)")
+      ->capture_default_str();
+  cmd->add_option("--kube-api-burst", flags->burst)->capture_default_str();
+  cmd->add_option("--metrics-bind-address", flags->metrics_bind_address,
+                  StrCat("Serve Prometheus metrics (plain HTTP) on HOST:PORT, "
+                         "e.g. ",
+                         metrics_example, " (default: no metrics endpoint)"));
+}
+
+absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(
+    const RemoteApiFlags& flags, const std::string& user_agent,
+    client::RestConfig* config) {
+  absl::StatusOr<client::RestConfig> loaded = client::LoadKubeconfig(
+      client::DefaultKubeconfigPath(flags.kubeconfig), flags.context);
+  if (!loaded.ok()) return loaded.status();
+  *config = *std::move(loaded);
+  config->qps = flags.qps;
+  config->burst = flags.burst;
+  config->user_agent = user_agent;
+  return client::Client::Connect(*config);
 }
 
 }  // namespace draplane::cmd

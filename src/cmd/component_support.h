@@ -4,12 +4,17 @@
 #ifndef DRAPLANE_CMD_COMPONENT_SUPPORT_H_
 #define DRAPLANE_CMD_COMPONENT_SUPPORT_H_
 
+#include <signal.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
 #include "apiserver/http_server.h"
+#include "client/client.h"
+#include "client/rest_config.h"
 #include "metrics/metrics.h"
 
 namespace draplane::cmd {
@@ -32,6 +37,46 @@ std::string LeaderIdentity();
 // on `bind_address` (HOST:PORT). Null for an empty address (no endpoint).
 absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> ServeMetrics(
     const std::string& bind_address, metrics::Registry* registry);
+// "http://HOST:PORT/metrics" for a server ServeMetrics started.
+std::string MetricsUrl(const std::string& bind_address,
+                       const apiserver::HttpServer& server);
+
+// SIGTERM and SIGINT for Wait(): blocked in the constructing thread and so
+// in every thread started after it (construct it before any thread
+// starts, or a signal may reach a thread that dies of it); unblocked again
+// by the destructor.
+class TerminationSignals {
+ public:
+  TerminationSignals();
+  ~TerminationSignals();
+  TerminationSignals(const TerminationSignals&) = delete;
+  TerminationSignals& operator=(const TerminationSignals&) = delete;
+  // Blocks until one arrives; returns its number.
+  int Wait();
+
+ private:
+  sigset_t set_;
+};
+
+// How a component reaches a remote API server, and where it serves its
+// metrics: --kubeconfig, --context, --kube-api-qps, --kube-api-burst,
+// --metrics-bind-address.
+struct RemoteApiFlags {
+  std::string kubeconfig;
+  std::string context;
+  double qps = 0;
+  int burst = 0;
+  std::string metrics_bind_address;
+};
+// `metrics_example` is a HOST:PORT for the help text (the upstream
+// component's port, e.g. "0.0.0.0:10259").
+void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
+                       const std::string& metrics_example);
+// Loads the kubeconfig and connects with `user_agent`; `config` gets what
+// was loaded.
+absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(
+    const RemoteApiFlags& flags, const std::string& user_agent,
+    client::RestConfig* config);
 
 }  // namespace draplane::cmd
 

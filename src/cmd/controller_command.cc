@@ -21,22 +21,19 @@
 #include "controllers/dra_monitor.h"
 #include "controllers/node_lifecycle_controller.h"
 #include "controllers/resource_claim_controller.h"
+#include "controllers/resource_quota_controller.h"
 
 namespace draplane::cmd {
 namespace {
 
 struct ControllerFlags {
-  std::string kubeconfig;
-  std::string context;
+  RemoteApiFlags remote;
   bool leader_elect = true;
   std::string lease_namespace = "kube-system";
   std::string lease_name = "draplane-controller";
-  double qps = 0;
-  int burst = 0;
   int workers = 8;
   int node_monitor_period_s = 5;
   int node_monitor_grace_period_s = 50;
-  std::string metrics_bind_address;
 };
 
 // The controllers, started while this process leads.
@@ -62,9 +59,11 @@ class Controllers {
     no.grace_period = absl::Seconds(flags_.node_monitor_grace_period_s);
     nodes_ =
         std::make_unique<controllers::NodeLifecycleController>(client_, no);
+    quotas_ = std::make_unique<controllers::ResourceQuotaController>(client_);
     absl::Status s = claims_->Start();
     if (s.ok()) s = monitor_->Start();
     if (s.ok()) s = nodes_->Start();
+    if (s.ok()) s = quotas_->Start();
     if (!s.ok()) {
       err_ << "error: " << s.message() << "\n";
       StopLocked();
@@ -81,6 +80,7 @@ class Controllers {
  private:
   void StopLocked() {
     monitor_.reset();
+    quotas_.reset();
     nodes_.reset();
     claims_.reset();
   }
@@ -93,38 +93,26 @@ class Controllers {
   std::unique_ptr<controllers::ResourceClaimController> claims_;
   std::unique_ptr<controllers::DraMonitor> monitor_;
   std::unique_ptr<controllers::NodeLifecycleController> nodes_;
+  std::unique_ptr<controllers::ResourceQuotaController> quotas_;
 };
 
 int RunController(const ControllerFlags& flags, Streams streams) {
-  absl::StatusOr<client::RestConfig> config = client::LoadKubeconfig(
-      client::DefaultKubeconfigPath(flags.kubeconfig), flags.context);
-  if (!config.ok()) {
-    streams.err << "error: " << config.status().message() << "\n";
-    return 1;
-  }
-  config->qps = flags.qps;
-  config->burst = flags.burst;
-  config->user_agent = "draplane-controller";
+  TerminationSignals signals;  // before any thread starts
+  client::RestConfig config;
   absl::StatusOr<std::unique_ptr<client::Client>> c =
-      client::Client::Connect(*config);
+      ConnectRemote(flags.remote, "draplane-controller", &config);
   if (!c.ok()) {
     streams.err << "error: " << c.status().message() << "\n";
     return 1;
   }
   metrics::Registry registry;
   absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> metrics_server =
-      ServeMetrics(flags.metrics_bind_address, &registry);
+      ServeMetrics(flags.remote.metrics_bind_address, &registry);
   if (!metrics_server.ok()) {
     streams.err << "error: --metrics-bind-address: "
                 << metrics_server.status().message() << "\n";
     return 1;
   }
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
   Controllers controllers(c->get(), &registry, flags, streams.err);
   std::unique_ptr<client::LeaderElector> elector;
   std::atomic<bool> failed{false};
@@ -146,21 +134,20 @@ int RunController(const ControllerFlags& flags, Streams streams) {
   } else if (!controllers.Start()) {
     return 1;
   }
-  streams.out << "draplane controller: running against " << config->server
+  streams.out << "draplane controller: running against " << config.server
               << (flags.leader_elect ? " (leader election on)" : "") << "\n";
   if (*metrics_server != nullptr) {
-    streams.out << "draplane controller: metrics on http://"
-                << UrlHost(ParseHostPort(flags.metrics_bind_address)->host)
-                << ":" << (*metrics_server)->port() << "/metrics\n";
+    streams.out << "draplane controller: metrics on "
+                << MetricsUrl(flags.remote.metrics_bind_address,
+                              **metrics_server)
+                << "\n";
   }
   streams.out.flush();
-  int sig = 0;
-  sigwait(&signals, &sig);
+  signals.Wait();
   streams.out << "draplane controller: shutting down\n";
   if (elector != nullptr) elector->Stop();
   controllers.Stop();
   if (*metrics_server != nullptr) (*metrics_server)->Stop();
-  pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
   return failed ? 1 : 0;
 }
 
@@ -178,16 +165,15 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
       "node lifecycle controller as kube-controller-manager's: nodes whose "
       "kube-node-lease Lease stops being renewed become Unknown and get "
       "the unreachable taints, and pods that do not tolerate them are "
-      "evicted (their claims are then deallocated). The "
+      "evicted (their claims are then deallocated). The resourcequota "
+      "controller keeps status.used of quotas on claims true. The "
       "DRA monitor (draplane's): the seed's Prometheus metrics "
       "(dra_resource_claims_*, dra_devices_*) and a Warning event on "
       "DeviceClasses whose selectors select no published device.\n\n"
       "Example:\n"
       "  draplane controller --kubeconfig ~/.kube/config "
       "--metrics-bind-address 0.0.0.0:10257");
-  cmd->add_option("--kubeconfig", flags->kubeconfig,
-                  "kubeconfig file (default $KUBECONFIG or ~/.kube/config)");
-  cmd->add_option("--context", flags->context, "kubeconfig context");
+  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10257");
   cmd->add_option("--leader-elect", flags->leader_elect,
                   "Only the holder of the lease runs the controllers")
       ->capture_default_str();
@@ -195,10 +181,6 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--leader-elect-resource-name", flags->lease_name)
       ->capture_default_str();
-  cmd->add_option("--kube-api-qps", flags->qps,
-                  "Client-side request rate limit (0 = unlimited)")
-      ->capture_default_str();
-  cmd->add_option("--kube-api-burst", flags->burst)->capture_default_str();
   cmd->add_option("--concurrent-resource-claim-syncs", flags->workers,
                   "Workers of the resourceclaim controller")
       ->capture_default_str();
@@ -210,9 +192,6 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
                   "Seconds without a heartbeat before a node is marked "
                   "Unknown and tainted unreachable")
       ->capture_default_str();
-  cmd->add_option("--metrics-bind-address", flags->metrics_bind_address,
-                  "Serve Prometheus metrics (plain HTTP) on HOST:PORT, e.g. "
-                  "0.0.0.0:10257 (default: no metrics endpoint)");
   cmd->callback([flags, streams, exit_code] {
     *exit_code = RunController(*flags, streams);
   });

@@ -23,8 +23,7 @@ namespace draplane::cmd {
 namespace {
 
 struct SchedulerFlags {
-  std::string kubeconfig;
-  std::string context;
+  RemoteApiFlags remote;
   std::string scheduler_name = "draplane";
   bool also_default = false;
   std::string policy = "upstream";
@@ -32,25 +31,15 @@ struct SchedulerFlags {
   bool leader_elect = true;
   std::string lease_namespace = "kube-system";
   std::string lease_name = "draplane-scheduler";
-  double qps = 0;
-  int burst = 0;
   int bind_workers = 16;
   int percentage_of_nodes_to_score = 0;
-  std::string metrics_bind_address;
 };
 
 int RunScheduler(const SchedulerFlags& flags, Streams streams) {
-  absl::StatusOr<client::RestConfig> config = client::LoadKubeconfig(
-      client::DefaultKubeconfigPath(flags.kubeconfig), flags.context);
-  if (!config.ok()) {
-    streams.err << "error: " << config.status().message() << "\n";
-    return 1;
-  }
-  config->qps = flags.qps;
-  config->burst = flags.burst;
-  config->user_agent = "draplane-scheduler";
+  TerminationSignals signals;  // before any thread starts
+  client::RestConfig config;
   absl::StatusOr<std::unique_ptr<client::Client>> c =
-      client::Client::Connect(*config);
+      ConnectRemote(flags.remote, "draplane-scheduler", &config);
   if (!c.ok()) {
     streams.err << "error: " << c.status().message() << "\n";
     return 1;
@@ -73,17 +62,12 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
   metrics::Registry registry;
   options.metrics = &registry;
   absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> metrics_server =
-      ServeMetrics(flags.metrics_bind_address, &registry);
+      ServeMetrics(flags.remote.metrics_bind_address, &registry);
   if (!metrics_server.ok()) {
     streams.err << "error: --metrics-bind-address: "
                 << metrics_server.status().message() << "\n";
     return 1;
   }
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   absl::StatusOr<std::unique_ptr<scheduler::Scheduler>> s =
       scheduler::Scheduler::Create(c->get(), options);
   if (!s.ok()) {
@@ -95,21 +79,20 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
     return 1;
   }
   streams.out << "draplane scheduler: scheduling pods with schedulerName "
-              << flags.scheduler_name << " on " << config->server << " (policy "
+              << flags.scheduler_name << " on " << config.server << " (policy "
               << flags.policy
               << (flags.leader_elect ? ", leader election on" : "") << ")\n";
   if (*metrics_server != nullptr) {
-    streams.out << "draplane scheduler: metrics on http://"
-                << UrlHost(ParseHostPort(flags.metrics_bind_address)->host)
-                << ":" << (*metrics_server)->port() << "/metrics\n";
+    streams.out << "draplane scheduler: metrics on "
+                << MetricsUrl(flags.remote.metrics_bind_address,
+                              **metrics_server)
+                << "\n";
   }
   streams.out.flush();
-  int sig = 0;
-  sigwait(&signals, &sig);
+  signals.Wait();
   streams.out << "draplane scheduler: shutting down\n";
   (*s)->Stop();
   if (*metrics_server != nullptr) (*metrics_server)->Stop();
-  pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
   return 0;
 }
 
@@ -130,9 +113,7 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
       "(draplane's; see docs/scheduler.md).\n\n"
       "Example:\n"
       "  draplane scheduler --kubeconfig ~/.kube/config --policy binpack");
-  cmd->add_option("--kubeconfig", flags->kubeconfig,
-                  "kubeconfig file (default $KUBECONFIG or ~/.kube/config)");
-  cmd->add_option("--context", flags->context, "kubeconfig context");
+  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10259");
   cmd->add_option("--scheduler-name", flags->scheduler_name,
                   "Schedule pods with this spec.schedulerName")
       ->capture_default_str();
@@ -154,11 +135,6 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--leader-elect-resource-name", flags->lease_name)
       ->capture_default_str();
-  cmd->add_option("--kube-api-qps", flags->qps,
-                  "Client-side request rate limit (0 = unlimited, the "
-                  "default: kube-scheduler's 50 QPS would cap throughput)")
-      ->capture_default_str();
-  cmd->add_option("--kube-api-burst", flags->burst)->capture_default_str();
   cmd->add_option("--bind-workers", flags->bind_workers,
                   "Concurrent claim writes and bindings")
       ->capture_default_str();
@@ -167,9 +143,6 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
                   "As kube-scheduler's (0 = adaptive); the upstream policy "
                   "only")
       ->capture_default_str();
-  cmd->add_option("--metrics-bind-address", flags->metrics_bind_address,
-                  "Serve Prometheus metrics (plain HTTP) on HOST:PORT, e.g. "
-                  "0.0.0.0:10259 (default: no metrics endpoint)");
   cmd->callback([flags, streams, exit_code] {
     *exit_code = RunScheduler(*flags, streams);
   });

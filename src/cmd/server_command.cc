@@ -25,6 +25,7 @@
 #include "controllers/dra_monitor.h"
 #include "controllers/node_lifecycle_controller.h"
 #include "controllers/resource_claim_controller.h"
+#include "controllers/resource_quota_controller.h"
 #include "metrics/metrics.h"
 #include "scheduler/scheduler.h"
 #include "store/store.h"
@@ -91,13 +92,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
                 << ec.message() << "\n";
     return 1;
   }
-  // Signals are taken by sigwait below; block them before any thread
-  // starts so that every thread inherits the mask.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  TerminationSignals signals;  // before any thread starts
 
   std::unique_ptr<store::Store> store;
   if (flags.in_memory) {
@@ -207,16 +202,19 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   monitor_options.metrics = &registry;
   controllers::DraMonitor monitor(controller_client.get(), monitor_options);
   controllers::NodeLifecycleController node_lifecycle(controller_client.get());
+  controllers::ResourceQuotaController quota_controller(
+      controller_client.get());
   if (flags.controllers) {
     absl::Status s = claim_controller.Start();
     if (s.ok()) s = monitor.Start();
     if (s.ok()) s = node_lifecycle.Start();
+    if (s.ok()) s = quota_controller.Start();
     if (!s.ok()) {
       streams.err << "error: " << s.message() << "\n";
       return 1;
     }
     streams.out << "draplane server: controllers running (resourceclaim, "
-                   "node lifecycle, DRA monitor)\n";
+                   "node lifecycle, resourcequota, DRA monitor)\n";
   }
   std::unique_ptr<scheduler::Scheduler> pod_scheduler;
   if (flags.scheduler) {
@@ -252,8 +250,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     }
   });
 
-  int sig = 0;
-  sigwait(&signals, &sig);
+  const int sig = signals.Wait();
   streams.out << "draplane server: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
               << ", shutting down\n";
   streams.out.flush();
@@ -265,11 +262,11 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   finalizer.join();
   if (pod_scheduler) pod_scheduler->Stop();
   monitor.Stop();
+  quota_controller.Stop();
   node_lifecycle.Stop();
   claim_controller.Stop();
   if (plain) plain->Stop();
   (*server)->Stop();
-  pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
   return 0;
 }
 
@@ -311,7 +308,8 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "Run the controllers inside the server: resourceclaim "
                   "(claims from templates, reservation cleanup, "
                   "deallocation), node lifecycle (nodes whose Lease stops "
-                  "being renewed are tainted and their pods evicted) and the "
+                  "being renewed are tainted and their pods evicted), "
+                  "resourcequota (status.used of claim quotas) and the "
                   "DRA monitor (the seed's metrics on "
                   "/metrics, warnings on DeviceClasses that select nothing)")
       ->capture_default_str();

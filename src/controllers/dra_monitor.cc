@@ -31,14 +31,9 @@ class DraMonitor::Impl {
       : client_(client), options_(options) {}
 
   absl::Status Start(absl::Duration sync_timeout) {
-    auto informer = [this](std::string_view kind) {
-      client::InformerOptions o;
-      o.kind = &client::Kind(kind);
-      return std::make_unique<client::Informer>(client_, o);
-    };
-    claims_ = informer("ResourceClaim");
-    slices_ = informer("ResourceSlice");
-    classes_ = informer("DeviceClass");
+    claims_ = client::NewInformer(client_, "ResourceClaim");
+    slices_ = client::NewInformer(client_, "ResourceSlice");
+    classes_ = client::NewInformer(client_, "DeviceClass");
     client::EventHandler changed;
     changed.on_add = [this](const client::ObjectPtr&) { MarkDirty(); };
     changed.on_update = [this](const client::ObjectPtr&,
@@ -46,16 +41,10 @@ class DraMonitor::Impl {
     changed.on_delete = [this](const client::ObjectPtr&) { MarkDirty(); };
     slices_->AddHandler(changed);
     classes_->AddHandler(changed);
-    absl::Time deadline = absl::Now() + sync_timeout;
-    for (client::Informer* i : {claims_.get(), slices_.get(), classes_.get()}) {
-      i->Start();
-    }
-    for (client::Informer* i : {claims_.get(), slices_.get(), classes_.get()}) {
-      if (!i->WaitForSync(
-              std::max(absl::ZeroDuration(), deadline - absl::Now()))) {
-        return absl::DeadlineExceededError(
-            "dra monitor: informers did not sync in time");
-      }
+    if (!client::StartAndSync({claims_.get(), slices_.get(), classes_.get()},
+                              sync_timeout)) {
+      return absl::DeadlineExceededError(
+          "dra monitor: informers did not sync in time");
     }
     if (options_.warn_classes) {
       recorder_ = std::make_unique<client::EventRecorder>(

@@ -6,22 +6,14 @@
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "gtest/gtest.h"
+#include "testing/eventually.h"
 #include "testing/in_process_cluster.h"
 
 namespace draplane::controllers {
 namespace {
 
 using api::Json;
-
-template <typename F>
-bool Eventually(F done) {
-  absl::Time deadline = absl::Now() + absl::Seconds(10);
-  while (absl::Now() < deadline) {
-    if (done()) return true;
-    absl::SleepFor(absl::Milliseconds(10));
-  }
-  return done();
-}
+using draplane::testing::Eventually;
 
 Json Slice(const std::string& node, const std::string& product, int count) {
   Json devices = Json::array();

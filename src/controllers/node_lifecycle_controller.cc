@@ -59,25 +59,14 @@ class NodeLifecycleController::Impl {
       : client_(client), options_(options) {}
 
   absl::Status Start(absl::Duration sync_timeout) {
-    auto informer = [this](std::string_view kind, std::string ns) {
-      client::InformerOptions o;
-      o.kind = &client::Kind(kind);
-      o.ns = std::move(ns);
-      return std::make_unique<client::Informer>(client_, o);
-    };
-    nodes_ = informer("Node", "");
-    leases_ = informer("Lease", std::string(kNodeLeaseNamespace));
-    pods_ = informer("Pod", "");
-    absl::Time deadline = absl::Now() + sync_timeout;
-    for (client::Informer* i : {nodes_.get(), leases_.get(), pods_.get()}) {
-      i->Start();
-    }
-    for (client::Informer* i : {nodes_.get(), leases_.get(), pods_.get()}) {
-      if (!i->WaitForSync(
-              std::max(absl::ZeroDuration(), deadline - absl::Now()))) {
-        return absl::DeadlineExceededError(
-            "node lifecycle controller: informers did not sync in time");
-      }
+    nodes_ = client::NewInformer(client_, "Node");
+    leases_ =
+        client::NewInformer(client_, "Lease", std::string(kNodeLeaseNamespace));
+    pods_ = client::NewInformer(client_, "Pod");
+    if (!client::StartAndSync({nodes_.get(), leases_.get(), pods_.get()},
+                              sync_timeout)) {
+      return absl::DeadlineExceededError(
+          "node lifecycle controller: informers did not sync in time");
     }
     if (options_.record_events) {
       recorder_ = std::make_unique<client::EventRecorder>(

@@ -7,22 +7,14 @@
 #include "api/object_codec.h"
 #include "controllers/resource_claim_controller.h"
 #include "gtest/gtest.h"
+#include "testing/eventually.h"
 #include "testing/in_process_cluster.h"
 
 namespace draplane::controllers {
 namespace {
 
 using api::Json;
-
-template <typename F>
-bool Eventually(F done, absl::Duration timeout = absl::Seconds(10)) {
-  absl::Time deadline = absl::Now() + timeout;
-  while (absl::Now() < deadline) {
-    if (done()) return true;
-    absl::SleepFor(absl::Milliseconds(10));
-  }
-  return done();
-}
+using draplane::testing::Eventually;
 
 std::string Now() {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(),

@@ -111,14 +111,8 @@ class ResourceClaimController::Impl {
       recorder_ = std::make_unique<client::EventRecorder>(
           client_, client::EventRecorderOptions{"resource_claim"});
     }
-    auto informer = [this](std::string_view kind) {
-      client::InformerOptions o;
-      o.kind = &client::Kind(kind);
-      return std::make_unique<client::Informer>(client_, o);
-    };
-    templates_ = informer("ResourceClaimTemplate");
-
-    claims_ = informer("ResourceClaim");
+    templates_ = client::NewInformer(client_, "ResourceClaimTemplate");
+    claims_ = client::NewInformer(client_, "ResourceClaim");
     client::EventHandler ch;
     ch.on_add = [this](const client::ObjectPtr& o) { OnClaim(nullptr, o); };
     ch.on_update = [this](const client::ObjectPtr& old,
@@ -126,7 +120,7 @@ class ResourceClaimController::Impl {
     ch.on_delete = [this](const client::ObjectPtr& o) { OnClaim(o, nullptr); };
     claims_->AddHandler(std::move(ch));
 
-    pods_ = informer("Pod");
+    pods_ = client::NewInformer(client_, "Pod");
     client::EventHandler ph;
     ph.on_add = [this](const client::ObjectPtr& o) {
       OnPod(nullptr, o, false);
@@ -138,16 +132,10 @@ class ResourceClaimController::Impl {
     };
     pods_->AddHandler(std::move(ph));
 
-    templates_->Start();
-    claims_->Start();
-    pods_->Start();
-    absl::Time deadline = absl::Now() + sync_timeout;
-    for (client::Informer* i : {templates_.get(), claims_.get(), pods_.get()}) {
-      if (!i->WaitForSync(
-              std::max(absl::ZeroDuration(), deadline - absl::Now()))) {
-        return absl::DeadlineExceededError(
-            "resourceclaim controller: informers did not sync in time");
-      }
+    if (!client::StartAndSync({templates_.get(), claims_.get(), pods_.get()},
+                              sync_timeout)) {
+      return absl::DeadlineExceededError(
+          "resourceclaim controller: informers did not sync in time");
     }
     for (int i = 0; i < std::max(1, options_.workers); ++i) {
       workers_.emplace_back([this] { Work(); });

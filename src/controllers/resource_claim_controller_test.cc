@@ -6,12 +6,14 @@
 #include "api/object_codec.h"
 #include "api/pod_claims.h"
 #include "gtest/gtest.h"
+#include "testing/eventually.h"
 #include "testing/in_process_cluster.h"
 
 namespace draplane::controllers {
 namespace {
 
 using api::Json;
+using draplane::testing::Eventually;
 
 TEST(GeneratePodClaimNameTest, ShortNamesKeepBothPartsAndAHyphen) {
   EXPECT_EQ(GeneratePodClaimName("my-pod", "gpu"), "my-pod-gpu-");
@@ -56,17 +58,6 @@ Json Pod(const std::string& name) {
         {"resourceClaims",
          Json::array({{{"name", "gpus"},
                        {"resourceClaimTemplateName", "gpu-template"}}})}}}};
-}
-
-// Waits until `done` holds (polling the API), up to 10 s.
-template <typename F>
-bool Eventually(F done) {
-  absl::Time deadline = absl::Now() + absl::Seconds(10);
-  while (absl::Now() < deadline) {
-    if (done()) return true;
-    absl::SleepFor(absl::Milliseconds(10));
-  }
-  return false;
 }
 
 TEST(ResourceClaimControllerTest, CreatesClaimsFromTemplatesOnce) {

@@ -320,15 +320,12 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
   pods.on_delete = [this](const client::ObjectPtr& o) { OnPodDelete(o); };
   AddInformer(client::Kind("Pod"), std::move(pods));
 
-  for (auto& informer : informers_) informer->Start();
-  absl::Time deadline = absl::Now() + sync_timeout;
-  for (auto& informer : informers_) {
-    if (!informer->WaitForSync(
-            std::max(absl::ZeroDuration(), deadline - absl::Now()))) {
-      return absl::DeadlineExceededError(
-          "scheduler: the informers did not sync in time (is the API server "
-          "reachable and does it serve resource.k8s.io/v1?)");
-    }
+  std::vector<client::Informer*> informers;
+  for (auto& informer : informers_) informers.push_back(informer.get());
+  if (!client::StartAndSync(informers, sync_timeout)) {
+    return absl::DeadlineExceededError(
+        "scheduler: the informers did not sync in time (is the API server "
+        "reachable and does it serve resource.k8s.io/v1?)");
   }
   if (options_.record_events) {
     recorder_ = std::make_unique<client::EventRecorder>(

@@ -14,6 +14,7 @@
 #include "controllers/resource_claim_controller.h"
 #include "gtest/gtest.h"
 #include "scheduler/testing/cluster_builder.h"
+#include "testing/eventually.h"
 #include "testing/in_process_cluster.h"
 
 namespace draplane::scheduler {
@@ -23,14 +24,10 @@ namespace fs = std::filesystem;
 using api::Json;
 using draplane::testing::InProcessCluster;
 
+// The scheduler tests wait up to 20 s (many pods under the sanitizers).
 template <typename F>
 bool Eventually(F done, absl::Duration timeout = absl::Seconds(20)) {
-  absl::Time deadline = absl::Now() + timeout;
-  while (absl::Now() < deadline) {
-    if (done()) return true;
-    absl::SleepFor(absl::Milliseconds(10));
-  }
-  return done();
+  return draplane::testing::Eventually(done, timeout);
 }
 
 std::unique_ptr<Scheduler> MustStart(client::Client* c,

@@ -514,6 +514,56 @@ def check_metrics(e):
     expect_in("gpu.nvidia.com-a100-mig-3g20gb", ev, "NoMatchingDevices event")
 
 
+def check_quota(e):
+    # The seed's failure case 5: a ResourceQuota on claims and devices per
+    # class, enforced at admission with upstream's message (as kubectl
+    # prints it), status.used kept by the quota controller.
+    e.k("create", "namespace", "quota-test")
+    e.k("create", "quota", "gpu-quota", "-n", "quota-test",
+        "--hard=count/resourceclaims.resource.k8s.io=1,"
+        "gpu.nvidia.com-a100.deviceclass.resource.k8s.io/devices=4")
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        hard = e.k("get", "quota", "gpu-quota", "-n", "quota-test", "-o",
+                   "jsonpath={.status.hard}").stdout
+        if hard:
+            break
+        time.sleep(0.1)
+    expect(hard, "the quota controller sets status.hard")
+
+    def claim(name, count):
+        return json.dumps({
+            "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            "metadata": {"name": name, "namespace": "quota-test"},
+            "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
+                "deviceClassName": "gpu.nvidia.com-a100", "count": count}}]}}})
+    e.k("create", "-f", "-", input=claim("first", 2))
+    p = e.k("create", "-f", "-", input=claim("second", 2), check=False)
+    expect(p.returncode != 0, "the second claim is refused")
+    # Only the exceeded resource is named (2 + 2 devices fit in 4).
+    expect_in('Error from server (Forbidden): error when creating "STDIN": '
+              'resourceclaims.resource.k8s.io "second" is forbidden: exceeded '
+              'quota: gpu-quota, requested: '
+              'count/resourceclaims.resource.k8s.io=1, '
+              'used: count/resourceclaims.resource.k8s.io=1, '
+              'limited: count/resourceclaims.resource.k8s.io=1',
+              p.stderr, "kubectl's error")
+    used = e.kjson("get", "quota", "gpu-quota", "-n", "quota-test")["status"]["used"]
+    expect(used == {"count/resourceclaims.resource.k8s.io": "1",
+                    "gpu.nvidia.com-a100.deviceclass.resource.k8s.io/devices": "2"},
+           used)
+    # Deleting the claim gives the quota back.
+    e.k("delete", "resourceclaim", "first", "-n", "quota-test")
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        used = e.kjson("get", "quota", "gpu-quota", "-n", "quota-test")["status"]["used"]
+        if used.get("count/resourceclaims.resource.k8s.io") == "0":
+            break
+        time.sleep(0.1)
+    expect(used.get("count/resourceclaims.resource.k8s.io") == "0", used)
+    e.k("create", "-f", "-", input=claim("second", 2))
+
+
 def check_restart_keeps_everything(e):
     before = e.kjson("get", "resourceclaims", "-A")
     code = e.stop()
@@ -543,6 +593,7 @@ CHECKS = [
     check_describe_with_events,
     check_scheduling,
     check_metrics,
+    check_quota,
     check_errors,
     check_delete_cascading_namespace,
     check_restart_keeps_everything,

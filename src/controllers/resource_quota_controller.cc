@@ -1,0 +1,173 @@
+#include "controllers/resource_quota_controller.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "absl/time/clock.h"
+#include "api/quota_usage.h"
+#include "client/informer.h"
+
+namespace draplane::controllers {
+
+class ResourceQuotaController::Impl {
+ public:
+  Impl(client::Client* client, ResourceQuotaControllerOptions options)
+      : client_(client), options_(options) {}
+
+  absl::Status Start(absl::Duration sync_timeout) {
+    quotas_ = client::NewInformer(client_, "ResourceQuota");
+    claims_ = client::NewInformer(client_, "ResourceClaim");
+    auto dirty = [this](const client::ObjectPtr& o) {
+      MarkDirty(o->metadata()->namespace_);
+    };
+    client::EventHandler h;
+    h.on_add = dirty;
+    h.on_update = [dirty](const client::ObjectPtr&,
+                          const client::ObjectPtr& o) { dirty(o); };
+    h.on_delete = dirty;
+    quotas_->AddHandler(h);
+    claims_->AddHandler(h);
+    if (!client::StartAndSync({quotas_.get(), claims_.get()}, sync_timeout)) {
+      return absl::DeadlineExceededError(
+          "resourcequota controller: informers did not sync in time");
+    }
+    thread_ = std::thread([this] { Loop(); });
+    return absl::OkStatus();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    for (client::Informer* i : {quotas_.get(), claims_.get()}) {
+      if (i != nullptr) i->Stop();
+    }
+  }
+
+  int64_t status_writes() const { return writes_; }
+
+ private:
+  void MarkDirty(const std::string& ns) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      dirty_.insert(ns);
+    }
+    cv_.notify_all();
+  }
+
+  void Loop() {
+    absl::Time next_resync = absl::Now() + options_.resync;
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      cv_.wait_for(lock,
+                   absl::ToChronoNanoseconds(std::max(
+                       absl::ZeroDuration(), next_resync - absl::Now())),
+                   [this] { return stopping_ || !dirty_.empty(); });
+      if (stopping_) return;
+      std::set<std::string> namespaces = std::move(dirty_);
+      dirty_.clear();
+      const bool resync = absl::Now() >= next_resync;
+      lock.unlock();
+      if (resync) {
+        next_resync = absl::Now() + options_.resync;
+        for (const client::ObjectPtr& q : quotas_->List()) {
+          namespaces.insert(q->metadata()->namespace_);
+        }
+      }
+      std::set<std::string> retry;
+      for (const std::string& ns : namespaces) {
+        if (!Sync(ns)) retry.insert(ns);
+      }
+      lock.lock();
+      if (!retry.empty()) {
+        // A conflict or an error: again after a short pause.
+        dirty_.insert(retry.begin(), retry.end());
+        cv_.wait_for(lock, std::chrono::milliseconds(100),
+                     [this] { return stopping_; });
+      }
+    }
+  }
+
+  // Recomputes the namespace's quotas; false when a write failed.
+  bool Sync(const std::string& ns) {
+    std::map<std::string, int64_t> usage;
+    for (const client::ObjectPtr& o : claims_->List()) {
+      if (o->metadata()->namespace_ != ns) continue;
+      for (const auto& [name, n] :
+           api::ClaimQuotaUsage(std::get<api::ResourceClaim>(o->value))) {
+        usage[name] += n;
+      }
+    }
+    bool ok = true;
+    for (const client::ObjectPtr& o : quotas_->List()) {
+      if (o->metadata()->namespace_ != ns) continue;
+      api::Object next = *o;
+      auto& quota = std::get<api::ResourceQuota>(next.value);
+      quota.status.hard = quota.spec.hard;
+      for (const auto& [name, hard] : quota.spec.hard) {
+        if (!api::IsClaimQuotaResource(name)) continue;
+        auto u = usage.find(name);
+        quota.status.used[name] =
+            Quantity::FromInt64(u == usage.end() ? 0 : u->second);
+      }
+      // Used values of resources no longer limited go, as upstream.
+      api::ResourceList used;
+      for (const auto& [name, q] : quota.status.used) {
+        if (quota.spec.hard.find(name) != quota.spec.hard.end()) {
+          used[name] = q;
+        }
+      }
+      quota.status.used = std::move(used);
+      const auto& before = std::get<api::ResourceQuota>(o->value).status;
+      if (before.hard == quota.status.hard &&
+          before.used == quota.status.used) {
+        continue;
+      }
+      absl::StatusOr<api::Object> written = client_->UpdateStatus(next);
+      if (!written.ok()) {
+        if (!client::IsConflict(written.status()) &&
+            !client::IsNotFound(written.status())) {
+          std::cerr << "resourcequota controller: " << ns << "/"
+                    << quota.metadata.name << ": " << written.status() << "\n";
+        }
+        ok = client::IsNotFound(written.status());
+        continue;
+      }
+      ++writes_;
+    }
+    return ok;
+  }
+
+  client::Client* client_;
+  ResourceQuotaControllerOptions options_;
+  std::unique_ptr<client::Informer> quotas_, claims_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::set<std::string> dirty_;
+  std::atomic<int64_t> writes_{0};
+};
+
+ResourceQuotaController::ResourceQuotaController(
+    client::Client* client, ResourceQuotaControllerOptions options)
+    : impl_(std::make_unique<Impl>(client, options)) {}
+ResourceQuotaController::~ResourceQuotaController() { Stop(); }
+absl::Status ResourceQuotaController::Start(absl::Duration sync_timeout) {
+  return impl_->Start(sync_timeout);
+}
+void ResourceQuotaController::Stop() { impl_->Stop(); }
+int64_t ResourceQuotaController::status_writes() const {
+  return impl_->status_writes();
+}
+
+}  // namespace draplane::controllers

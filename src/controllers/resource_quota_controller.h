@@ -1,0 +1,48 @@
+// kube-controller-manager's resourcequota controller for the resources
+// ResourceClaims are counted in (api/quota_usage.h): keeps every
+// ResourceQuota's status true: status.hard = spec.hard, and status.used of
+// count/resourceclaims.resource.k8s.io and each
+// <class>.deviceclass.resource.k8s.io/devices = what the namespace's
+// claims use. Recomputed for a namespace when a quota or a claim in it
+// changes (so deleted claims give their quota back) and for all
+// namespaces every `resync`. Other resources' used values are left as
+// they are (draplane computes no other quota).
+#ifndef DRAPLANE_CONTROLLERS_RESOURCE_QUOTA_CONTROLLER_H_
+#define DRAPLANE_CONTROLLERS_RESOURCE_QUOTA_CONTROLLER_H_
+
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "client/client.h"
+
+namespace draplane::controllers {
+
+struct ResourceQuotaControllerOptions {
+  // Upstream --resource-quota-sync-period.
+  absl::Duration resync = absl::Minutes(5);
+};
+
+class ResourceQuotaController {
+ public:
+  // `client` outlives the controller.
+  ResourceQuotaController(client::Client* client,
+                          ResourceQuotaControllerOptions options = {});
+  ~ResourceQuotaController();  // Stop()s
+  ResourceQuotaController(const ResourceQuotaController&) = delete;
+  ResourceQuotaController& operator=(const ResourceQuotaController&) = delete;
+
+  absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
+  void Stop();
+
+  int64_t status_writes() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace draplane::controllers
+
+#endif  // DRAPLANE_CONTROLLERS_RESOURCE_QUOTA_CONTROLLER_H_
