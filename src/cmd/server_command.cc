@@ -22,7 +22,9 @@
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
 #include "common/str_cat.h"
+#include "controllers/deployment_controller.h"
 #include "controllers/dra_monitor.h"
+#include "controllers/job_controller.h"
 #include "controllers/node_lifecycle_controller.h"
 #include "controllers/resource_claim_controller.h"
 #include "controllers/resource_quota_controller.h"
@@ -204,17 +206,23 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   controllers::NodeLifecycleController node_lifecycle(controller_client.get());
   controllers::ResourceQuotaController quota_controller(
       controller_client.get());
+  // Standalone only: a real cluster has kube-controller-manager's.
+  controllers::DeploymentController deployments(controller_client.get());
+  controllers::JobController jobs(controller_client.get());
   if (flags.controllers) {
     absl::Status s = claim_controller.Start();
     if (s.ok()) s = monitor.Start();
     if (s.ok()) s = node_lifecycle.Start();
     if (s.ok()) s = quota_controller.Start();
+    if (s.ok()) s = deployments.Start();
+    if (s.ok()) s = jobs.Start();
     if (!s.ok()) {
       streams.err << "error: " << s.message() << "\n";
       return 1;
     }
     streams.out << "draplane server: controllers running (resourceclaim, "
-                   "node lifecycle, resourcequota, DRA monitor)\n";
+                   "node lifecycle, resourcequota, deployment, job, DRA "
+                   "monitor)\n";
   }
   std::unique_ptr<scheduler::Scheduler> pod_scheduler;
   if (flags.scheduler) {
@@ -262,6 +270,8 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   finalizer.join();
   if (pod_scheduler) pod_scheduler->Stop();
   monitor.Stop();
+  jobs.Stop();
+  deployments.Stop();
   quota_controller.Stop();
   node_lifecycle.Stop();
   claim_controller.Stop();
@@ -309,8 +319,9 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "(claims from templates, reservation cleanup, "
                   "deallocation), node lifecycle (nodes whose Lease stops "
                   "being renewed are tainted and their pods evicted), "
-                  "resourcequota (status.used of claim quotas) and the "
-                  "DRA monitor (the seed's metrics on "
+                  "resourcequota (status.used of claim quotas), deployment "
+                  "and job (standalone only: pods from their templates) and "
+                  "the DRA monitor (the seed's metrics on "
                   "/metrics, warnings on DeviceClasses that select nothing)")
       ->capture_default_str();
   cmd->add_option("--scheduler-policy", flags->policy,

@@ -26,13 +26,25 @@ class ResourceQuotaController::Impl {
     auto dirty = [this](const client::ObjectPtr& o) {
       MarkDirty(o->metadata()->namespace_);
     };
-    client::EventHandler h;
-    h.on_add = dirty;
-    h.on_update = [dirty](const client::ObjectPtr&,
-                          const client::ObjectPtr& o) { dirty(o); };
-    h.on_delete = dirty;
-    quotas_->AddHandler(h);
-    claims_->AddHandler(h);
+    client::EventHandler q;
+    q.on_add = dirty;
+    // As upstream: status changes are this controller's and the
+    // admission's own; only a new spec.hard needs a recount.
+    q.on_update = [dirty](const client::ObjectPtr& old,
+                          const client::ObjectPtr& o) {
+      if (!(std::get<api::ResourceQuota>(old->value).spec.hard ==
+            std::get<api::ResourceQuota>(o->value).spec.hard)) {
+        dirty(o);
+      }
+    };
+    q.on_delete = dirty;
+    quotas_->AddHandler(q);
+    // Upstream's replenishment: only a deleted claim gives usage back.
+    // New claims are charged by the admission; recounting on their events
+    // could undo a charge the informer has not seen yet.
+    client::EventHandler c;
+    c.on_delete = dirty;
+    claims_->AddHandler(c);
     if (!client::StartAndSync({quotas_.get(), claims_.get()}, sync_timeout)) {
       return absl::DeadlineExceededError(
           "resourcequota controller: informers did not sync in time");

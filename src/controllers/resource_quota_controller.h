@@ -3,10 +3,13 @@
 // ResourceQuota's status true: status.hard = spec.hard, and status.used of
 // count/resourceclaims.resource.k8s.io and each
 // <class>.deviceclass.resource.k8s.io/devices = what the namespace's
-// claims use. Recomputed for a namespace when a quota or a claim in it
-// changes (so deleted claims give their quota back) and for all
-// namespaces every `resync`. Other resources' used values are left as
-// they are (draplane computes no other quota).
+// claims use. Other resources' used values are left as they are
+// (draplane computes no other quota). As upstream, a namespace is
+// recounted when one of its quotas is added or its spec.hard changes, or a
+// claim in it is deleted (so deleted claims give their share back), and every
+// namespace every `resync`; new claims are not recounted on their own events
+// (the admission charged them; a recount from an informer that has not seen
+// them yet would undo that).
 #ifndef DRAPLANE_CONTROLLERS_RESOURCE_QUOTA_CONTROLLER_H_
 #define DRAPLANE_CONTROLLERS_RESOURCE_QUOTA_CONTROLLER_H_
 

@@ -57,9 +57,7 @@ TEST(ResourceQuotaTest, ClaimsAreCountedRefusedAndReleased) {
                        {"kind", "Namespace"},
                        {"metadata", {{"name", "ml"}}}});
   cluster->MustCreate(Quota());
-  ResourceQuotaControllerOptions options;
-  options.resync = absl::Seconds(1);
-  ResourceQuotaController controller(&c, options);
+  ResourceQuotaController controller(&c);
   ASSERT_TRUE(controller.Start().ok());
   using Used_t = std::map<std::string, std::string>;
   ASSERT_TRUE(Eventually([&] {
