@@ -55,29 +55,18 @@ class DeploymentController::Impl {
   absl::Status Start(absl::Duration sync_timeout) {
     deployments_ = client::NewInformer(client_, "Deployment");
     pods_ = client::NewInformer(client_, "Pod");
-    client::EventHandler d;
-    d.on_add = [this](const client::ObjectPtr& o) { Enqueue(o); };
-    d.on_update = [this](const client::ObjectPtr&, const client::ObjectPtr& o) {
-      Enqueue(o);
-    };
-    deployments_->AddHandler(d);
-    client::EventHandler p;
-    auto owner = [this](const client::ObjectPtr& o) {
-      std::string key =
-          internal::ControllerKey(std::get<api::Pod>(o->value), "Deployment");
-      if (!key.empty()) queue_.Add(key);
-    };
-    p.on_add = owner;
-    p.on_update = [owner](const client::ObjectPtr&,
-                          const client::ObjectPtr& o) { owner(o); };
-    p.on_delete = owner;
-    pods_->AddHandler(p);
+    auto add = [this](const std::string& key) { queue_.Add(key); };
+    deployments_->AddHandler(internal::QueueKeys(add));
+    pods_->AddHandler(internal::QueueOwnerKeys("Deployment", add));
     if (!client::StartAndSync({deployments_.get(), pods_.get()},
                               sync_timeout)) {
       return absl::DeadlineExceededError(
           "deployment controller: informers did not sync in time");
     }
-    worker_ = std::thread([this] { Work(); });
+    worker_ = std::thread([this] {
+      RunWorker(queue_, "deployment controller",
+                [this](const std::string& key) { return Sync(key); });
+    });
     return absl::OkStatus();
   }
 
@@ -90,24 +79,6 @@ class DeploymentController::Impl {
   }
 
  private:
-  void Enqueue(const client::ObjectPtr& o) {
-    queue_.Add(StrCat(o->metadata()->namespace_, "/", o->metadata()->name));
-  }
-
-  void Work() {
-    while (std::optional<std::string> key = queue_.Get()) {
-      absl::Status s = Sync(*key);
-      if (s.ok()) {
-        queue_.Forget(*key);
-      } else {
-        std::cerr << "deployment controller: " << *key << ": " << s.message()
-                  << "\n";
-        queue_.AddRateLimited(*key);
-      }
-      queue_.Done(*key);
-    }
-  }
-
   absl::Status Sync(const std::string& key) {
     const size_t slash = key.find('/');
     const std::string ns = key.substr(0, slash);

@@ -57,29 +57,17 @@ class JobController::Impl {
   absl::Status Start(absl::Duration sync_timeout) {
     jobs_ = client::NewInformer(client_, "Job");
     pods_ = client::NewInformer(client_, "Pod");
-    client::EventHandler j;
-    j.on_add = [this](const client::ObjectPtr& o) {
-      queue_.Add(StrCat(o->metadata()->namespace_, "/", o->metadata()->name));
-    };
-    j.on_update = [add = j.on_add](const client::ObjectPtr&,
-                                   const client::ObjectPtr& o) { add(o); };
-    jobs_->AddHandler(j);
-    client::EventHandler p;
-    auto owner = [this](const client::ObjectPtr& o) {
-      std::string key =
-          internal::ControllerKey(std::get<api::Pod>(o->value), "Job");
-      if (!key.empty()) queue_.Add(key);
-    };
-    p.on_add = owner;
-    p.on_update = [owner](const client::ObjectPtr&,
-                          const client::ObjectPtr& o) { owner(o); };
-    p.on_delete = owner;
-    pods_->AddHandler(p);
+    auto add = [this](const std::string& key) { queue_.Add(key); };
+    jobs_->AddHandler(internal::QueueKeys(add));
+    pods_->AddHandler(internal::QueueOwnerKeys("Job", add));
     if (!client::StartAndSync({jobs_.get(), pods_.get()}, sync_timeout)) {
       return absl::DeadlineExceededError(
           "job controller: informers did not sync in time");
     }
-    worker_ = std::thread([this] { Work(); });
+    worker_ = std::thread([this] {
+      RunWorker(queue_, "job controller",
+                [this](const std::string& key) { return Sync(key); });
+    });
     return absl::OkStatus();
   }
 
@@ -92,19 +80,6 @@ class JobController::Impl {
   }
 
  private:
-  void Work() {
-    while (std::optional<std::string> key = queue_.Get()) {
-      absl::Status s = Sync(*key);
-      if (s.ok()) {
-        queue_.Forget(*key);
-      } else {
-        std::cerr << "job controller: " << *key << ": " << s.message() << "\n";
-        queue_.AddRateLimited(*key);
-      }
-      queue_.Done(*key);
-    }
-  }
-
   absl::Status Sync(const std::string& key) {
     const size_t slash = key.find('/');
     const std::string ns = key.substr(0, slash);

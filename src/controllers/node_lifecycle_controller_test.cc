@@ -273,5 +273,91 @@ TEST(NodeLifecycleControllerTest, ANotReadyNodeGetsTheNotReadyTaints) {
   EXPECT_EQ(nodes.stats().nodes_marked_unknown, 0);
 }
 
+// The seed's failure case 3: while a node's driver restarts (its
+// ResourceSlices withdrawn, then published again) the node keeps
+// heartbeating, so nothing releases the claims of its running pods.
+TEST(NodeLifecycleControllerTest,
+     ADriverRestartDoesNotReleaseClaimsOfRunningPods) {
+  auto cluster = *testing::InProcessCluster::Start();
+  client::Client& c = cluster->client();
+  cluster->MustCreate(Node("gpu-1"));
+  cluster->MustCreate(Lease("gpu-1"));
+  Heartbeat heartbeat(&c, "gpu-1");
+  auto slice = [](int generation) {
+    return Json{{"apiVersion", "resource.k8s.io/v1"},
+                {"kind", "ResourceSlice"},
+                {"metadata", {{"name", "gpu-1-gpu.nvidia.com"}}},
+                {"spec",
+                 {{"driver", "gpu.nvidia.com"},
+                  {"nodeName", "gpu-1"},
+                  {"pool",
+                   {{"name", "gpu-1"},
+                    {"generation", generation},
+                    {"resourceSliceCount", 1}}},
+                  {"devices", Json::array({{{"name", "gpu-0"}}})}}}};
+  };
+  cluster->MustCreate(slice(1));
+  cluster->MustCreate(
+      {{"apiVersion", "resource.k8s.io/v1"},
+       {"kind", "ResourceClaim"},
+       {"metadata",
+        {{"name", "held"},
+         {"namespace", "default"},
+         {"finalizers",
+          Json::array({"resource.kubernetes.io/delete-protection"})}}},
+       {"spec",
+        {{"devices",
+          {{"requests",
+            Json::array({{{"name", "gpu"},
+                          {"exactly", {{"deviceClassName", "gpu"}}}}})}}}}}});
+  api::Object pod =
+      cluster->MustCreate(Pod("worker", "gpu-1", nullptr, "held"));
+  Json running = {{"status", {{"phase", "Running"}}}};
+  client::PatchOptions po;
+  po.subresource = "status";
+  ASSERT_TRUE(c.Patch(client::Kind("Pod"), "default", "worker",
+                      client::PatchType::kMerge, api::DumpJson(running), po)
+                  .ok());
+  Json status = {
+      {"status",
+       {{"allocation",
+         {{"devices",
+           {{"results", Json::array({{{"request", "gpu"},
+                                      {"driver", "gpu.nvidia.com"},
+                                      {"pool", "gpu-1"},
+                                      {"device", "gpu-0"}}})}}}}},
+        {"reservedFor", Json::array({{{"resource", "pods"},
+                                      {"name", "worker"},
+                                      {"uid", pod.metadata()->uid}}})}}}};
+  ASSERT_TRUE(c.Patch(client::Kind("ResourceClaim"), "default", "held",
+                      client::PatchType::kMerge, api::DumpJson(status), po)
+                  .ok());
+  NodeLifecycleOptions options;
+  options.monitor_period = absl::Milliseconds(20);
+  options.grace_period = absl::Milliseconds(400);
+  NodeLifecycleController nodes(&c, options);
+  ASSERT_TRUE(nodes.Start().ok());
+  ResourceClaimControllerOptions claim_options;
+  claim_options.leak_check_period = absl::Milliseconds(100);
+  ResourceClaimController claims(&c, claim_options);
+  ASSERT_TRUE(claims.Start().ok());
+
+  // The plugin goes away and comes back a second later.
+  ASSERT_TRUE(
+      c.Delete(client::Kind("ResourceSlice"), "", "gpu-1-gpu.nvidia.com").ok());
+  absl::SleepFor(absl::Seconds(1));
+  cluster->MustCreate(slice(2));
+  absl::SleepFor(absl::Milliseconds(500));
+  auto claim = c.Get(client::Kind("ResourceClaim"), "default", "held");
+  ASSERT_TRUE(claim.ok());
+  const auto& rc = std::get<api::ResourceClaim>(claim->value);
+  EXPECT_TRUE(rc.status.allocation.has_value());
+  ASSERT_EQ(rc.status.reserved_for.size(), 1u);
+  EXPECT_EQ(rc.status.reserved_for[0].name, "worker");
+  EXPECT_TRUE(PodExists(c, "worker"));
+  EXPECT_EQ(ReadyStatus(GetNode(c, "gpu-1")), "True");
+  EXPECT_EQ(claims.stats().leaked_devices, 0);
+}
+
 }  // namespace
 }  // namespace draplane::controllers

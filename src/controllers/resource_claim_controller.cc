@@ -138,7 +138,10 @@ class ResourceClaimController::Impl {
           "resourceclaim controller: informers did not sync in time");
     }
     for (int i = 0; i < std::max(1, options_.workers); ++i) {
-      workers_.emplace_back([this] { Work(); });
+      workers_.emplace_back([this] {
+        RunWorker(queue_, "resourceclaim controller",
+                  [this](const std::string& key) { return Sync(key); });
+      });
     }
     if (options_.leak_check_period > absl::ZeroDuration()) {
       leak_thread_ = std::thread([this] { LeakLoop(); });
@@ -332,20 +335,6 @@ class ResourceClaimController::Impl {
   }
 
   // --------------------------------------------------------------- sync
-
-  void Work() {
-    while (std::optional<std::string> key = queue_.Get()) {
-      absl::Status s = Sync(*key);
-      if (s.ok()) {
-        queue_.Forget(*key);
-      } else {
-        std::cerr << "resourceclaim controller: " << *key
-                  << " failed with: " << s.message() << "\n";
-        queue_.AddRateLimited(*key);
-      }
-      queue_.Done(*key);
-    }
-  }
 
   absl::Status Sync(const std::string& key) {
     size_t colon = key.find(':');

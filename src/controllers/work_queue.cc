@@ -1,6 +1,7 @@
 #include "controllers/work_queue.h"
 
 #include <algorithm>
+#include <iostream>
 
 #include "absl/time/clock.h"
 
@@ -78,6 +79,21 @@ void WorkQueue::ShutDown() {
 size_t WorkQueue::Len() const {
   std::lock_guard<std::mutex> lock(mu_);
   return queue_.size();
+}
+
+void RunWorker(WorkQueue& queue, std::string_view component,
+               const std::function<absl::Status(const std::string&)>& sync) {
+  while (std::optional<std::string> key = queue.Get()) {
+    absl::Status s = sync(*key);
+    if (s.ok()) {
+      queue.Forget(*key);
+    } else {
+      std::cerr << component << ": " << *key << " failed with: " << s.message()
+                << "\n";
+      queue.AddRateLimited(*key);
+    }
+    queue.Done(*key);
+  }
 }
 
 }  // namespace draplane::controllers

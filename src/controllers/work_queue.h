@@ -7,12 +7,15 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
+#include "absl/status/status.h"
 #include "absl/time/time.h"
 
 namespace draplane::controllers {
@@ -47,6 +50,13 @@ class WorkQueue {
   std::map<std::string, int> failures_;
   std::set<std::pair<absl::Time, std::string>> delayed_;
 };
+
+// A controller worker: takes keys until the queue shuts down and runs
+// `sync` on each; OK forgets the key's backoff, an error is logged as
+// "<component>: <key> failed with: <message>" and the key comes back after
+// its backoff.
+void RunWorker(WorkQueue& queue, std::string_view component,
+               const std::function<absl::Status(const std::string&)>& sync);
 
 }  // namespace draplane::controllers
 

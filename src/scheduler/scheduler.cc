@@ -443,6 +443,18 @@ void Scheduler::Impl::ScheduleLoop() {
         ++unschedulable_;
         ObserveAttempt(unschedulable_metrics_, attempt_start);
         queue_.Finish(*key, SchedulingQueue::Outcome::kUnschedulable);
+        // The seed's failure case 1: the explanation also on each claim
+        // still waiting for an allocation (draplane's; upstream says it
+        // on the pod only).
+        if (recorder_ != nullptr) {
+          for (const ClaimPlan& plan : d.claims) {
+            const auto& claim = std::get<api::ResourceClaim>(plan.claim->value);
+            if (claim.status.allocation.has_value()) continue;
+            recorder_->Event("ResourceClaim", "resource.k8s.io/v1",
+                             claim.metadata, "Warning", "FailedScheduling",
+                             StrCat("pod ", *key, ": ", d.message));
+          }
+        }
         Submit(Record{pod, "Warning", "FailedScheduling", d.message,
                       "Unschedulable"});
         break;

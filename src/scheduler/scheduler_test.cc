@@ -208,7 +208,9 @@ TEST(SchedulerTest, PendingPodCarriesTheExplanationAndRetriesOnNewDevices) {
   api::Event failed;
   ASSERT_TRUE(Eventually([&] {
     for (const auto& e : Events(c, "default")) {
-      if (e.reason == "FailedScheduling") failed = e;
+      if (e.reason == "FailedScheduling" && e.involved_object.kind == "Pod") {
+        failed = e;
+      }
     }
     return !failed.reason.empty();
   }));
@@ -228,6 +230,19 @@ TEST(SchedulerTest, PendingPodCarriesTheExplanationAndRetriesOnNewDevices) {
     for (const auto& cond : GetPod(c, "default", "big-pod").status.conditions) {
       if (cond.type == "PodScheduled" && cond.status == "False" &&
           cond.reason == "Unschedulable" && cond.message == failed.message) {
+        return true;
+      }
+    }
+    return false;
+  }));
+  // The same explanation on the claim (draplane's).
+  ASSERT_TRUE(Eventually([&] {
+    for (const auto& e : Events(c, "default")) {
+      if (e.reason == "FailedScheduling" &&
+          e.involved_object.kind == "ResourceClaim") {
+        EXPECT_EQ(e.involved_object.name, "big");
+        EXPECT_EQ(e.involved_object.api_version, "resource.k8s.io/v1");
+        EXPECT_EQ(e.message, "pod default/big-pod: " + failed.message);
         return true;
       }
     }

@@ -30,6 +30,36 @@ std::string ControllerKey(const api::Pod& pod, std::string_view kind) {
   return "";
 }
 
+namespace {
+
+client::EventHandler OnEveryChange(
+    std::function<void(const client::ObjectPtr&)> fn) {
+  client::EventHandler h;
+  h.on_add = fn;
+  h.on_update = [fn](const client::ObjectPtr&, const client::ObjectPtr& o) {
+    fn(o);
+  };
+  h.on_delete = fn;
+  return h;
+}
+
+}  // namespace
+
+client::EventHandler QueueKeys(std::function<void(const std::string&)> add) {
+  return OnEveryChange([add](const client::ObjectPtr& o) {
+    add(StrCat(o->metadata()->namespace_, "/", o->metadata()->name));
+  });
+}
+
+client::EventHandler QueueOwnerKeys(
+    std::string_view kind, std::function<void(const std::string&)> add) {
+  return OnEveryChange(
+      [kind = std::string(kind), add](const client::ObjectPtr& o) {
+        std::string key = ControllerKey(std::get<api::Pod>(o->value), kind);
+        if (!key.empty()) add(key);
+      });
+}
+
 bool IsActivePod(const api::Pod& pod) {
   return !pod.metadata.deletion_timestamp.has_value() &&
          pod.status.phase != "Succeeded" && pod.status.phase != "Failed";

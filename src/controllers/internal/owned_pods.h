@@ -3,8 +3,10 @@
 #ifndef DRAPLANE_CONTROLLERS_INTERNAL_OWNED_PODS_H_
 #define DRAPLANE_CONTROLLERS_INTERNAL_OWNED_PODS_H_
 
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/core_types.h"
@@ -21,6 +23,13 @@ std::vector<client::ObjectPtr> OwnedPods(const client::Informer& pods,
 // The controlling owner's "<ns>/<name>" if `pod` has a controller
 // reference of `kind` (e.g. "Deployment"), else "".
 std::string ControllerKey(const api::Pod& pod, std::string_view kind);
+
+// Informer handlers that call `add` on every add, update and delete with
+// the object's "<ns>/<name>" (QueueKeys) or, for a pod, with its
+// controlling owner's of `kind` if it has one (QueueOwnerKeys).
+client::EventHandler QueueKeys(std::function<void(const std::string&)> add);
+client::EventHandler QueueOwnerKeys(
+    std::string_view kind, std::function<void(const std::string&)> add);
 
 // Neither finished (Succeeded/Failed) nor being deleted.
 bool IsActivePod(const api::Pod& pod);
