@@ -282,6 +282,21 @@ absl::StatusOr<Json> BodyToStorage(const Target& t, Json body,
   if (!body.is_object()) {
     return internal::BadRequest("the request body must be a JSON object");
   }
+  // Go's json.Unmarshal into the TypeMeta strings: null is "", anything
+  // else that is not a string is the decoder's 400.
+  for (const char* field : {"apiVersion", "kind"}) {
+    auto it = body.find(field);
+    if (it == body.end() || it->is_string()) continue;
+    if (it->is_null()) {
+      body.erase(it);
+      continue;
+    }
+    const std::string type = it->is_boolean() ? "bool" : it->type_name();
+    return internal::BadRequest(
+        StrCat("couldn't get version/kind; json parse error: json: cannot "
+               "unmarshal ",
+               type, " into Go struct field .", field, " of type string"));
+  }
   const std::string expected = r.ApiVersion(t.version);
   const std::string api_version = body.value("apiVersion", "");
   const std::string kind = body.value("kind", "");

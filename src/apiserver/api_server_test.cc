@@ -1224,3 +1224,31 @@ TEST(ApiServerOptionsTest, MetricsAreServedWhenConfigured) {
 
 }  // namespace
 }  // namespace draplane::apiserver
+
+namespace draplane::apiserver {
+namespace {
+
+// Found by apiserver_request_fuzzer: a TypeMeta member that is not a
+// string threw out of the handler.
+TEST_F(ApiServerTest, ANonStringApiVersionOrKindIsABadRequest) {
+  auto object = Do("POST", kClasses,
+                   R"({"apiVersion":{"name":"c"},"metadata":{"name":"x"}})");
+  EXPECT_EQ(object.code, 400) << object.body;
+  EXPECT_EQ(object.JsonBody()["message"],
+            "couldn't get version/kind; json parse error: json: cannot "
+            "unmarshal object into Go struct field .apiVersion of type string");
+  auto boolean = Do("PUT", std::string(kClasses) + "/x",
+                    R"({"kind":true,"metadata":{"name":"x"}})");
+  EXPECT_EQ(boolean.code, 400) << boolean.body;
+  EXPECT_NE(boolean.body.find("cannot unmarshal bool into Go struct field "
+                              ".kind of type string"),
+            std::string::npos)
+      << boolean.body;
+  // null is as good as absent.
+  auto null = Do("POST", kClasses,
+                 R"({"apiVersion":null,"kind":null,"metadata":{"name":"y"}})");
+  EXPECT_EQ(null.code, 201) << null.body;
+}
+
+}  // namespace
+}  // namespace draplane::apiserver
