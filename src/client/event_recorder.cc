@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "common/rfc3339.h"
 #include "common/str_cat.h"
 
 namespace draplane::client {
@@ -115,8 +116,7 @@ void EventRecorder::Event(std::string_view kind, std::string_view api_version,
                           const api::ObjectMeta& object, std::string_view type,
                           std::string_view reason, std::string message) {
   absl::Time now = absl::Now();
-  std::string timestamp =
-      absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", now, absl::UTCTimeZone());
+  std::string timestamp = Rfc3339(now);
   api::Event event;
   event.metadata.name =
       StrCat(object.name, ".", absl::StrCat(absl::Hex(absl::ToUnixNanos(now))));

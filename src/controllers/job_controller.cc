@@ -10,6 +10,7 @@
 
 #include "absl/time/clock.h"
 #include "client/informer.h"
+#include "common/rfc3339.h"
 #include "common/str_cat.h"
 #include "controllers/internal/owned_pods.h"
 #include "controllers/work_queue.h"
@@ -17,11 +18,6 @@
 namespace draplane::controllers {
 
 namespace {
-
-std::string Now() {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(),
-                          absl::UTCTimeZone());
-}
 
 bool Finished(const api::Job& job) {
   const api::Json& conditions = job.status.unknown_fields.contains("conditions")
@@ -118,7 +114,7 @@ class JobController::Impl {
 
     api::Object next = *object;
     auto& status = std::get<api::Job>(next.value).status;
-    const std::string now = Now();
+    const std::string now = Rfc3339(absl::Now());
     if (!status.unknown_fields.contains("startTime")) {
       status.unknown_fields["startTime"] = now;
     }

@@ -15,6 +15,7 @@
 #include "absl/time/clock.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
+#include "common/rfc3339.h"
 #include "common/str_cat.h"
 #include "scheduler/node_filters/node_filters.h"
 
@@ -25,10 +26,6 @@ namespace {
 // The node conditions upstream sets to Unknown when heartbeats stop.
 constexpr std::string_view kMonitoredConditions[] = {
     "Ready", "MemoryPressure", "DiskPressure", "PIDPressure"};
-
-std::string Rfc3339(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
-}
 
 std::optional<absl::Time> ParseTime(const std::optional<std::string>& s) {
   absl::Time t;

@@ -14,6 +14,7 @@
 #include "api/object_codec.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
+#include "common/rfc3339.h"
 #include "common/str_cat.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
@@ -27,11 +28,6 @@ namespace {
 
 using client::Informer;
 using internal::SchedulingQueue;
-
-std::string NowRfc3339() {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(),
-                          absl::UTCTimeZone());
-}
 
 int32_t PodPriority(const api::Pod& pod) {
   const api::Json& u = pod.spec.unknown_fields;
@@ -145,7 +141,8 @@ class Scheduler::Impl {
   void ObserveAllocation(const api::Pod& pod);
   AttemptMetrics scheduled_metrics_, unschedulable_metrics_, error_metrics_;
   prometheus::Histogram* allocation_duration_ = nullptr;
-  // Pods by key -> when this scheduler first saw them pending.
+  // Pods by key -> when this scheduler first saw them pending (kept only
+  // with metrics).
   std::map<std::string, absl::Time> pending_since_;  // under mu_
 
   std::atomic<int64_t> scheduled_{0}, unschedulable_{0}, errors_{0},
@@ -175,9 +172,10 @@ void Scheduler::Impl::OnPod(const client::ObjectPtr& object) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     state_.SetPod(object);
-    if (pending) {
+    // Only the allocation-duration metric reads it.
+    if (allocation_duration_ != nullptr && pending) {
       pending_since_.emplace(key, absl::Now());
-    } else {
+    } else if (!pending) {
       pending_since_.erase(key);
     }
   }
@@ -763,12 +761,13 @@ void Scheduler::Impl::WriteRecord(const Record& r) {
   }
   api::Json patch = {
       {"status",
-       {{"conditions", api::Json::array({{{"type", "PodScheduled"},
-                                          {"status", "False"},
-                                          {"lastProbeTime", nullptr},
-                                          {"lastTransitionTime", NowRfc3339()},
-                                          {"reason", r.condition_reason},
-                                          {"message", r.message}}})}}}};
+       {{"conditions",
+         api::Json::array({{{"type", "PodScheduled"},
+                            {"status", "False"},
+                            {"lastProbeTime", nullptr},
+                            {"lastTransitionTime", Rfc3339(absl::Now())},
+                            {"reason", r.condition_reason},
+                            {"message", r.message}}})}}}};
   client::PatchOptions o;
   o.subresource = "status";
   absl::StatusOr<api::Object> patched = client_->Patch(

@@ -9,6 +9,7 @@
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/server_side_apply.h"
 #include "cel/cel.h"
+#include "common/rfc3339.h"
 #include "common/str_cat.h"
 
 namespace draplane::apiserver::internal {
@@ -252,9 +253,7 @@ std::string NamespaceOf(const Json& object) {
   return MetaString(object, "namespace");
 }
 
-std::string Timestamp(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
-}
+std::string Timestamp(absl::Time t) { return Rfc3339(t); }
 
 Registry::Registry(store::Store* store,
                    std::vector<std::shared_ptr<AdmissionPlugin>> admission)
