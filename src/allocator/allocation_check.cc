@@ -143,8 +143,8 @@ absl::Status CheckAllocation(
         StrCat(results.size(), " results for ", in.claims->size(), " claims"));
   }
   const auto usable = UsableDevices(in);
-  cel::Compiler compiler(cel::DeviceFeatures{in.features.consumable_capacity,
-                                             in.features.list_type_attributes});
+  const cel::Compiler& compiler = cel::Compiler::Shared(cel::DeviceFeatures{
+      in.features.consumable_capacity, in.features.list_type_attributes});
   std::map<std::string, const api::DeviceClass*> classes;
   for (const api::DeviceClass& c : *in.classes) classes[c.metadata.name] = &c;
 

@@ -1,0 +1,47 @@
+// The seam between the node driver and the GPUs: discovery and the few
+// operations the driver performs on hardware (creating and destroying MIG
+// devices at prepare/unprepare time). Implementations: `nvml`
+// (nvml_backend.h, libnvidia-ml.so.1 loaded at run time) and `fake`
+// (fake_backend.h, GPUs from an inventory file).
+#ifndef DRAPLANE_DEVICES_DEVICE_BACKEND_H_
+#define DRAPLANE_DEVICES_DEVICE_BACKEND_H_
+
+#include <cstdint>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "devices/gpu_facts.h"
+
+namespace draplane::devices {
+
+// All methods are thread-safe.
+class DeviceBackend {
+ public:
+  virtual ~DeviceBackend() = default;
+
+  // The node's GPUs as they are now, including health (XIDs seen since
+  // start, lost GPUs) and the MIG devices that currently exist.
+  virtual absl::StatusOr<NodeGpuFacts> Discover() = 0;
+
+  // Creates a MIG device on the GPU `parent_uuid`: a GPU instance of GI
+  // profile `gi_profile_id` at memory slice `placement_start`, and one
+  // compute instance spanning it. Enables MIG mode first when it is off
+  // (Hopper and later only). FailedPrecondition when the placement is
+  // occupied (NVML's INSUFFICIENT_RESOURCES) or MIG cannot be enabled;
+  // NotFound for an unknown GPU or profile.
+  virtual absl::StatusOr<MigDeviceFacts> CreateMigDevice(
+      std::string_view parent_uuid, uint32_t gi_profile_id,
+      uint32_t placement_start) = 0;
+
+  // Destroys the MIG device (compute instance, then GPU instance) and
+  // disables MIG mode again when none is left on a Hopper or later GPU.
+  // A device that no longer exists is success.
+  virtual absl::Status DestroyMigDevice(std::string_view parent_uuid,
+                                        uint32_t gpu_instance_id,
+                                        uint32_t compute_instance_id) = 0;
+};
+
+}  // namespace draplane::devices
+
+#endif  // DRAPLANE_DEVICES_DEVICE_BACKEND_H_
