@@ -1,0 +1,61 @@
+// What a DRA driver implements for the kubelet plugin server
+// (plugin_server.h): preparing and unpreparing the devices allocated to a
+// ResourceClaim on this node. The server does the protocol (gRPC,
+// registration, fetching claims and checking them); the driver only the
+// device work. Mirrors upstream's kubeletplugin.DRAPlugin interface.
+#ifndef DRAPLANE_KUBELET_PLUGIN_DRA_DRIVER_H_
+#define DRAPLANE_KUBELET_PLUGIN_DRA_DRIVER_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "api/resource_types.h"
+
+namespace draplane::kubelet_plugin {
+
+// A claim as the kubelet names it.
+struct ClaimRef {
+  std::string namespace_;
+  std::string name;
+  std::string uid;
+};
+
+// One prepared device, as returned to the kubelet.
+struct PreparedDevice {
+  // Requests of the claim this device was allocated for (sub-request
+  // suffixes "req/sub" are stripped by the server); empty means all.
+  std::vector<std::string> requests;
+  std::string pool;
+  std::string device;
+  // Fully qualified CDI device names ("vendor/class=name").
+  std::vector<std::string> cdi_device_ids;
+  std::optional<std::string> share_id;
+};
+
+struct PrepareResult {
+  absl::Status status;  // not OK: preparing the claim failed
+  std::vector<PreparedDevice> devices;
+};
+
+// Calls may come concurrently from several gRPC threads, also for the
+// same claim (a kubelet retrying); implementations serialise as needed.
+class DraDriver {
+ public:
+  virtual ~DraDriver() = default;
+
+  // Prepares the claim's devices of this driver. `claim` was just read
+  // from the API server: its UID is the one the kubelet asked for and it
+  // is allocated. Must be idempotent.
+  virtual PrepareResult PrepareResourceClaim(
+      const api::ResourceClaim& claim) = 0;
+
+  // Undoes PrepareResourceClaim. The claim may no longer exist in the API
+  // server. A claim that is not prepared is success. Must be idempotent.
+  virtual absl::Status UnprepareResourceClaim(const ClaimRef& claim) = 0;
+};
+
+}  // namespace draplane::kubelet_plugin
+
+#endif  // DRAPLANE_KUBELET_PLUGIN_DRA_DRIVER_H_
