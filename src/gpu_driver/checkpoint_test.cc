@@ -1,0 +1,89 @@
+#include "gpu_driver/checkpoint.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "gtest/gtest.h"
+
+namespace draplane::gpu_driver {
+namespace {
+
+std::string TempDir() {
+  char tmpl[] = "/tmp/dpcp-XXXXXX";
+  return mkdtemp(tmpl);
+}
+
+Checkpoint Sample() {
+  Checkpoint cp;
+  cp.boot_id = "boot-1";
+  ClaimRecord r;
+  r.namespace_ = "ml";
+  r.name = "train";
+  r.state = ClaimState::kPrepareCompleted;
+  r.allocated_devices = {"gpu-0-mig-3g40gb-9-4"};
+  r.cdi_spec_file = "k8s.gpu.nvidia.com-claim_uid-1.json";
+  PreparedDeviceRecord d;
+  d.request = "gpu";
+  d.pool = "node1";
+  d.device = "gpu-0-mig-3g40gb-9-4";
+  d.cdi_device_ids = {"k8s.gpu.nvidia.com/claim=uid-1-gpu-0-mig-3g40gb-9-4"};
+  d.created_mig = CreatedMigDevice{"GPU-0", 2, 0, "MIG-1", 9, 4};
+  r.prepared = {d};
+  cp.claims["uid-1"] = r;
+  ClaimRecord started;
+  started.namespace_ = "ml";
+  started.name = "infer";
+  started.allocated_devices = {"gpu-1"};
+  cp.claims["uid-2"] = started;
+  return cp;
+}
+
+TEST(CheckpointTest, RoundTripsAndMissingFileIsEmpty) {
+  const std::string dir = TempDir();
+  CheckpointFile file(dir + "/sub/checkpoint.json");
+  auto empty = file.Read();
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->claims.empty());
+  ASSERT_TRUE(file.Write(Sample()).ok());
+  auto read = file.Read();
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, Sample());
+  EXPECT_FALSE(std::filesystem::exists(file.path() + ".tmp"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CheckpointTest, TornOrEditedFilesAreDataLoss) {
+  const std::string dir = TempDir();
+  CheckpointFile file(dir + "/checkpoint.json");
+  ASSERT_TRUE(file.Write(Sample()).ok());
+  std::string text;
+  {
+    std::ifstream in(file.path());
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // An edited value breaks the checksum.
+  std::string edited = text;
+  edited.replace(edited.find("train"), 5, "trainX");
+  std::ofstream(file.path(), std::ios::trunc) << edited;
+  EXPECT_EQ(file.Read().status().code(), absl::StatusCode::kDataLoss);
+  // A torn write is not JSON.
+  std::ofstream(file.path(), std::ios::trunc)
+      << text.substr(0, text.size() / 2);
+  auto torn = file.Read();
+  EXPECT_EQ(torn.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(torn.status().message().find(file.path()), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CheckpointTest, BootId) {
+  const std::string dir = TempDir();
+  std::ofstream(dir + "/boot_id") << "abc-123\n";
+  EXPECT_EQ(ReadBootId(dir + "/boot_id"), "abc-123");
+  EXPECT_EQ(ReadBootId(dir + "/missing"), "");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace draplane::gpu_driver

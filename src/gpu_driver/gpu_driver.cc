@@ -1,0 +1,506 @@
+#include "gpu_driver/gpu_driver.h"
+
+#include <algorithm>
+#include <set>
+
+#include "cdi/cdi_spec.h"
+#include "common/str_cat.h"
+
+namespace draplane::gpu_driver {
+namespace {
+
+constexpr char kCdiVendor[] = "k8s.gpu.nvidia.com";
+constexpr char kCdiClass[] = "claim";
+
+const api::KindInfo& ClaimKind() {
+  static const api::KindInfo* kind =
+      api::FindKind("resource.k8s.io", "ResourceClaim");
+  return *kind;
+}
+
+std::string TypeName(devices::DeviceType t) {
+  return t == devices::DeviceType::kMig ? "mig" : "gpu";
+}
+
+// CDI edits every container with a GPU of this driver needs: the control
+// devices (NVIDIA's "common edits", without the driver-library mounts
+// and hooks the NVIDIA Container Toolkit adds on a real node), and
+// NVIDIA_VISIBLE_DEVICES=void so the legacy runtime hook injects nothing.
+cdi::ContainerEdits CommonEdits() {
+  cdi::ContainerEdits e;
+  e.env = {"NVIDIA_VISIBLE_DEVICES=void"};
+  for (const char* path :
+       {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools"}) {
+    cdi::DeviceNode n;
+    n.path = path;
+    e.device_nodes.push_back(n);
+  }
+  return e;
+}
+
+// Edits for one device and the config that applies to it.
+cdi::ContainerEdits DeviceEdits(const devices::AllocatableDevice& device,
+                                const std::string& mig_uuid,
+                                const nvidia_config::DeviceConfig& config) {
+  cdi::ContainerEdits e;
+  cdi::DeviceNode node;
+  node.path = StrCat("/dev/nvidia", device.gpu_minor);
+  e.device_nodes.push_back(node);
+  const std::string visible =
+      device.type == devices::DeviceType::kMig ? mig_uuid : device.gpu_uuid;
+  if (!visible.empty()) e.env.push_back(StrCat("DRAPLANE_GPU_UUID=", visible));
+  // MPS clients find the control daemon through its pipe directory.
+  const nvidia_config::MpsConfig* mps = nullptr;
+  if (const auto* g = std::get_if<nvidia_config::GpuConfig>(&config)) {
+    if (g->sharing && g->sharing->strategy == nvidia_config::kMpsStrategy &&
+        g->sharing->mps_config) {
+      mps = &*g->sharing->mps_config;
+    }
+  } else if (const auto* m =
+                 std::get_if<nvidia_config::MigDeviceConfig>(&config)) {
+    if (m->sharing && m->sharing->strategy == nvidia_config::kMpsStrategy &&
+        m->sharing->mps_config) {
+      mps = &*m->sharing->mps_config;
+    }
+  }
+  if (mps != nullptr) {
+    e.env.push_back("CUDA_MPS_PIPE_DIRECTORY=/tmp/nvidia-mps");
+    if (mps->default_active_thread_percentage) {
+      e.env.push_back(StrCat("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=",
+                             *mps->default_active_thread_percentage));
+    }
+  }
+  return e;
+}
+
+// The sharing settings applied to a device, as CDI device annotations
+// (what a simulated node cannot apply to hardware, it still reports).
+std::map<std::string, std::string> SharingAnnotations(
+    const nvidia_config::DeviceConfig& config) {
+  std::map<std::string, std::string> out;
+  std::optional<std::string> strategy, interval;
+  if (const auto* g = std::get_if<nvidia_config::GpuConfig>(&config)) {
+    if (g->sharing) {
+      strategy = g->sharing->strategy;
+      if (g->sharing->time_slicing_config) {
+        interval = g->sharing->time_slicing_config->interval;
+      }
+    }
+  } else if (const auto* m =
+                 std::get_if<nvidia_config::MigDeviceConfig>(&config)) {
+    if (m->sharing) strategy = m->sharing->strategy;
+  }
+  if (strategy) out["gpu.nvidia.com/sharing-strategy"] = *strategy;
+  if (interval) out["gpu.nvidia.com/timeslice-interval"] = *interval;
+  return out;
+}
+
+}  // namespace
+
+nvidia_config::FeatureGates DefaultFeatureGates() {
+  nvidia_config::FeatureGates g;
+  g.dynamic_mig = true;
+  g.time_slicing_settings = true;
+  return g;
+}
+
+GpuDriver::GpuDriver(const GpuDriverOptions& options,
+                     devices::DeviceBackend* backend)
+    : options_(options),
+      backend_(backend),
+      checkpoint_file_(StrCat(options.plugin_data_dir, "/checkpoint.json")) {
+  model_options_.driver = options.driver_name;
+  model_options_.dynamic_mig = options.gates.dynamic_mig;
+  for (uint32_t x : options.additional_ignored_xids) {
+    model_options_.ignored_xids.push_back(x);
+  }
+}
+
+absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Start(
+    const GpuDriverOptions& options, devices::DeviceBackend* backend) {
+  if (absl::Status s = nvidia_config::ValidateFeatureGates(options.gates);
+      !s.ok()) {
+    return s;
+  }
+  std::unique_ptr<GpuDriver> driver(new GpuDriver(options, backend));
+  if (absl::Status s = driver->Reconcile(); !s.ok()) return s;
+  return driver;
+}
+
+absl::Status GpuDriver::Reconcile() {
+  std::lock_guard lock(mu_);
+  auto facts = backend_->Discover();
+  if (!facts.ok()) return facts.status();
+  facts_ = *std::move(facts);
+  devices_ = devices::BuildNodeDevices(facts_, model_options_);
+
+  auto stored = checkpoint_file_.Read();
+  if (!stored.ok()) return stored.status();
+  checkpoint_ = *std::move(stored);
+  const std::string boot_id = ReadBootId(options_.boot_id_path);
+  if (!checkpoint_.boot_id.empty() && checkpoint_.boot_id != boot_id) {
+    // After a reboot nothing is prepared: MIG devices and CDI specs
+    // (tmpfs) are gone with it.
+    checkpoint_.claims.clear();
+  }
+  checkpoint_.boot_id = boot_id;
+  // Claims a crash left half-prepared are rolled back; the kubelet
+  // prepares them again.
+  for (auto it = checkpoint_.claims.begin(); it != checkpoint_.claims.end();) {
+    if (it->second.state == ClaimState::kPrepareStarted) {
+      if (absl::Status s = RollBack(it->second); !s.ok()) return s;
+      it = checkpoint_.claims.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (model_options_.dynamic_mig) {
+    // MIG devices no prepared claim owns are not ours to keep (NVIDIA's
+    // DestroyUnknownMIGDevices): they would block the placements the
+    // driver publishes as free.
+    std::set<std::pair<std::string, uint32_t>> owned;
+    for (const auto& [uid, c] : checkpoint_.claims) {
+      for (const PreparedDeviceRecord& d : c.prepared) {
+        if (d.created_mig) {
+          owned.insert(
+              {d.created_mig->parent_uuid, d.created_mig->gpu_instance_id});
+        }
+      }
+    }
+    for (const devices::GpuFacts& gpu : facts_.gpus) {
+      if (!gpu.mig_enabled) continue;
+      for (const devices::MigDeviceFacts& m : gpu.mig_devices) {
+        if (owned.count({gpu.uuid, m.gpu_instance_id})) continue;
+        if (absl::Status s = backend_->DestroyMigDevice(
+                gpu.uuid, m.gpu_instance_id, m.compute_instance_id);
+            !s.ok()) {
+          return s;
+        }
+      }
+    }
+  }
+  return Save();
+}
+
+absl::Status GpuDriver::Save() { return checkpoint_file_.Write(checkpoint_); }
+
+std::mutex& GpuDriver::ClaimLock(const std::string& uid) {
+  std::lock_guard lock(mu_);
+  auto& m = claim_locks_[uid];
+  if (!m) m = std::make_unique<std::mutex>();
+  return *m;
+}
+
+absl::Status GpuDriver::RollBack(const ClaimRecord& record) {
+  // MIG devices recorded as created, and any MIG device at a placement
+  // this claim was allocated (created before the crash, not yet recorded)
+  // that no completed claim owns.
+  std::set<std::string> owned_elsewhere;
+  for (const auto& [uid, c] : checkpoint_.claims) {
+    if (&c == &record || c.state != ClaimState::kPrepareCompleted) continue;
+    owned_elsewhere.insert(c.allocated_devices.begin(),
+                           c.allocated_devices.end());
+  }
+  auto facts = backend_->Discover();
+  if (!facts.ok()) return facts.status();
+  for (const std::string& name : record.allocated_devices) {
+    if (owned_elsewhere.count(name)) continue;
+    auto it = devices_.allocatable.find(name);
+    if (it == devices_.allocatable.end() ||
+        it->second.type != devices::DeviceType::kMig ||
+        it->second.existing_mig) {
+      continue;
+    }
+    const devices::AllocatableDevice& d = it->second;
+    for (const devices::GpuFacts& gpu : facts->gpus) {
+      if (gpu.uuid != d.gpu_uuid) continue;
+      for (const devices::MigDeviceFacts& m : gpu.mig_devices) {
+        if (m.profile_id == d.gi_profile_id &&
+            m.placement.start == d.placement.start) {
+          if (absl::Status s = backend_->DestroyMigDevice(
+                  gpu.uuid, m.gpu_instance_id, m.compute_instance_id);
+              !s.ok()) {
+            return s;
+          }
+        }
+      }
+    }
+  }
+  if (!record.cdi_spec_file.empty()) {
+    (void)cdi::RemoveSpecFile(options_.cdi_root, record.cdi_spec_file);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GpuDriver::UndoPrepared(const ClaimRecord& record) {
+  for (const PreparedDeviceRecord& d : record.prepared) {
+    if (!d.created_mig) continue;
+    if (absl::Status s = backend_->DestroyMigDevice(
+            d.created_mig->parent_uuid, d.created_mig->gpu_instance_id,
+            d.created_mig->compute_instance_id);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (!record.cdi_spec_file.empty()) {
+    if (absl::Status s =
+            cdi::RemoveSpecFile(options_.cdi_root, record.cdi_spec_file);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
+    const api::ResourceClaim& claim) {
+  const std::string& uid = claim.metadata.uid;
+  const std::string display =
+      StrCat(claim.metadata.namespace_, "/", claim.metadata.name, ":", uid);
+  std::lock_guard claim_lock(ClaimLock(uid));
+  auto fail = [&](const absl::Status& s) {
+    kubelet_plugin::PrepareResult r;
+    r.status =
+        absl::Status(s.code(), StrCat("error preparing devices for claim ",
+                                      display, ": ", s.message()));
+    return r;
+  };
+  auto done = [](const ClaimRecord& record) {
+    kubelet_plugin::PrepareResult r;
+    for (const PreparedDeviceRecord& d : record.prepared) {
+      r.devices.push_back(
+          {{d.request}, d.pool, d.device, d.cdi_device_ids, std::nullopt});
+    }
+    return r;
+  };
+  if (!claim.status.allocation) {
+    return fail(absl::FailedPreconditionError("claim is not allocated"));
+  }
+  std::vector<std::string> mine;
+  for (const auto& r : claim.status.allocation->devices.results) {
+    if (r.driver == options_.driver_name) mine.push_back(r.device);
+  }
+  {
+    std::lock_guard lock(mu_);
+    auto it = checkpoint_.claims.find(uid);
+    if (it != checkpoint_.claims.end() &&
+        it->second.state == ClaimState::kPrepareCompleted) {
+      return done(it->second);
+    }
+    // The last line of defence against double allocation: a device
+    // prepared (or being prepared) for another claim is refused, unless
+    // the result is an admin-access one.
+    for (const auto& r : claim.status.allocation->devices.results) {
+      if (r.driver != options_.driver_name || r.admin_access.value_or(false)) {
+        continue;
+      }
+      for (const auto& [other_uid, other] : checkpoint_.claims) {
+        if (other_uid == uid) continue;
+        if (std::find(other.allocated_devices.begin(),
+                      other.allocated_devices.end(),
+                      r.device) != other.allocated_devices.end()) {
+          return fail(absl::FailedPreconditionError(
+              StrCat("requested device ", r.device,
+                     " is already allocated to different claim ",
+                     other.namespace_, "/", other.name, ":", other_uid)));
+        }
+      }
+    }
+    if (it != checkpoint_.claims.end()) {
+      if (absl::Status s = RollBack(it->second); !s.ok()) return fail(s);
+    }
+    ClaimRecord started;
+    started.namespace_ = claim.metadata.namespace_;
+    started.name = claim.metadata.name;
+    started.state = ClaimState::kPrepareStarted;
+    started.allocated_devices = mine;
+    started.cdi_spec_file =
+        cdi::TransientSpecFileName(kCdiVendor, kCdiClass, uid);
+    checkpoint_.claims[uid] = started;
+    if (absl::Status s = Save(); !s.ok()) return fail(s);
+  }
+  std::vector<PreparedDeviceRecord> made;
+  auto prepared = PrepareDevices(claim, made);
+  std::lock_guard lock(mu_);
+  ClaimRecord& record = checkpoint_.claims[uid];
+  if (!prepared.ok()) {
+    // Undo what this attempt created; the record stays PrepareStarted so
+    // that a crash before this point is handled the same way.
+    ClaimRecord partial = record;
+    partial.prepared = made;
+    (void)UndoPrepared(partial);
+    return fail(prepared.status());
+  }
+  record.state = ClaimState::kPrepareCompleted;
+  record.prepared = *std::move(prepared);
+  if (absl::Status s = Save(); !s.ok()) return fail(s);
+  return done(record);
+}
+
+absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
+    const api::ResourceClaim& claim, std::vector<PreparedDeviceRecord>& made) {
+  const std::string& uid = claim.metadata.uid;
+  const api::AllocationResult& allocation = *claim.status.allocation;
+  std::vector<devices::AllocatableDevice> targets;
+  std::vector<nvidia_config::AllocatedDeviceRef> refs;
+  std::vector<const api::DeviceRequestAllocationResult*> results;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& r : allocation.devices.results) {
+      if (r.driver != options_.driver_name) continue;
+      if (r.pool != options_.node_name) {
+        return absl::FailedPreconditionError(
+            StrCat("device ", r.device, " is from pool ", r.pool,
+                   ", not from this node's pool ", options_.node_name));
+      }
+      auto it = devices_.allocatable.find(r.device);
+      if (it == devices_.allocatable.end()) {
+        return absl::NotFoundError(StrCat("allocated device ", r.device,
+                                          " is not a device of this node"));
+      }
+      targets.push_back(it->second);
+      refs.push_back(
+          {r.request, r.device, TypeName(it->second.type), r.driver});
+      results.push_back(&r);
+    }
+  }
+  std::vector<nvidia_config::ConfigSource> sources;
+  for (const auto& c : allocation.devices.config) {
+    nvidia_config::ConfigSource s;
+    s.source = c.source;
+    s.requests = c.requests;
+    if (c.opaque) {
+      s.driver = c.opaque->driver;
+      s.parameters = c.opaque->parameters;
+    } else {
+      s.opaque = false;
+    }
+    sources.push_back(std::move(s));
+  }
+  auto configs = nvidia_config::ResolveDeviceConfigs(
+      sources, refs, options_.driver_name, options_.gates);
+  if (!configs.ok()) return configs.status();
+
+  cdi::CdiSpec spec;
+  spec.kind = StrCat(kCdiVendor, "/", kCdiClass);
+  spec.container_edits = CommonEdits();
+  std::vector<PreparedDeviceRecord> out;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const devices::AllocatableDevice& d = targets[i];
+    PreparedDeviceRecord rec;
+    rec.request = results[i]->request;
+    rec.pool = results[i]->pool;
+    rec.device = d.name;
+    std::string mig_uuid;
+    if (d.type == devices::DeviceType::kMig) {
+      if (d.existing_mig) {
+        mig_uuid = d.existing_mig->uuid;
+      } else {
+        auto mig = backend_->CreateMigDevice(d.gpu_uuid, d.gi_profile_id,
+                                             d.placement.start);
+        if (!mig.ok()) {
+          return absl::Status(mig.status().code(),
+                              StrCat("creating MIG device ", d.name, ": ",
+                                     mig.status().message()));
+        }
+        rec.created_mig = CreatedMigDevice{
+            d.gpu_uuid, mig->gpu_instance_id, mig->compute_instance_id,
+            mig->uuid,  mig->profile_id,      mig->placement.start};
+        mig_uuid = mig->uuid;
+        made.push_back(rec);
+      }
+    }
+    const std::string cdi_name = StrCat(uid, "-", d.name);
+    rec.cdi_device_ids = {
+        cdi::QualifiedDeviceName(kCdiVendor, kCdiClass, cdi_name)};
+    cdi::Device device;
+    device.name = cdi_name;
+    device.annotations = SharingAnnotations((*configs)[i].config);
+    device.container_edits = DeviceEdits(d, mig_uuid, (*configs)[i].config);
+    spec.devices.push_back(std::move(device));
+    out.push_back(std::move(rec));
+  }
+  if (spec.devices.empty()) return out;  // nothing of this driver
+  spec.cdi_version = cdi::MinimumCdiVersion(spec);
+  if (absl::Status s = cdi::WriteSpecFile(
+          options_.cdi_root,
+          cdi::TransientSpecFileName(kCdiVendor, kCdiClass, uid), spec);
+      !s.ok()) {
+    return s;
+  }
+  return out;
+}
+
+absl::Status GpuDriver::UnprepareResourceClaim(
+    const kubelet_plugin::ClaimRef& claim) {
+  std::lock_guard claim_lock(ClaimLock(claim.uid));
+  std::lock_guard lock(mu_);
+  auto it = checkpoint_.claims.find(claim.uid);
+  if (it == checkpoint_.claims.end()) return absl::OkStatus();
+  absl::Status s = it->second.state == ClaimState::kPrepareCompleted
+                       ? UndoPrepared(it->second)
+                       : RollBack(it->second);
+  if (!s.ok()) {
+    return absl::Status(s.code(), StrCat("error unpreparing devices for claim ",
+                                         claim.namespace_, "/", claim.name, ":",
+                                         claim.uid, ": ", s.message()));
+  }
+  checkpoint_.claims.erase(it);
+  claim_locks_.erase(claim.uid);
+  return Save();
+}
+
+absl::StatusOr<std::vector<api::ResourceSliceSpec>> GpuDriver::DesiredSlices() {
+  auto facts = backend_->Discover();
+  if (!facts.ok()) return facts.status();
+  std::lock_guard lock(mu_);
+  facts_ = *std::move(facts);
+  // MIG devices the driver created do not change what is published: the
+  // partitionable model publishes placements, not instances.
+  devices::NodeGpuFacts model_facts = facts_;
+  if (model_options_.dynamic_mig) {
+    for (devices::GpuFacts& g : model_facts.gpus) {
+      g.mig_devices.clear();
+      if (g.architecture >= devices::kArchHopper) g.mig_enabled = false;
+    }
+  }
+  devices_ = devices::BuildNodeDevices(model_facts, model_options_);
+  return devices::LayoutResourceSlices(devices_, options_.node_name,
+                                       options_.driver_name);
+}
+
+absl::StatusOr<int> GpuDriver::CleanupStaleClaims(client::Client& api) {
+  std::vector<kubelet_plugin::ClaimRef> stale;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [uid, c] : checkpoint_.claims) {
+      if (c.state == ClaimState::kPrepareStarted) {
+        stale.push_back({c.namespace_, c.name, uid});
+      }
+    }
+  }
+  int cleaned = 0;
+  for (const kubelet_plugin::ClaimRef& ref : stale) {
+    auto claim = api.Get(ClaimKind(), ref.namespace_, ref.name);
+    if (claim.ok()) {
+      const api::ObjectMeta* m = claim->metadata();
+      if (m != nullptr && m->uid == ref.uid) continue;  // still wanted
+    } else if (!client::IsNotFound(claim.status())) {
+      continue;  // try again next round
+    }
+    if (absl::Status s = UnprepareResourceClaim(ref); !s.ok()) return s;
+    ++cleaned;
+  }
+  return cleaned;
+}
+
+std::vector<std::string> GpuDriver::Claims(ClaimState state) const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [uid, c] : checkpoint_.claims) {
+    if (c.state == state) out.push_back(uid);
+  }
+  return out;
+}
+
+}  // namespace draplane::gpu_driver

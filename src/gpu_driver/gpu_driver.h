@@ -1,0 +1,108 @@
+// draplane's NVIDIA GPU DRA driver (gpu.nvidia.com), the node side:
+// discovers GPUs through a device backend, says what to publish, and
+// prepares and unprepares claims for the kubelet (kubelet_plugin::DraDriver)
+// as NVIDIA's gpu-kubelet-plugin does (nvidia-dra-driver.md §8):
+//  - Prepare: a claim already PrepareCompleted returns its devices again
+//    (idempotent); a device prepared for another claim is refused; a
+//    claim left PrepareStarted by a crash is rolled back first; then
+//    PrepareStarted is checkpointed, opaque configs are resolved (class,
+//    then claim, later wins; nvidia_config), MIG devices of partitionable
+//    placements are created, one CDI spec is written for the claim
+//    (k8s.gpu.nvidia.com/claim, device "<claimUID>-<device>"), and
+//    PrepareCompleted is checkpointed with what is needed to undo it.
+//  - Unprepare: MIG devices created for the claim are destroyed, the CDI
+//    spec removed, the claim dropped from the checkpoint; unknown claims
+//    are success.
+//  - Start: a checkpoint from another boot is discarded (GPU state does
+//    not survive a reboot); half-prepared claims are rolled back; with
+//    dynamic MIG, MIG devices no prepared claim owns are destroyed.
+// Calls for different claims run concurrently; calls for one claim are
+// serialised (per-claim lock), and checkpoint updates are serialised.
+#ifndef DRAPLANE_GPU_DRIVER_GPU_DRIVER_H_
+#define DRAPLANE_GPU_DRIVER_GPU_DRIVER_H_
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "api/resource_types.h"
+#include "client/client.h"
+#include "devices/device_backend.h"
+#include "devices/device_model.h"
+#include "gpu_driver/checkpoint.h"
+#include "kubelet_plugin/dra_driver.h"
+#include "nvidia_config/gpu_config.h"
+
+namespace draplane::gpu_driver {
+
+// draplane's default gates for the GPU driver (NVIDIA's are all off):
+// DynamicMIG (MIG as partitionable devices) and TimeSlicingSettings (the
+// seed's DeviceClasses configure time-slicing).
+nvidia_config::FeatureGates DefaultFeatureGates();
+
+struct GpuDriverOptions {
+  std::string driver_name = devices::kNvidiaGpuDriver;
+  std::string node_name;
+  // Holds checkpoint.json (the kubelet plugin directory).
+  std::string plugin_data_dir;
+  std::string cdi_root = "/var/run/cdi";
+  std::string boot_id_path = "/proc/sys/kernel/random/boot_id";
+  nvidia_config::FeatureGates gates = DefaultFeatureGates();
+  // XIDs tainted with effect None (added to NVIDIA's defaults).
+  std::vector<uint32_t> additional_ignored_xids;
+};
+
+class GpuDriver : public kubelet_plugin::DraDriver {
+ public:
+  // Reads the checkpoint and discovers the GPUs; reconciles as described
+  // above. `backend` must outlive the driver.
+  static absl::StatusOr<std::unique_ptr<GpuDriver>> Start(
+      const GpuDriverOptions& options, devices::DeviceBackend* backend);
+
+  kubelet_plugin::PrepareResult PrepareResourceClaim(
+      const api::ResourceClaim& claim) override;
+  absl::Status UnprepareResourceClaim(
+      const kubelet_plugin::ClaimRef& claim) override;
+
+  // Discovers the GPUs again (health, MIG state) and returns the slices to
+  // publish (devices::LayoutResourceSlices). Devices keep their names.
+  absl::StatusOr<std::vector<api::ResourceSliceSpec>> DesiredSlices();
+
+  // NVIDIA's stale-claim cleanup: claims left PrepareStarted whose
+  // ResourceClaim is gone or was replaced are unprepared. Returns how many.
+  absl::StatusOr<int> CleanupStaleClaims(client::Client& api);
+
+  // UIDs of the claims in the checkpoint, by state.
+  std::vector<std::string> Claims(ClaimState state) const;
+  const std::string& cdi_root() const { return options_.cdi_root; }
+
+ private:
+  GpuDriver(const GpuDriverOptions& options, devices::DeviceBackend* backend);
+
+  absl::Status Reconcile();
+  absl::StatusOr<std::vector<PreparedDeviceRecord>> PrepareDevices(
+      const api::ResourceClaim& claim, std::vector<PreparedDeviceRecord>& made);
+  // Destroys the MIG devices a half-prepared claim may have created.
+  absl::Status RollBack(const ClaimRecord& record);
+  absl::Status UndoPrepared(const ClaimRecord& record);
+  absl::Status Save();  // REQUIRES: mu_ held
+  std::mutex& ClaimLock(const std::string& uid);
+
+  const GpuDriverOptions options_;
+  devices::DeviceBackend* const backend_;
+  devices::DeviceModelOptions model_options_;
+  const CheckpointFile checkpoint_file_;
+
+  mutable std::mutex mu_;
+  Checkpoint checkpoint_;         // guarded by mu_
+  devices::NodeDevices devices_;  // guarded by mu_
+  devices::NodeGpuFacts facts_;   // guarded by mu_
+  std::map<std::string, std::unique_ptr<std::mutex>> claim_locks_;  // mu_
+};
+
+}  // namespace draplane::gpu_driver
+
+#endif  // DRAPLANE_GPU_DRIVER_GPU_DRIVER_H_
