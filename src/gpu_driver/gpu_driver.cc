@@ -184,11 +184,11 @@ absl::Status GpuDriver::Reconcile() {
 
 absl::Status GpuDriver::Save() { return checkpoint_file_.Write(checkpoint_); }
 
-std::mutex& GpuDriver::ClaimLock(const std::string& uid) {
+std::shared_ptr<std::mutex> GpuDriver::ClaimLock(const std::string& uid) {
   std::lock_guard lock(mu_);
   auto& m = claim_locks_[uid];
-  if (!m) m = std::make_unique<std::mutex>();
-  return *m;
+  if (!m) m = std::make_shared<std::mutex>();
+  return m;
 }
 
 absl::Status GpuDriver::RollBack(const ClaimRecord& record) {
@@ -257,7 +257,8 @@ kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
   const std::string& uid = claim.metadata.uid;
   const std::string display =
       StrCat(claim.metadata.namespace_, "/", claim.metadata.name, ":", uid);
-  std::lock_guard claim_lock(ClaimLock(uid));
+  const std::shared_ptr<std::mutex> claim_mutex = ClaimLock(uid);
+  std::lock_guard claim_lock(*claim_mutex);
   auto fail = [&](const absl::Status& s) {
     kubelet_plugin::PrepareResult r;
     r.status =
@@ -433,7 +434,8 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
 
 absl::Status GpuDriver::UnprepareResourceClaim(
     const kubelet_plugin::ClaimRef& claim) {
-  std::lock_guard claim_lock(ClaimLock(claim.uid));
+  const std::shared_ptr<std::mutex> claim_mutex = ClaimLock(claim.uid);
+  std::lock_guard claim_lock(*claim_mutex);
   std::lock_guard lock(mu_);
   auto it = checkpoint_.claims.find(claim.uid);
   if (it == checkpoint_.claims.end()) return absl::OkStatus();
@@ -499,6 +501,15 @@ std::vector<std::string> GpuDriver::Claims(ClaimState state) const {
   std::vector<std::string> out;
   for (const auto& [uid, c] : checkpoint_.claims) {
     if (c.state == state) out.push_back(uid);
+  }
+  return out;
+}
+
+std::vector<kubelet_plugin::ClaimRef> GpuDriver::CheckpointedClaims() const {
+  std::lock_guard lock(mu_);
+  std::vector<kubelet_plugin::ClaimRef> out;
+  for (const auto& [uid, c] : checkpoint_.claims) {
+    out.push_back({c.namespace_, c.name, uid});
   }
   return out;
 }

@@ -77,6 +77,8 @@ class GpuDriver : public kubelet_plugin::DraDriver {
 
   // UIDs of the claims in the checkpoint, by state.
   std::vector<std::string> Claims(ClaimState state) const;
+  // The claims in the checkpoint (any state), as the kubelet names them.
+  std::vector<kubelet_plugin::ClaimRef> CheckpointedClaims() const;
   const std::string& cdi_root() const { return options_.cdi_root; }
 
  private:
@@ -89,7 +91,9 @@ class GpuDriver : public kubelet_plugin::DraDriver {
   absl::Status RollBack(const ClaimRecord& record);
   absl::Status UndoPrepared(const ClaimRecord& record);
   absl::Status Save();  // REQUIRES: mu_ held
-  std::mutex& ClaimLock(const std::string& uid);
+  // The lock of one claim; held by a shared_ptr so that dropping it from
+  // the map while a caller holds it is safe.
+  std::shared_ptr<std::mutex> ClaimLock(const std::string& uid);
 
   const GpuDriverOptions options_;
   devices::DeviceBackend* const backend_;
@@ -100,7 +104,7 @@ class GpuDriver : public kubelet_plugin::DraDriver {
   Checkpoint checkpoint_;         // guarded by mu_
   devices::NodeDevices devices_;  // guarded by mu_
   devices::NodeGpuFacts facts_;   // guarded by mu_
-  std::map<std::string, std::unique_ptr<std::mutex>> claim_locks_;  // mu_
+  std::map<std::string, std::shared_ptr<std::mutex>> claim_locks_;  // mu_
 };
 
 }  // namespace draplane::gpu_driver

@@ -1,0 +1,541 @@
+#include "node_agent/node_agent.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "api/object.h"
+#include "api/object_codec.h"
+#include "api/pod_claims.h"
+#include "client/event_recorder.h"
+#include "client/informer.h"
+#include "common/rfc3339.h"
+#include "common/str_cat.h"
+#include "controllers/work_queue.h"
+#include "kubelet_plugin/plugin_client.h"
+#include "kubelet_plugin/plugin_server.h"
+#include "kubelet_plugin/resource_slice_publisher.h"
+
+namespace draplane::node_agent {
+namespace {
+
+using api::Json;
+using kubelet_plugin::ClaimRef;
+
+std::string Now() { return Rfc3339(absl::Now()); }
+
+absl::StatusOr<api::Object> Decode(const Json& json) {
+  auto decoded = api::DecodeObject(json);
+  if (!decoded.ok()) return decoded.status();
+  return std::move(decoded->object);
+}
+
+// A pod's prepared claims, remembered for unprepare: the claims may be
+// gone from the API server by then.
+struct PreparedPod {
+  std::string uid;
+  std::vector<ClaimRef> claims;
+};
+
+}  // namespace
+
+class NodeAgent::Impl {
+ public:
+  Impl(const NodeAgentOptions& options, client::Client* api,
+       devices::DeviceBackend* backend)
+      : options_(options),
+        api_(api),
+        backend_(backend),
+        publisher_(api, devices::kNvidiaGpuDriver, options.node_name),
+        queue_(absl::Milliseconds(200), absl::Seconds(30)) {}
+
+  absl::Status Start() {
+    const std::string root = options_.root_dir;
+    const std::string plugins = options_.plugins_dir.empty()
+                                    ? StrCat(root, "/plugins")
+                                    : options_.plugins_dir;
+    const std::string registrar = options_.registrar_dir.empty()
+                                      ? StrCat(root, "/plugins_registry")
+                                      : options_.registrar_dir;
+    gpu_driver::GpuDriverOptions d;
+    d.node_name = options_.node_name;
+    d.plugin_data_dir = StrCat(plugins, "/", devices::kNvidiaGpuDriver);
+    d.cdi_root =
+        options_.cdi_root.empty() ? StrCat(root, "/cdi") : options_.cdi_root;
+    d.boot_id_path = options_.boot_id_path;
+    d.gates = options_.gates;
+    auto driver = gpu_driver::GpuDriver::Start(d, backend_);
+    if (!driver.ok()) return driver.status();
+    driver_ = *std::move(driver);
+
+    if (options_.manage_node) {
+      if (absl::Status s = EnsureNode(); !s.ok()) return s;
+    }
+    kubelet_plugin::PluginServerOptions so;
+    so.driver_name = devices::kNvidiaGpuDriver;
+    so.plugin_data_dir = d.plugin_data_dir;
+    so.registrar_dir = registrar;
+    auto server = kubelet_plugin::PluginServer::Start(so, api_, driver_.get());
+    if (!server.ok()) return server.status();
+    server_ = *std::move(server);
+    // Published before the first pod can be prepared; a failure here is
+    // retried by the device loop.
+    if (auto published = PublishNow(); !published.ok()) {
+      std::fprintf(stderr, "node %s: publishing ResourceSlices: %s\n",
+                   options_.node_name.c_str(),
+                   std::string(published.status().message()).c_str());
+    }
+    threads_.emplace_back([this] { HeartbeatLoop(); });
+    threads_.emplace_back([this] { DeviceLoop(); });
+    if (options_.simulate_kubelet) {
+      auto client = kubelet_plugin::PluginClient::Register(
+          server_->registration_socket());
+      if (!client.ok()) return client.status();
+      plugin_ = *std::move(client);
+      events_ = std::make_unique<client::EventRecorder>(
+          api_, client::EventRecorderOptions{"kubelet"});
+      client::InformerOptions io;
+      io.kind = &client::Kind("Pod");
+      io.field_selector = StrCat("spec.nodeName=", options_.node_name);
+      io.resync = absl::Seconds(30);
+      pods_ = std::make_unique<client::Informer>(api_, io);
+      auto enqueue = [this](const client::ObjectPtr& o) {
+        if (const api::ObjectMeta* m = o->metadata()) {
+          queue_.Add(StrCat(m->namespace_, "/", m->name));
+        }
+      };
+      pods_->AddHandler({enqueue,
+                         [enqueue](const client::ObjectPtr&,
+                                   const client::ObjectPtr& o) { enqueue(o); },
+                         enqueue});
+      pods_->Start();
+      threads_.emplace_back([this] {
+        controllers::RunWorker(
+            queue_, StrCat("node ", options_.node_name, " kubelet"),
+            [this](const std::string& key) { return SyncPod(key); });
+      });
+    }
+    return absl::OkStatus();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard lock(mu_);
+      if (stopped_) return;
+      stopped_ = true;
+    }
+    cv_.notify_all();
+    queue_.ShutDown();
+    if (pods_) pods_->Stop();
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+    if (events_) events_->Flush(absl::Seconds(2));
+    events_.reset();
+    plugin_.reset();
+    if (server_) server_->Stop();
+  }
+
+  absl::StatusOr<int64_t> PublishNow() {
+    std::lock_guard lock(publish_mu_);
+    auto slices = driver_->DesiredSlices();
+    if (!slices.ok()) return slices.status();
+    return publisher_.Publish(*std::move(slices));
+  }
+
+  gpu_driver::GpuDriver& driver() { return *driver_; }
+  const std::string& dra_socket() const { return server_->dra_socket(); }
+
+ private:
+  // Waits `period` or until Stop(); false when stopped.
+  bool Sleep(absl::Duration period) {
+    std::unique_lock lock(mu_);
+    return !cv_.wait_for(lock, absl::ToChronoMilliseconds(period),
+                         [this] { return stopped_; });
+  }
+
+  absl::Status EnsureNode() {
+    Json labels = {{"kubernetes.io/hostname", options_.node_name},
+                   {"kubernetes.io/os", "linux"},
+                   {"nvidia.com/gpu.present", "true"}};
+    for (const auto& [k, v] : options_.labels) labels[k] = v;
+    Json resources = {{"cpu", options_.cpu},
+                      {"memory", options_.memory},
+                      {"pods", options_.pods}};
+    Json node = {
+        {"apiVersion", "v1"},
+        {"kind", "Node"},
+        {"metadata", {{"name", options_.node_name}, {"labels", labels}}},
+        {"status", {{"capacity", resources}, {"allocatable", resources}}}};
+    auto parsed = Decode(node);
+    if (!parsed.ok()) return parsed.status();
+    auto created = api_->Create(*parsed);
+    if (!created.ok() && !client::IsAlreadyExists(created.status())) {
+      return created.status();
+    }
+    if (!created.ok()) {
+      Json patch = {{"metadata", {{"labels", labels}}}};
+      auto patched =
+          api_->Patch(client::Kind("Node"), "", options_.node_name,
+                      client::PatchType::kMerge, api::DumpJson(patch));
+      if (!patched.ok()) return patched.status();
+    }
+    Json ns = {{"apiVersion", "v1"},
+               {"kind", "Namespace"},
+               {"metadata", {{"name", "kube-node-lease"}}}};
+    auto ns_object = Decode(ns);
+    if (ns_object.ok()) {
+      auto s = api_->Create(*ns_object);
+      if (!s.ok() && !client::IsAlreadyExists(s.status())) return s.status();
+    }
+    return Heartbeat();
+  }
+
+  // Renews the Lease (creating it once) and posts Ready=True when the node
+  // does not say so (at start, and after the node lifecycle controller
+  // marked it Unknown while this agent was away).
+  absl::Status Heartbeat() {
+    const std::string now = Now();
+    Json patch = {{"spec",
+                   {{"holderIdentity", options_.node_name},
+                    {"leaseDurationSeconds", 40},
+                    {"renewTime", now}}}};
+    auto renewed = api_->Patch(client::Kind("Lease"), "kube-node-lease",
+                               options_.node_name, client::PatchType::kMerge,
+                               api::DumpJson(patch));
+    if (client::IsNotFound(renewed.status())) {
+      Json lease = {
+          {"apiVersion", "coordination.k8s.io/v1"},
+          {"kind", "Lease"},
+          {"metadata",
+           {{"name", options_.node_name}, {"namespace", "kube-node-lease"}}},
+          {"spec", patch["spec"]}};
+      auto object = Decode(lease);
+      if (!object.ok()) return object.status();
+      auto created = api_->Create(*object);
+      if (!created.ok() && !client::IsAlreadyExists(created.status())) {
+        return created.status();
+      }
+    } else if (!renewed.ok()) {
+      return renewed.status();
+    }
+    auto node = api_->Get(client::Kind("Node"), "", options_.node_name);
+    if (!node.ok()) return node.status();
+    const auto& n = std::get<api::Node>(node->value);
+    for (const api::NodeCondition& c : n.status.conditions) {
+      if (c.type == "Ready" && c.status == "True") return absl::OkStatus();
+    }
+    Json status = {
+        {"status",
+         {{"conditions", Json::array({{{"type", "Ready"},
+                                       {"status", "True"},
+                                       {"reason", "KubeletReady"},
+                                       {"message",
+                                        "draplane node agent is posting "
+                                        "ready status"},
+                                       {"lastHeartbeatTime", now},
+                                       {"lastTransitionTime", now}}})}}}};
+    client::PatchOptions po;
+    po.subresource = "status";
+    auto posted = api_->Patch(client::Kind("Node"), "", options_.node_name,
+                              client::PatchType::kStrategicMerge,
+                              api::DumpJson(status), po);
+    return posted.status();
+  }
+
+  void HeartbeatLoop() {
+    while (Sleep(options_.heartbeat_period)) {
+      if (!options_.manage_node) continue;
+      if (absl::Status s = Heartbeat(); !s.ok()) {
+        std::fprintf(stderr, "node %s: heartbeat: %s\n",
+                     options_.node_name.c_str(),
+                     std::string(s.message()).c_str());
+      }
+    }
+  }
+
+  void DeviceLoop() {
+    absl::Time next_cleanup = absl::Now() + options_.stale_claim_period;
+    while (Sleep(options_.device_poll_period)) {
+      if (auto s = PublishNow(); !s.ok()) {
+        std::fprintf(stderr, "node %s: publishing ResourceSlices: %s\n",
+                     options_.node_name.c_str(),
+                     std::string(s.status().message()).c_str());
+      }
+      if (plugin_ && pods_->HasSynced()) {
+        if (absl::Status s = UnprepareOrphans(); !s.ok()) {
+          std::fprintf(stderr, "node %s: unpreparing orphaned claims: %s\n",
+                       options_.node_name.c_str(),
+                       std::string(s.message()).c_str());
+        }
+      }
+      if (absl::Now() >= next_cleanup) {
+        next_cleanup = absl::Now() + options_.stale_claim_period;
+        (void)driver_->CleanupStaleClaims(*api_);
+      }
+    }
+  }
+
+  // The kubelet's cleanup of claims prepared for pods it no longer has
+  // (deleted while the agent was down): a prepared claim that is gone, was
+  // replaced, or is reserved for no pod of this node is unprepared.
+  absl::Status UnprepareOrphans() {
+    std::set<std::string> local_pods;
+    for (const client::ObjectPtr& o : pods_->List()) {
+      if (const api::ObjectMeta* m = o->metadata()) local_pods.insert(m->uid);
+    }
+    std::vector<ClaimRef> orphans;
+    for (const ClaimRef& ref : driver_->CheckpointedClaims()) {
+      auto claim =
+          api_->Get(client::Kind("ResourceClaim"), ref.namespace_, ref.name);
+      bool in_use = false;
+      if (claim.ok()) {
+        const auto& c = std::get<api::ResourceClaim>(claim->value);
+        if (c.metadata.uid == ref.uid) {
+          for (const auto& consumer : c.status.reserved_for) {
+            in_use = in_use || local_pods.count(consumer.uid) > 0;
+          }
+        }
+      } else if (!client::IsNotFound(claim.status())) {
+        continue;  // unknown: next round
+      }
+      if (!in_use) orphans.push_back(ref);
+    }
+    if (orphans.empty()) return absl::OkStatus();
+    auto results = plugin_->Unprepare(orphans);
+    if (!results.ok()) return results.status();
+    for (const auto& [uid, s] : *results) {
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Unprepare(const std::string& key) {
+    PreparedPod pod;
+    {
+      std::lock_guard lock(pods_mu_);
+      auto it = prepared_.find(key);
+      if (it == prepared_.end()) return absl::OkStatus();
+      pod = it->second;
+    }
+    if (!pod.claims.empty()) {
+      auto results = plugin_->Unprepare(pod.claims);
+      if (!results.ok()) return results.status();
+      for (const auto& [uid, s] : *results) {
+        if (!s.ok()) return s;
+      }
+    }
+    std::lock_guard lock(pods_mu_);
+    prepared_.erase(key);
+    return absl::OkStatus();
+  }
+
+  absl::Status SyncPod(const std::string& key) {
+    const size_t slash = key.find('/');
+    const std::string ns = key.substr(0, slash), name = key.substr(slash + 1);
+    std::shared_ptr<const api::Object> object;
+    for (const client::ObjectPtr& o : pods_->List()) {
+      const api::ObjectMeta* m = o->metadata();
+      if (m && m->namespace_ == ns && m->name == name) object = o;
+    }
+    if (!object) return Unprepare(key);
+    const auto& pod = std::get<api::Pod>(object->value);
+    {
+      std::lock_guard lock(pods_mu_);
+      auto it = prepared_.find(key);
+      if (it != prepared_.end() && it->second.uid != pod.metadata.uid) {
+        // Replaced by a pod of the same name.
+        pods_mu_.unlock();
+        absl::Status s = Unprepare(key);
+        pods_mu_.lock();
+        if (!s.ok()) return s;
+      }
+    }
+    if (pod.metadata.deletion_timestamp || api::IsPodDone(pod)) {
+      return Unprepare(key);
+    }
+    // The pod's claims, in spec order, as the kubelet resolves them.
+    std::vector<ClaimRef> refs;
+    std::map<std::string, std::string> uid_by_entry;  // podClaimName -> uid
+    for (const api::PodResourceClaim& entry : pod.spec.resource_claims) {
+      auto resolved = api::ResolvePodClaimName(pod, entry);
+      if (!resolved.ok()) return resolved.status();
+      if (!resolved->name) continue;
+      auto claim_object =
+          api_->Get(client::Kind("ResourceClaim"), ns, *resolved->name);
+      if (!claim_object.ok()) return claim_object.status();
+      const auto& claim = std::get<api::ResourceClaim>(claim_object->value);
+      if (resolved->must_check_owner) {
+        if (absl::Status s = api::IsForPod(pod, claim); !s.ok()) return s;
+      }
+      if (!api::IsReservedForPod(pod, claim)) {
+        return absl::FailedPreconditionError(
+            StrCat("pod ", key, ": claim ", claim.metadata.name,
+                   " is not reserved for it yet"));
+      }
+      bool ours = false;
+      if (claim.status.allocation) {
+        for (const auto& r : claim.status.allocation->devices.results) {
+          ours = ours || r.driver == devices::kNvidiaGpuDriver;
+        }
+      }
+      uid_by_entry[entry.name] = claim.metadata.uid;
+      if (ours) refs.push_back({ns, claim.metadata.name, claim.metadata.uid});
+    }
+    std::map<std::string, kubelet_plugin::PrepareResult> prepared;
+    if (!refs.empty()) {
+      auto results = plugin_->Prepare(refs);
+      absl::Status failed = results.status();
+      if (results.ok()) {
+        for (const ClaimRef& r : refs) {
+          auto it = results->find(r.uid);
+          if (it == results->end()) {
+            failed =
+                absl::InternalError(StrCat("no result for claim ", r.name));
+          } else if (!it->second.status.ok()) {
+            failed = it->second.status;
+          }
+          if (!failed.ok()) break;
+        }
+      }
+      if (!failed.ok()) {
+        events_->Event(
+            "Pod", "v1", pod.metadata, "Warning",
+            "FailedPrepareDynamicResources",
+            StrCat("Failed to prepare dynamic resources: ", failed.message()));
+        return failed;
+      }
+      prepared = *std::move(results);
+    }
+    {
+      std::lock_guard lock(pods_mu_);
+      prepared_[key] = PreparedPod{pod.metadata.uid, refs};
+    }
+    return MarkRunning(pod, uid_by_entry, prepared);
+  }
+
+  // The containers' CDI device IDs, then phase Running with ready
+  // containers, unless the pod already says so.
+  absl::Status MarkRunning(
+      const api::Pod& pod,
+      const std::map<std::string, std::string>& uid_by_entry,
+      const std::map<std::string, kubelet_plugin::PrepareResult>& prepared) {
+    Json cdi = Json::object();
+    for (const api::Container& c : pod.spec.containers) {
+      Json ids = Json::array();
+      for (const api::ResourceClaimReference& ref : c.resources.claims) {
+        auto uid = uid_by_entry.find(ref.name);
+        if (uid == uid_by_entry.end()) continue;
+        auto result = prepared.find(uid->second);
+        if (result == prepared.end()) continue;
+        for (const auto& d : result->second.devices) {
+          const bool wanted = ref.request.empty() || d.requests.empty() ||
+                              std::find(d.requests.begin(), d.requests.end(),
+                                        ref.request) != d.requests.end();
+          if (!wanted) continue;
+          for (const std::string& id : d.cdi_device_ids) ids.push_back(id);
+        }
+      }
+      if (!ids.empty()) cdi[c.name] = ids;
+    }
+    const std::string cdi_text = api::DumpJson(cdi);
+    auto annotation = pod.metadata.annotations.find(kCdiDevicesAnnotation);
+    const bool annotated = cdi.empty()
+                               ? annotation == pod.metadata.annotations.end()
+                               : annotation != pod.metadata.annotations.end() &&
+                                     annotation->second == cdi_text;
+    if (!annotated) {
+      Json patch = {{"metadata",
+                     {{"annotations",
+                       {{kCdiDevicesAnnotation,
+                         cdi.empty() ? Json(nullptr) : Json(cdi_text)}}}}}};
+      auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
+                           pod.metadata.name, client::PatchType::kMerge,
+                           api::DumpJson(patch));
+      if (!s.ok()) return s.status();
+    }
+    if (pod.status.phase == "Running") return absl::OkStatus();
+    const std::string now = Now();
+    Json statuses = Json::array();
+    for (const api::Container& c : pod.spec.containers) {
+      statuses.push_back(
+          {{"name", c.name},
+           {"image", c.image},
+           {"imageID", ""},
+           {"containerID",
+            StrCat("draplane://", pod.metadata.uid, "/", c.name)},
+           {"ready", true},
+           {"started", true},
+           {"restartCount", 0},
+           {"state", {{"running", {{"startedAt", now}}}}}});
+    }
+    Json conditions = Json::array();
+    for (const char* type : {"PodReadyToStartContainers", "Initialized",
+                             "Ready", "ContainersReady", "PodScheduled"}) {
+      conditions.push_back({{"type", type},
+                            {"status", "True"},
+                            {"lastProbeTime", nullptr},
+                            {"lastTransitionTime", now}});
+    }
+    Json status = {{"status",
+                    {{"phase", "Running"},
+                     {"conditions", conditions},
+                     {"containerStatuses", statuses},
+                     {"hostIP", "127.0.0.1"},
+                     {"startTime", now}}}};
+    client::PatchOptions po;
+    po.subresource = "status";
+    auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
+                         pod.metadata.name, client::PatchType::kMerge,
+                         api::DumpJson(status), po);
+    if (!s.ok()) return s.status();
+    events_->Event("Pod", "v1", pod.metadata, "Normal", "Started",
+                   "Started containers (simulated by the draplane node agent)");
+    return absl::OkStatus();
+  }
+
+  const NodeAgentOptions options_;
+  client::Client* const api_;
+  devices::DeviceBackend* const backend_;
+  std::unique_ptr<gpu_driver::GpuDriver> driver_;
+  std::unique_ptr<kubelet_plugin::PluginServer> server_;
+  std::unique_ptr<kubelet_plugin::PluginClient> plugin_;
+  std::unique_ptr<client::EventRecorder> events_;
+  std::unique_ptr<client::Informer> pods_;
+  std::mutex publish_mu_;
+  kubelet_plugin::ResourceSlicePublisher publisher_;  // guarded by publish_mu_
+  controllers::WorkQueue queue_;
+  std::vector<std::thread> threads_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopped_ = false;  // guarded by mu_
+
+  std::mutex pods_mu_;
+  std::map<std::string, PreparedPod> prepared_;  // by "ns/name"; pods_mu_
+};
+
+absl::StatusOr<std::unique_ptr<NodeAgent>> NodeAgent::Start(
+    const NodeAgentOptions& options, client::Client* api,
+    devices::DeviceBackend* backend) {
+  if (options.node_name.empty() || options.root_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "a node agent needs a node name and a root directory");
+  }
+  auto impl = std::make_unique<Impl>(options, api, backend);
+  if (absl::Status s = impl->Start(); !s.ok()) {
+    impl->Stop();
+    return s;
+  }
+  return std::unique_ptr<NodeAgent>(new NodeAgent(std::move(impl)));
+}
+
+NodeAgent::NodeAgent(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+NodeAgent::~NodeAgent() { Stop(); }
+void NodeAgent::Stop() { impl_->Stop(); }
+absl::StatusOr<int64_t> NodeAgent::PublishNow() { return impl_->PublishNow(); }
+gpu_driver::GpuDriver& NodeAgent::driver() { return impl_->driver(); }
+const std::string& NodeAgent::dra_socket() const { return impl_->dra_socket(); }
+
+}  // namespace draplane::node_agent

@@ -1,0 +1,91 @@
+// One GPU node: what runs on a node of a real cluster (the GPU driver
+// serving the kubelet plugin protocol and publishing ResourceSlices), and,
+// for draplane's standalone mode, the kubelet's part too (KWOK-style):
+//  - the Node object (labels, capacity, Ready condition) and its
+//    heartbeat Lease kube-node-lease/<node>, renewed every
+//    `heartbeat_period` (the node lifecycle controller marks the node
+//    Unknown when it stops, and Ready again when it comes back);
+//  - the GPU driver (gpu_driver.h) behind a PluginServer on
+//    <root>/plugins/<driver>/dra.sock with its registration socket in
+//    <root>/plugins_registry, CDI specs in <root>/cdi;
+//  - ResourceSlices from the driver, republished when the devices or
+//    their health change (polled every `device_poll_period`), and again
+//    when they were deleted (e.g. by a restarted kubelet);
+//  - with `simulate_kubelet`: for each pod bound to the node, the claims
+//    are prepared over the real gRPC socket (as the kubelet does:
+//    registration, NodePrepareResources), then the pod is marked Running
+//    with its containers' CDI device IDs in the annotation
+//    `dra.draplane.io/cdi-devices` ({"<container>": ["<id>", ...]}); a
+//    failure is a FailedPrepareDynamicResources event and a retry with
+//    backoff; when the pod goes away its claims are unprepared.
+// Stop() halts everything without cleaning up (a node failure); Start()
+// on the same root resumes (the driver's checkpoint keeps what is
+// prepared).
+#ifndef DRAPLANE_NODE_AGENT_NODE_AGENT_H_
+#define DRAPLANE_NODE_AGENT_NODE_AGENT_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "client/client.h"
+#include "devices/device_backend.h"
+#include "gpu_driver/gpu_driver.h"
+
+namespace draplane::node_agent {
+
+inline constexpr char kCdiDevicesAnnotation[] = "dra.draplane.io/cdi-devices";
+
+struct NodeAgentOptions {
+  std::string node_name;
+  // Node object: created when missing, labels merged in.
+  bool manage_node = true;
+  std::map<std::string, std::string> labels;
+  std::string cpu = "64";
+  std::string memory = "512Gi";
+  std::string pods = "110";
+  // <root>/plugins/<driver>, <root>/plugins_registry, <root>/cdi unless
+  // the paths below are set.
+  std::string root_dir;
+  std::string plugins_dir;    // default <root>/plugins
+  std::string registrar_dir;  // default <root>/plugins_registry
+  std::string cdi_root;       // default <root>/cdi
+  nvidia_config::FeatureGates gates = gpu_driver::DefaultFeatureGates();
+  std::string boot_id_path = "/proc/sys/kernel/random/boot_id";
+  bool simulate_kubelet = true;
+  absl::Duration heartbeat_period = absl::Seconds(10);
+  absl::Duration device_poll_period = absl::Seconds(5);
+  absl::Duration stale_claim_period = absl::Minutes(10);
+};
+
+class NodeAgent {
+ public:
+  // `api` and `backend` must outlive the agent; `api` is used from the
+  // agent's threads only through thread-safe calls.
+  static absl::StatusOr<std::unique_ptr<NodeAgent>> Start(
+      const NodeAgentOptions& options, client::Client* api,
+      devices::DeviceBackend* backend);
+  ~NodeAgent();  // Stop()
+
+  // Stops heartbeats, publishing, the plugin server and the simulated
+  // kubelet. Nothing is deleted from the API server.
+  void Stop();
+
+  // Republishes now (also done periodically); returns the generation.
+  absl::StatusOr<int64_t> PublishNow();
+
+  gpu_driver::GpuDriver& driver();
+  const std::string& dra_socket() const;
+
+  class Impl;
+
+ private:
+  explicit NodeAgent(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace draplane::node_agent
+
+#endif  // DRAPLANE_NODE_AGENT_NODE_AGENT_H_

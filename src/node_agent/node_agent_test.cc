@@ -1,0 +1,276 @@
+// A standalone cluster in one process, as `draplane server --nodes` runs
+// it: API server, scheduler, resourceclaim controller and simulated GPU
+// nodes whose kubelet prepares claims over the real gRPC socket.
+#include "node_agent/node_agent.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "api/object.h"
+#include "common/str_cat.h"
+#include "controllers/resource_claim_controller.h"
+#include "devices/fake_backend.h"
+#include "gtest/gtest.h"
+#include "scheduler/scheduler.h"
+#include "testing/eventually.h"
+#include "testing/in_process_cluster.h"
+
+namespace draplane::node_agent {
+namespace {
+
+namespace fs = std::filesystem;
+using api::Json;
+using testing::Eventually;
+
+constexpr char kInventory[] = R"(
+nodes:
+- name: node1
+  gpus:
+  - {model: A100-80GB-PCIE, count: 2, migEnabled: true}
+- name: node2
+  gpus:
+  - {model: H100, count: 2}
+)";
+
+class StandaloneClusterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/dpna-XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    std::ofstream(dir_ + "/boot_id") << "boot-1\n";
+    cluster_ = *testing::InProcessCluster::Start();
+    controller_client_ = cluster_->NewClient();
+    claims_ = std::make_unique<controllers::ResourceClaimController>(
+        controller_client_.get());
+    ASSERT_TRUE(claims_->Start().ok());
+    scheduler_client_ = cluster_->NewClient();
+    scheduler::SchedulerOptions so;
+    so.also_default_scheduler = true;
+    scheduler_ = *scheduler::Scheduler::Create(scheduler_client_.get(), so);
+    ASSERT_TRUE(scheduler_->Start().ok());
+    inventory_ = *devices::ParseInventory(kInventory, "inventory");
+    for (const devices::InventoryNode& n : inventory_.nodes) {
+      backends_[n.name] = std::make_unique<devices::FakeDeviceBackend>(n.gpus);
+      StartNode(n.name);
+    }
+    Apply(R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+      "metadata": {"name": "gpu.nvidia.com"},
+      "spec": {"selectors": [{"cel": {"expression":
+        "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"}}]}})");
+    Apply(R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+      "metadata": {"name": "mig-3g40gb"},
+      "spec": {"selectors": [{"cel": {"expression":
+        "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].profile == '3g.40gb'"}}]}})");
+  }
+  void TearDown() override {
+    agents_.clear();
+    scheduler_->Stop();
+    claims_->Stop();
+    fs::remove_all(dir_);
+  }
+
+  void StartNode(const std::string& name) {
+    NodeAgentOptions o;
+    o.node_name = name;
+    o.root_dir = StrCat(dir_, "/", name);
+    o.boot_id_path = dir_ + "/boot_id";
+    o.heartbeat_period = absl::Milliseconds(200);
+    o.device_poll_period = absl::Milliseconds(100);
+    clients_[name] = cluster_->NewClient();
+    auto agent =
+        NodeAgent::Start(o, clients_[name].get(), backends_[name].get());
+    ASSERT_TRUE(agent.ok()) << agent.status();
+    agents_[name] = *std::move(agent);
+  }
+
+  void Apply(const std::string& json) {
+    cluster_->MustCreate(Json::parse(json));
+  }
+
+  void CreatePod(const std::string& name, const std::string& template_name) {
+    Apply(R"({"apiVersion": "v1", "kind": "Pod",
+      "metadata": {"name": ")" +
+          name + R"(", "namespace": "default"},
+      "spec": {"containers": [{"name": "main", "image": "cuda",
+                               "resources": {"claims": [{"name": "gpu"}]}},
+                              {"name": "sidecar", "image": "busybox"}],
+               "resourceClaims": [{"name": "gpu",
+                                   "resourceClaimTemplateName": ")" +
+          template_name + R"("}]}})");
+  }
+
+  void CreateTemplate(const std::string& name, const std::string& cls) {
+    Apply(
+        R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+      "metadata": {"name": ")" +
+        name + R"(", "namespace": "default"},
+      "spec": {"spec": {"devices": {"requests": [{"name": "gpu",
+        "exactly": {"deviceClassName": ")" +
+        cls + R"("}}]}}}})");
+  }
+
+  std::optional<api::Pod> GetPod(const std::string& name) {
+    auto o = cluster_->client().Get(client::Kind("Pod"), "default", name);
+    if (!o.ok()) return std::nullopt;
+    return std::get<api::Pod>(o->value);
+  }
+
+  bool Running(const std::string& name) {
+    auto pod = GetPod(name);
+    return pod && pod->status.phase == "Running";
+  }
+
+  std::string dir_;
+  std::unique_ptr<testing::InProcessCluster> cluster_;
+  std::unique_ptr<client::Client> controller_client_, scheduler_client_;
+  std::unique_ptr<controllers::ResourceClaimController> claims_;
+  std::unique_ptr<scheduler::Scheduler> scheduler_;
+  devices::Inventory inventory_;
+  std::map<std::string, std::unique_ptr<devices::FakeDeviceBackend>> backends_;
+  std::map<std::string, std::unique_ptr<client::Client>> clients_;
+  std::map<std::string, std::unique_ptr<NodeAgent>> agents_;
+};
+
+TEST_F(StandaloneClusterTest, NodesPublishAndPodsRunWithTheirCdiDevices) {
+  // Each node published its pool: node1 two A100s in MIG mode (25
+  // placements each), node2 two H100s (26 devices each, one counter set
+  // each).
+  auto slices = cluster_->client().List(client::Kind("ResourceSlice"), "");
+  ASSERT_TRUE(slices.ok());
+  std::map<std::string, int> devices;
+  for (const api::Object& o : slices->items) {
+    const auto& s = std::get<api::ResourceSlice>(o.value);
+    devices[*s.spec.node_name] += static_cast<int>(s.spec.devices.size());
+  }
+  EXPECT_EQ(devices["node1"], 50);
+  EXPECT_EQ(devices["node2"], 52);
+
+  CreateTemplate("whole-gpu", "gpu.nvidia.com");
+  CreateTemplate("mig", "mig-3g40gb");
+  for (int i = 0; i < 2; ++i) CreatePod(StrCat("trainer-", i), "whole-gpu");
+  for (int i = 0; i < 4; ++i) CreatePod(StrCat("infer-", i), "mig");
+  for (const char* pod :
+       {"trainer-0", "trainer-1", "infer-0", "infer-1", "infer-2", "infer-3"}) {
+    ASSERT_TRUE(Eventually([&] { return Running(pod); }, absl::Seconds(20)))
+        << pod << " is not Running";
+  }
+  auto pod = GetPod("infer-2");
+  EXPECT_EQ(pod->spec.node_name, "node1");  // A100s only serve 3g.40gb
+  const std::string cdi = pod->metadata.annotations.at(kCdiDevicesAnnotation);
+  Json ids = Json::parse(cdi);
+  ASSERT_EQ(ids["main"].size(), 1u);
+  EXPECT_EQ(ids.count("sidecar"), 0u);
+  EXPECT_EQ(
+      ids["main"][0].get<std::string>().rfind("k8s.gpu.nvidia.com/claim=", 0),
+      0u);
+  // Four 3g.40gb instances exist on node1's GPUs; a fifth does not fit.
+  int migs = 0;
+  for (const auto& g : backends_["node1"]->Discover()->gpus) {
+    migs += static_cast<int>(g.mig_devices.size());
+  }
+  EXPECT_EQ(migs, 4);
+  CreatePod("infer-4", "mig");
+  absl::SleepFor(absl::Milliseconds(500));
+  EXPECT_FALSE(Running("infer-4"));
+  EXPECT_TRUE(GetPod("infer-4")->spec.node_name.empty());
+
+  // Deleting a pod unprepares its claim: its MIG device and CDI spec go,
+  // and the waiting pod gets the freed placement.
+  const auto cdi_files = [&] {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(dir_ + "/node1/cdi")) {
+      n += e.path().extension() == ".json";
+    }
+    return n;
+  };
+  EXPECT_EQ(cdi_files(), 4);
+  ASSERT_TRUE(cluster_->client()
+                  .Delete(client::Kind("Pod"), "default", "infer-0")
+                  .ok());
+  ASSERT_TRUE(
+      Eventually([&] { return Running("infer-4"); }, absl::Seconds(20)));
+  EXPECT_TRUE(Eventually([&] { return cdi_files() == 4; }));
+}
+
+TEST_F(StandaloneClusterTest, ARestartedNodeKeepsItsPreparedClaims) {
+  CreateTemplate("whole-gpu", "gpu.nvidia.com");
+  CreatePod("trainer", "whole-gpu");
+  ASSERT_TRUE(
+      Eventually([&] { return Running("trainer"); }, absl::Seconds(20)));
+  const std::string node = GetPod("trainer")->spec.node_name;
+  EXPECT_EQ(agents_[node]
+                ->driver()
+                .Claims(gpu_driver::ClaimState::kPrepareCompleted)
+                .size(),
+            1u);
+  agents_.erase(node);  // the agent goes away (upgrade, crash)
+  StartNode(node);
+  EXPECT_EQ(agents_[node]
+                ->driver()
+                .Claims(gpu_driver::ClaimState::kPrepareCompleted)
+                .size(),
+            1u);
+  EXPECT_TRUE(Running("trainer"));
+  // The restarted kubelet still unprepares when the pod goes.
+  ASSERT_TRUE(cluster_->client()
+                  .Delete(client::Kind("Pod"), "default", "trainer")
+                  .ok());
+  EXPECT_TRUE(Eventually([&] {
+    return agents_[node]
+        ->driver()
+        .Claims(gpu_driver::ClaimState::kPrepareCompleted)
+        .empty();
+  }));
+}
+
+TEST_F(StandaloneClusterTest, FailedPrepareIsAnEventOnThePod) {
+  // The seed's DeviceClass config (an apiVersion NVIDIA's driver does not
+  // know): scheduled, but the node cannot prepare it.
+  Apply(R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+    "metadata": {"name": "seed-h100"},
+    "spec": {"selectors": [{"cel": {"expression":
+      "device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H100 80GB HBM3' && device.attributes['gpu.nvidia.com'].type == 'gpu'"}}],
+      "config": [{"opaque": {"driver": "gpu.nvidia.com", "parameters": {
+        "apiVersion": "gpu.nvidia.com/v1alpha1", "kind": "GpuConfig",
+        "sharing": {"strategy": "TimeSlicing",
+                    "timeSlicingConfig": {"interval": "Short"}}}}}]}})");
+  CreateTemplate("seed", "seed-h100");
+  CreatePod("quick", "seed");
+  std::string message;
+  ASSERT_TRUE(Eventually(
+      [&] {
+        auto events = cluster_->client().List(client::Kind("Event"), "default");
+        for (const api::Object& o : events->items) {
+          const auto& e = std::get<api::Event>(o.value);
+          if (e.reason == "FailedPrepareDynamicResources") message = e.message;
+        }
+        return !message.empty();
+      },
+      absl::Seconds(20)));
+  EXPECT_NE(message.find("unsupported apiVersion \"gpu.nvidia.com/v1alpha1\""),
+            std::string::npos)
+      << message;
+  EXPECT_FALSE(Running("quick"));
+}
+
+TEST_F(StandaloneClusterTest, HealthEventsRepublishWithTaints) {
+  backends_["node2"]->InjectXid(1, 79);
+  ASSERT_TRUE(Eventually([&] {
+    auto slices = cluster_->client().List(client::Kind("ResourceSlice"), "");
+    for (const api::Object& o : slices->items) {
+      const auto& s = std::get<api::ResourceSlice>(o.value);
+      for (const api::Device& d : s.spec.devices) {
+        if (d.name == "gpu-1" && *s.spec.node_name == "node2" &&
+            !d.rare->taints.empty()) {
+          return d.rare->taints[0].key == "gpu.nvidia.com/xid";
+        }
+      }
+    }
+    return false;
+  }));
+}
+
+}  // namespace
+}  // namespace draplane::node_agent
