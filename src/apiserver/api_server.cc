@@ -383,7 +383,9 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
     std::shared_ptr<internal::ResourceQuotaAdmission>* quota) {
   std::vector<std::shared_ptr<AdmissionPlugin>> chain;
   if (options.default_toleration_seconds) {
-    chain.push_back(internal::NewDefaultTolerationSeconds());
+    chain.push_back(internal::NewDefaultTolerationSeconds(
+        options.default_not_ready_toleration_seconds,
+        options.default_unreachable_toleration_seconds));
   }
   chain.insert(chain.end(), options.admission.begin(), options.admission.end());
   // Last, as upstream's ResourceQuota (it charges what the others admit).

@@ -40,6 +40,11 @@ struct ApiServerOptions {
   // upstream): new pods tolerate not-ready/unreachable NoExecute taints
   // for 300 s unless they say otherwise. Runs before `admission`.
   bool default_toleration_seconds = true;
+  // Its tolerationSeconds (kube-apiserver's
+  // --default-not-ready-toleration-seconds and
+  // --default-unreachable-toleration-seconds).
+  int64_t default_not_ready_toleration_seconds = 300;
+  int64_t default_unreachable_toleration_seconds = 300;
   // Set: GET /metrics answers with what it returns, in the Prometheus text
   // format (authenticated like every API path, as kube-apiserver's).
   std::function<std::string()> metrics;

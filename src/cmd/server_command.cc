@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "absl/strings/str_join.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
 #include "apiserver/tls_credentials.h"
@@ -21,6 +22,7 @@
 #include "client/transport.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
+#include "cmd/simulated_nodes.h"
 #include "common/str_cat.h"
 #include "controllers/deployment_controller.h"
 #include "controllers/dra_monitor.h"
@@ -46,6 +48,10 @@ struct ServerFlags {
   bool scheduler = true;
   bool controllers = true;
   std::string policy = "upstream";
+  std::string nodes;
+  int64_t not_ready_toleration_s = 300;
+  int64_t unreachable_toleration_s = 300;
+  int node_monitor_grace_period_s = 50;
 };
 
 std::string DefaultDataDir() {
@@ -87,6 +93,15 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     }
     insecure = *hp;
   }
+  std::optional<devices::Inventory> inventory;
+  if (!flags.nodes.empty()) {
+    auto read = devices::ReadInventoryFile(flags.nodes);
+    if (!read.ok()) {
+      streams.err << "error: --nodes: " << read.status().message() << "\n";
+      return 2;
+    }
+    inventory = *std::move(read);
+  }
   std::error_code ec;
   fs::create_directories(data_dir, ec);
   if (ec) {
@@ -121,6 +136,10 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   metrics::Registry registry;
   apiserver::ApiServerOptions api_options;
   api_options.metrics = [&registry] { return registry.Text(); };
+  api_options.default_not_ready_toleration_seconds =
+      flags.not_ready_toleration_s;
+  api_options.default_unreachable_toleration_seconds =
+      flags.unreachable_toleration_s;
   apiserver::ApiServer api(store.get(), api_options);
   api_options.tokens = {creds->admin_token};
   apiserver::ApiServer secure_api(store.get(), api_options);
@@ -203,7 +222,11 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   controllers::DraMonitorOptions monitor_options;
   monitor_options.metrics = &registry;
   controllers::DraMonitor monitor(controller_client.get(), monitor_options);
-  controllers::NodeLifecycleController node_lifecycle(controller_client.get());
+  controllers::NodeLifecycleOptions lifecycle_options;
+  lifecycle_options.grace_period =
+      absl::Seconds(flags.node_monitor_grace_period_s);
+  controllers::NodeLifecycleController node_lifecycle(controller_client.get(),
+                                                      lifecycle_options);
   controllers::ResourceQuotaController quota_controller(
       controller_client.get());
   // Standalone only: a real cluster has kube-controller-manager's.
@@ -245,6 +268,24 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   }
   streams.out.flush();
 
+  // Simulated GPU nodes (node agents playing the kubelet too).
+  std::unique_ptr<SimulatedNodes> simulated;
+  if (inventory) {
+    node_agent::NodeAgentOptions defaults;
+    defaults.simulate_kubelet = true;
+    auto started = SimulatedNodes::Start(*inventory, "", data_dir + "/nodes",
+                                         in_process, defaults);
+    if (!started.ok()) {
+      streams.err << "error: " << started.status().message() << "\n";
+      return 1;
+    }
+    simulated = *std::move(started);
+    streams.out << "draplane server: simulated GPU nodes running ("
+                << absl::StrJoin(simulated->names(), ", ") << ") from "
+                << flags.nodes << "\n";
+    streams.out.flush();
+  }
+
   // The built-in controllers (namespace finalizer, garbage collector).
   std::mutex mu;
   std::condition_variable cv;
@@ -268,6 +309,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   }
   cv.notify_all();
   finalizer.join();
+  if (simulated) simulated->Stop();
   if (pod_scheduler) pod_scheduler->Stop();
   monitor.Stop();
   jobs.Stop();
@@ -323,6 +365,28 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "and job (standalone only: pods from their templates) and "
                   "the DRA monitor (the seed's metrics on "
                   "/metrics, warnings on DeviceClasses that select nothing)")
+      ->capture_default_str();
+  cmd->add_option("--nodes", flags->nodes,
+                  "Run simulated GPU nodes from this inventory file "
+                  "(KWOK-style, in-process: Node objects and heartbeats, "
+                  "the GPU driver's ResourceSlices from fake GPUs, and a "
+                  "kubelet that prepares pods' claims over the driver's "
+                  "gRPC socket and marks them Running; see docs/node.md), "
+                  "e.g. examples/standalone/inventory.yaml");
+  cmd->add_option("--default-not-ready-toleration-seconds",
+                  flags->not_ready_toleration_s,
+                  "tolerationSeconds of the not-ready toleration new pods "
+                  "get (kube-apiserver's flag)")
+      ->capture_default_str();
+  cmd->add_option("--default-unreachable-toleration-seconds",
+                  flags->unreachable_toleration_s,
+                  "tolerationSeconds of the unreachable toleration new pods "
+                  "get (kube-apiserver's flag)")
+      ->capture_default_str();
+  cmd->add_option("--node-monitor-grace-period",
+                  flags->node_monitor_grace_period_s,
+                  "Seconds without a node heartbeat before the node is "
+                  "marked Unknown (kube-controller-manager's flag)")
       ->capture_default_str();
   cmd->add_option("--scheduler-policy", flags->policy,
                   "Scoring policy: upstream, binpack, spread or topology")

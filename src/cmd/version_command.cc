@@ -32,6 +32,7 @@ int RunMain(int argc, const char* const* argv, Streams streams) {
   RegisterServer(app, streams, &exit_code);
   RegisterScheduler(app, streams, &exit_code);
   RegisterController(app, streams, &exit_code);
+  RegisterNode(app, streams, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

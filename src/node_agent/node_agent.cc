@@ -66,6 +66,7 @@ class NodeAgent::Impl {
         options_.cdi_root.empty() ? StrCat(root, "/cdi") : options_.cdi_root;
     d.boot_id_path = options_.boot_id_path;
     d.gates = options_.gates;
+    d.additional_ignored_xids = options_.additional_ignored_xids;
     auto driver = gpu_driver::GpuDriver::Start(d, backend_);
     if (!driver.ok()) return driver.status();
     driver_ = *std::move(driver);

@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -54,6 +55,7 @@ struct NodeAgentOptions {
   std::string cdi_root;       // default <root>/cdi
   nvidia_config::FeatureGates gates = gpu_driver::DefaultFeatureGates();
   std::string boot_id_path = "/proc/sys/kernel/random/boot_id";
+  std::vector<uint32_t> additional_ignored_xids;
   bool simulate_kubelet = true;
   absl::Duration heartbeat_period = absl::Seconds(10);
   absl::Duration device_poll_period = absl::Seconds(5);

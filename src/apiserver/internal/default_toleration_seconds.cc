@@ -12,6 +12,11 @@ constexpr std::string_view kUnreachable = "node.kubernetes.io/unreachable";
 
 class DefaultTolerationSeconds : public AdmissionPlugin {
  public:
+  DefaultTolerationSeconds(int64_t not_ready_seconds,
+                           int64_t unreachable_seconds)
+      : not_ready_seconds_(not_ready_seconds),
+        unreachable_seconds_(unreachable_seconds) {}
+
   std::string_view Name() const override { return "DefaultTolerationSeconds"; }
 
   absl::Status Admit(const AdmissionRequest& request,
@@ -35,23 +40,33 @@ class DefaultTolerationSeconds : public AdmissionPlugin {
       not_ready |= key.empty() || key == kNotReady;
       unreachable |= key.empty() || key == kUnreachable;
     }
-    for (auto [present, key] : {std::pair{not_ready, kNotReady},
-                                std::pair{unreachable, kUnreachable}}) {
-      if (present) continue;
-      tolerations.push_back({{"key", key},
+    if (!not_ready) {
+      tolerations.push_back({{"key", kNotReady},
                              {"operator", "Exists"},
                              {"effect", "NoExecute"},
-                             {"tolerationSeconds", kDefaultTolerationSeconds}});
+                             {"tolerationSeconds", not_ready_seconds_}});
+    }
+    if (!unreachable) {
+      tolerations.push_back({{"key", kUnreachable},
+                             {"operator", "Exists"},
+                             {"effect", "NoExecute"},
+                             {"tolerationSeconds", unreachable_seconds_}});
     }
     if (tolerations.empty()) spec.erase("tolerations");
     return absl::OkStatus();
   }
+
+ private:
+  const int64_t not_ready_seconds_;
+  const int64_t unreachable_seconds_;
 };
 
 }  // namespace
 
-std::shared_ptr<AdmissionPlugin> NewDefaultTolerationSeconds() {
-  return std::make_shared<DefaultTolerationSeconds>();
+std::shared_ptr<AdmissionPlugin> NewDefaultTolerationSeconds(
+    int64_t not_ready_seconds, int64_t unreachable_seconds) {
+  return std::make_shared<DefaultTolerationSeconds>(not_ready_seconds,
+                                                    unreachable_seconds);
 }
 
 }  // namespace draplane::apiserver::internal

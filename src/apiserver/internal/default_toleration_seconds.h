@@ -17,7 +17,11 @@ namespace draplane::apiserver::internal {
 
 inline constexpr int64_t kDefaultTolerationSeconds = 300;
 
-std::shared_ptr<AdmissionPlugin> NewDefaultTolerationSeconds();
+// kube-apiserver's --default-not-ready-toleration-seconds and
+// --default-unreachable-toleration-seconds (both 300 by default).
+std::shared_ptr<AdmissionPlugin> NewDefaultTolerationSeconds(
+    int64_t not_ready_seconds = kDefaultTolerationSeconds,
+    int64_t unreachable_seconds = kDefaultTolerationSeconds);
 
 }  // namespace draplane::apiserver::internal
 

@@ -1,0 +1,222 @@
+// `draplane node`: the NVIDIA GPU DRA driver of one node against any
+// Kubernetes API server: discovers GPUs (NVML, or a fake inventory
+// node), publishes them as ResourceSlices, serves the kubelet plugin
+// protocol on the kubelet's socket directories, and optionally plays the
+// kubelet for a simulated node.
+#include <signal.h>
+
+#include <ostream>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "client/client.h"
+#include "cmd/commands.h"
+#include "cmd/component_support.h"
+#include "cmd/simulated_nodes.h"
+#include "common/str_cat.h"
+#include "devices/fake_backend.h"
+#include "devices/nvml/nvml_backend.h"
+#include "node_agent/node_agent.h"
+#include "nvidia_config/gpu_config.h"
+
+namespace draplane::cmd {
+namespace {
+
+struct NodeFlags {
+  RemoteApiFlags remote;
+  std::string node_name;
+  std::string backend = "nvml";
+  std::string inventory;
+  std::string driver_root = "/";
+  std::string nvml_library;
+  std::string registrar_dir = "/var/lib/kubelet/plugins_registry";
+  std::string plugins_dir = "/var/lib/kubelet/plugins";
+  std::string cdi_root = "/var/run/cdi";
+  std::string feature_gates;
+  std::string additional_xids_to_ignore;
+  bool simulate_kubelet = false;
+  std::string simulate_root;
+  int heartbeat_s = 10;
+};
+
+int RunNode(const NodeFlags& flags, Streams streams) {
+  if (flags.node_name.empty()) {
+    streams.err << "error: --node-name is required (the Node and pool name)\n";
+    return 2;
+  }
+  node_agent::NodeAgentOptions options;
+  options.node_name = flags.node_name;
+  options.heartbeat_period = absl::Seconds(std::max(1, flags.heartbeat_s));
+  {
+    // draplane's defaults, then the user's settings.
+    std::string gates = "DynamicMIG=true,TimeSlicingSettings=true";
+    if (!flags.feature_gates.empty()) gates += "," + flags.feature_gates;
+    auto parsed = nvidia_config::ParseFeatureGates(gates);
+    if (!parsed.ok()) {
+      streams.err << "error: --feature-gates: " << parsed.status().message()
+                  << "\n";
+      return 2;
+    }
+    options.gates = *parsed;
+  }
+  for (absl::string_view x : absl::StrSplit(flags.additional_xids_to_ignore,
+                                            ',', absl::SkipEmpty())) {
+    uint32_t xid = 0;
+    if (!absl::SimpleAtoi(x, &xid)) {
+      streams.err << "error: --additional-xids-to-ignore: " << std::string(x)
+                  << " is not a number\n";
+      return 2;
+    }
+    options.additional_ignored_xids.push_back(xid);
+  }
+  TerminationSignals signals;
+  client::RestConfig config;
+  auto api = ConnectRemote(flags.remote, "draplane-node", &config);
+  if (!api.ok()) {
+    streams.err << "error: " << api.status().message() << "\n";
+    return 1;
+  }
+  if (flags.backend == "fake") {
+    if (flags.inventory.empty()) {
+      streams.err << "error: --backend fake needs --inventory FILE\n";
+      return 2;
+    }
+    auto inventory = devices::ReadInventoryFile(flags.inventory);
+    if (!inventory.ok()) {
+      streams.err << "error: " << inventory.status().message() << "\n";
+      return 2;
+    }
+    options.simulate_kubelet = flags.simulate_kubelet;
+    options.manage_node = flags.simulate_kubelet;
+    const std::string root =
+        flags.simulate_root.empty()
+            ? StrCat("/tmp/draplane-node-", flags.node_name)
+            : flags.simulate_root;
+    if (!flags.simulate_kubelet) {
+      options.registrar_dir = flags.registrar_dir;
+      options.plugins_dir = flags.plugins_dir;
+      options.cdi_root = flags.cdi_root;
+    }
+    const RemoteApiFlags remote = flags.remote;
+    auto nodes = SimulatedNodes::Start(
+        *inventory, flags.node_name, root,
+        [&remote] {
+          client::RestConfig c;
+          auto client = ConnectRemote(remote, "draplane-node", &c);
+          return client.ok() ? *std::move(client) : nullptr;
+        },
+        options);
+    if (!nodes.ok()) {
+      streams.err << "error: " << nodes.status().message() << "\n";
+      return 1;
+    }
+    streams.out << "draplane node: " << flags.node_name
+                << " (simulated GPUs from " << flags.inventory << ") on "
+                << config.server << "\n";
+    streams.out.flush();
+    signals.Wait();
+    (*nodes)->Stop();
+    return 0;
+  }
+  if (flags.backend != "nvml") {
+    streams.err << "error: --backend must be nvml or fake, not "
+                << flags.backend << "\n";
+    return 2;
+  }
+  devices::NvmlBackendOptions nvml;
+  nvml.driver_root = flags.driver_root;
+  nvml.library_path = flags.nvml_library;
+  auto backend = devices::OpenNvmlBackend(nvml);
+  if (!backend.ok()) {
+    streams.err << "error: " << backend.status().message() << "\n";
+    return 1;
+  }
+  options.simulate_kubelet = flags.simulate_kubelet;
+  options.manage_node = flags.simulate_kubelet;
+  options.root_dir = flags.simulate_root.empty() ? "/" : flags.simulate_root;
+  options.registrar_dir = flags.registrar_dir;
+  options.plugins_dir = flags.plugins_dir;
+  options.cdi_root = flags.cdi_root;
+  auto agent =
+      node_agent::NodeAgent::Start(options, api->get(), backend->get());
+  if (!agent.ok()) {
+    streams.err << "error: " << agent.status().message() << "\n";
+    return 1;
+  }
+  streams.out << "draplane node: " << flags.node_name << " serving "
+              << (*agent)->dra_socket() << ", publishing to " << config.server
+              << "\n";
+  streams.out.flush();
+  signals.Wait();
+  (*agent)->Stop();
+  return 0;
+}
+
+}  // namespace
+
+void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
+  auto flags = std::make_shared<NodeFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "node",
+      "Run the NVIDIA GPU DRA driver (gpu.nvidia.com) of one node.\n\n"
+      "Discovers the node's GPUs (NVML from the driver root, or a node of a "
+      "fake inventory), publishes them as ResourceSlices with NVIDIA's "
+      "device names and attributes (MIG placements as partitionable "
+      "devices), and serves the kubelet plugin protocol (registration in "
+      "--kubelet-registrar-directory-path, the DRA service v1/v1beta1 in "
+      "--kubelet-plugins-directory-path/gpu.nvidia.com/dra.sock), writing "
+      "one CDI spec per prepared claim to --cdi-root. Beyond NVIDIA's "
+      "driver: --simulate-kubelet also plays the kubelet (Node object, "
+      "heartbeat, pods marked Running with their CDI devices) for a "
+      "simulated node.\n\n"
+      "Examples:\n"
+      "  draplane node --node-name $(hostname) --kubeconfig ~/.kube/config\n"
+      "  draplane node --backend fake --inventory "
+      "examples/standalone/inventory.yaml \\\n"
+      "      --node-name node1 --simulate-kubelet --kubeconfig "
+      "/tmp/dp/kubeconfig");
+  AddRemoteApiFlags(cmd, &flags->remote, "");
+  cmd->add_option("--node-name", flags->node_name,
+                  "This node's name (the pool name of its slices)")
+      ->envname("NODE_NAME");
+  cmd->add_option("--backend", flags->backend, "nvml or fake")
+      ->capture_default_str();
+  cmd->add_option("--inventory", flags->inventory,
+                  "Inventory file for --backend fake (see docs/node.md)");
+  cmd->add_option("--nvidia-driver-root", flags->driver_root,
+                  "Where the NVIDIA driver is installed (libnvidia-ml.so.1 "
+                  "is searched below it)")
+      ->envname("NVIDIA_DRIVER_ROOT")
+      ->capture_default_str();
+  cmd->add_option("--nvml-library", flags->nvml_library,
+                  "Path of libnvidia-ml.so.1 (default: searched)");
+  cmd->add_option("--kubelet-registrar-directory-path", flags->registrar_dir,
+                  "The kubelet's plugin registration directory")
+      ->capture_default_str();
+  cmd->add_option("--kubelet-plugins-directory-path", flags->plugins_dir,
+                  "The kubelet's plugins directory")
+      ->capture_default_str();
+  cmd->add_option("--cdi-root", flags->cdi_root, "Where CDI specs are written")
+      ->envname("CDI_ROOT")
+      ->capture_default_str();
+  cmd->add_option("--feature-gates", flags->feature_gates,
+                  "NVIDIA driver feature gates, Key=bool,... (draplane "
+                  "turns DynamicMIG and TimeSlicingSettings on)")
+      ->envname("FEATURE_GATES");
+  cmd->add_option("--additional-xids-to-ignore",
+                  flags->additional_xids_to_ignore,
+                  "XIDs that taint with effect None, comma-separated");
+  cmd->add_flag("--simulate-kubelet", flags->simulate_kubelet,
+                "Also play the kubelet (draplane's simulated nodes)");
+  cmd->add_option("--simulate-root", flags->simulate_root,
+                  "Sockets, CDI specs and checkpoint of a simulated node "
+                  "(default /tmp/draplane-node-NAME)");
+  cmd->add_option("--heartbeat-seconds", flags->heartbeat_s,
+                  "Lease renewal period of a simulated node")
+      ->capture_default_str();
+  cmd->callback(
+      [flags, streams, exit_code] { *exit_code = RunNode(*flags, streams); });
+}
+
+}  // namespace draplane::cmd

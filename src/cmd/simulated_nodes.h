@@ -1,0 +1,49 @@
+// The simulated GPU nodes of `draplane server --nodes` and
+// `draplane node --backend fake`: one node agent per inventory node, each
+// with a fake device backend built from the inventory.
+#ifndef DRAPLANE_CMD_SIMULATED_NODES_H_
+#define DRAPLANE_CMD_SIMULATED_NODES_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "client/client.h"
+#include "devices/fake_backend.h"
+#include "node_agent/node_agent.h"
+
+namespace draplane::cmd {
+
+class SimulatedNodes {
+ public:
+  // Starts an agent for each node of `inventory` (or only `only_node` when
+  // set) under `<root_dir>/<node>`, each with a client from `new_client`.
+  // Each start of the simulated nodes is a new boot of their hardware: MIG
+  // devices created before are gone, and the agents prepare the claims of
+  // their running pods again.
+  static absl::StatusOr<std::unique_ptr<SimulatedNodes>> Start(
+      const devices::Inventory& inventory, const std::string& only_node,
+      const std::string& root_dir,
+      const std::function<std::unique_ptr<client::Client>()>& new_client,
+      const node_agent::NodeAgentOptions& defaults);
+  ~SimulatedNodes();
+
+  void Stop();
+  std::vector<std::string> names() const;
+
+ private:
+  struct Node {
+    std::string name;
+    std::unique_ptr<devices::FakeDeviceBackend> backend;
+    std::unique_ptr<client::Client> client;
+    std::unique_ptr<node_agent::NodeAgent> agent;
+  };
+  SimulatedNodes() = default;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace draplane::cmd
+
+#endif  // DRAPLANE_CMD_SIMULATED_NODES_H_
