@@ -139,8 +139,15 @@ absl::Status GpuDriver::Reconcile() {
   checkpoint_ = *std::move(stored);
   const std::string boot_id = ReadBootId(options_.boot_id_path);
   if (!checkpoint_.boot_id.empty() && checkpoint_.boot_id != boot_id) {
-    // After a reboot nothing is prepared: MIG devices and CDI specs
-    // (tmpfs) are gone with it.
+    // After a reboot nothing is prepared: MIG devices are gone with it,
+    // and so are CDI specs on a tmpfs /var/run/cdi; specs left elsewhere
+    // (a CDI root on disk, a simulated node) are removed so no runtime
+    // injects devices of a claim that is not prepared.
+    for (const auto& [uid, c] : checkpoint_.claims) {
+      if (!c.cdi_spec_file.empty()) {
+        (void)cdi::RemoveSpecFile(options_.cdi_root, c.cdi_spec_file);
+      }
+    }
     checkpoint_.claims.clear();
   }
   checkpoint_.boot_id = boot_id;

@@ -288,9 +288,11 @@ TEST_F(GpuDriverTest, StartDestroysUnknownMigDevicesAndForgetsOtherBoots) {
     ASSERT_TRUE(driver->PrepareResourceClaim(Claim("a", "uid-a", {"gpu-0"}))
                     .status.ok());
   }
+  EXPECT_TRUE(fs::exists(CdiFile("uid-a")));
   std::ofstream(dir_ + "/boot_id", std::ios::trunc) << "boot-2\n";
   auto rebooted = Start(backend);
   EXPECT_TRUE(rebooted->Claims(ClaimState::kPrepareCompleted).empty());
+  EXPECT_FALSE(fs::exists(CdiFile("uid-a")));
 }
 
 TEST_F(GpuDriverTest, ConcurrentPreparesOfDifferentClaims) {

@@ -51,7 +51,7 @@ class Env:
         self.log = open(os.path.join(self.dir, "server.log"), "w+")
         self.server = subprocess.Popen(
             [self.draplane, "server", "--data-dir", os.path.join(self.dir, "data"),
-             "--listen", "127.0.0.1:0"],
+             "--listen", "127.0.0.1:0"] + self.server_args(),
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         deadline = time.time() + 30
         lines = []
@@ -71,6 +71,10 @@ class Env:
         threading.Thread(target=lambda: [None for _ in self.server.stdout],
                          daemon=True).start()
         self.kubeconfig = os.path.join(self.dir, "data", "kubeconfig")
+
+    def server_args(self):
+        """Extra `draplane server` arguments (for subclasses)."""
+        return []
 
     def stop(self):
         if self.server and self.server.poll() is None:
