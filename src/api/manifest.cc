@@ -686,32 +686,8 @@ absl::StatusOr<Json> ParseJsonText(std::string_view text,
   return absl::InvalidArgumentError(StrCat(source_name, ": invalid JSON"));
 }
 
-absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
+absl::StatusOr<std::vector<YAML::Node>> LoadYamlDocuments(
     std::string_view text, std::string_view source_name) {
-  std::vector<ManifestDocument> out;
-  if (LooksLikeJson(text)) {
-    // A JSON stream: one or more values one after another (kubectl and
-    // the scenario format accept concatenated objects).
-    for (const JsonChunk& chunk : SplitJsonStream(text)) {
-      auto json = ParseJsonText(chunk.text, source_name);
-      if (!json.ok()) {
-        return ShiftPosition(json.status(), source_name, chunk.line - 1);
-      }
-      if (json->is_array()) {
-        for (Json& item : *json) {
-          if (auto s = AddObject(std::move(item), chunk.line, source_name, out);
-              !s.ok()) {
-            return s;
-          }
-        }
-      } else if (auto s =
-                     AddObject(std::move(*json), chunk.line, source_name, out);
-                 !s.ok()) {
-        return s;
-      }
-    }
-    return out;
-  }
   if (auto s = CheckNesting(text, source_name); !s.ok()) return s;
   if (auto s = CheckBlockFlowIndicators(text, source_name); !s.ok()) return s;
   // JSON text is checked by the JSON parser; YAML text here, because
@@ -741,6 +717,38 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(StrCat(source_name, ": ", e.what()));
   }
+  return docs;
+}
+
+absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
+    std::string_view text, std::string_view source_name) {
+  std::vector<ManifestDocument> out;
+  if (LooksLikeJson(text)) {
+    // A JSON stream: one or more values one after another (kubectl and
+    // the scenario format accept concatenated objects).
+    for (const JsonChunk& chunk : SplitJsonStream(text)) {
+      auto json = ParseJsonText(chunk.text, source_name);
+      if (!json.ok()) {
+        return ShiftPosition(json.status(), source_name, chunk.line - 1);
+      }
+      if (json->is_array()) {
+        for (Json& item : *json) {
+          if (auto s = AddObject(std::move(item), chunk.line, source_name, out);
+              !s.ok()) {
+            return s;
+          }
+        }
+      } else if (auto s =
+                     AddObject(std::move(*json), chunk.line, source_name, out);
+                 !s.ok()) {
+        return s;
+      }
+    }
+    return out;
+  }
+  auto loaded = LoadYamlDocuments(text, source_name);
+  if (!loaded.ok()) return loaded.status();
+  const std::vector<YAML::Node>& docs = *loaded;
   YamlToJson converter(source_name);
   for (const YAML::Node& doc : docs) {
     Json json;

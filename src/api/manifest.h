@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "api/meta_types.h"
+#include "yaml-cpp/node/node.h"
 
 namespace draplane::api {
 
@@ -33,6 +34,16 @@ struct ManifestDocument {
 // a `kind: List` (or `*List` with `items`) contributes its items. Each
 // returned document is a JSON object, else an error names its position.
 absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
+    std::string_view text, std::string_view source_name = "<input>");
+
+// Loads YAML text with yaml-cpp behind the guards ParseManifests uses:
+// nesting depth, block flow indicators, invalid UTF-8 and control
+// characters (yaml-cpp passes them through into strings), and the
+// documents on which Debian's yaml-cpp 0.7 loops forever. For every
+// parser of untrusted YAML (inventories, CDI specs). Errors are
+// InvalidArgument "<source>:<line>:<column>: <why>"; yaml-cpp may still
+// throw from the returned nodes' conversions (callers catch).
+absl::StatusOr<std::vector<YAML::Node>> LoadYamlDocuments(
     std::string_view text, std::string_view source_name = "<input>");
 
 // Parses exactly one JSON value; errors carry line and column.

@@ -689,3 +689,23 @@ TEST(ClaimSpecTest, ClaimUidPrefixedDeviceNeeds050) {
 
 }  // namespace
 }  // namespace draplane::cdi
+
+namespace draplane::cdi {
+namespace {
+
+// Found by cdi_spec_fuzzer: YAML with invalid UTF-8 parsed into a spec
+// that CdiSpecToJson could not serialise (nlohmann threw), and inputs on
+// which Debian's yaml-cpp 0.7 loads documents forever.
+TEST(CdiSpecRegressionTest, InvalidUtf8AndYamlCppLoopsAreErrors) {
+  auto utf8 = CdiSpecFromText(
+      "cdiVersion: 1.1.0\nkind: k8s.gpu.nvidia.com/claim\ndevices:\n"
+      "- name: gpu-0\n  containerEdits:\n    env: [\"A=\xa6\"]\n");
+  ASSERT_FALSE(utf8.ok());
+  EXPECT_NE(utf8.status().message().find("invalid UTF-8"), std::string::npos)
+      << utf8.status();
+  auto stuck = CdiSpecFromText(",paiVersision: reso resou");
+  EXPECT_FALSE(stuck.ok());
+}
+
+}  // namespace
+}  // namespace draplane::cdi

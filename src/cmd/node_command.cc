@@ -17,6 +17,7 @@
 #include "common/str_cat.h"
 #include "devices/fake_backend.h"
 #include "devices/nvml/nvml_backend.h"
+#include "metrics/metrics.h"
 #include "node_agent/node_agent.h"
 #include "nvidia_config/gpu_config.h"
 
@@ -71,6 +72,14 @@ int RunNode(const NodeFlags& flags, Streams streams) {
     options.additional_ignored_xids.push_back(xid);
   }
   TerminationSignals signals;
+  metrics::Registry registry;
+  options.metrics = &registry;
+  auto metrics_server =
+      ServeMetrics(flags.remote.metrics_bind_address, &registry);
+  if (!metrics_server.ok()) {
+    streams.err << "error: " << metrics_server.status().message() << "\n";
+    return 1;
+  }
   client::RestConfig config;
   auto api = ConnectRemote(flags.remote, "draplane-node", &config);
   if (!api.ok()) {
@@ -176,7 +185,7 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
       "examples/standalone/inventory.yaml \\\n"
       "      --node-name node1 --simulate-kubelet --kubeconfig "
       "/tmp/dp/kubeconfig");
-  AddRemoteApiFlags(cmd, &flags->remote, "");
+  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:8080");
   cmd->add_option("--node-name", flags->node_name,
                   "This node's name (the pool name of its slices)")
       ->envname("NODE_NAME");

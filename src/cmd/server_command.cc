@@ -273,6 +273,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   if (inventory) {
     node_agent::NodeAgentOptions defaults;
     defaults.simulate_kubelet = true;
+    defaults.metrics = &registry;
     auto started = SimulatedNodes::Start(*inventory, "", data_dir + "/nodes",
                                          in_process, defaults);
     if (!started.ok()) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "absl/strings/str_join.h"
+#include "api/manifest.h"
 #include "common/field_errors.h"
 #include "common/str_cat.h"
 #include "devices/gpu_models.h"
@@ -227,13 +228,16 @@ absl::Status ParseGpuGroup(const YAML::Node& group, std::string_view file,
 
 absl::StatusOr<Inventory> ParseInventory(std::string_view text,
                                          std::string_view file_name) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(StrCat(
-        file_name, ":", e.mark.line + 1, ":", e.mark.column + 1, ": ", e.msg));
+  // The API's guarded loader (invalid UTF-8, control characters, the
+  // inputs Debian's yaml-cpp loops on).
+  auto loaded = api::LoadYamlDocuments(text, file_name);
+  if (!loaded.ok()) return loaded.status();
+  if (loaded->size() != 1) {
+    return absl::InvalidArgumentError(
+        StrCat(file_name, ": an inventory is one YAML document, found ",
+               loaded->size()));
   }
+  const YAML::Node root = (*loaded)[0];
   if (absl::Status s =
           CheckKeys(root, file_name, FieldPath(""),
                     {"driverVersion", "cudaDriverVersion", "nodes"});

@@ -74,6 +74,12 @@ TEST(InventoryTest, ErrorsNameTheField) {
                 .find("does not support MIG"),
             std::string::npos);
   EXPECT_NE(error("nodes: [").find("inv.yaml:1:"), std::string::npos);
+  // Found by inventory_fuzzer's sibling: invalid UTF-8 is an error, not a
+  // name, and yaml-cpp's endless-loop inputs end.
+  EXPECT_NE(error("nodes:\n- name: n\xa6\n").find("invalid UTF-8"),
+            std::string::npos);
+  EXPECT_NE(error(",paiVersision: reso resou").find("inv.yaml:1:"),
+            std::string::npos);
   EXPECT_NE(error("nodes:\n- name: a\n- name: a\n").find("Duplicate value"),
             std::string::npos);
   EXPECT_NE(error("nodes:\n- name: n\n  gpus:\n  - {model: H100, count: x}\n")

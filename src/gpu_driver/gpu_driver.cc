@@ -114,6 +114,17 @@ GpuDriver::GpuDriver(const GpuDriverOptions& options,
   for (uint32_t x : options.additional_ignored_xids) {
     model_options_.ignored_xids.push_back(x);
   }
+  if (options.metrics != nullptr) {
+    errors_ = &prometheus::BuildCounter()
+                   .Name("dra_plugin_errors_total")
+                   .Help(
+                       "Failed NodePrepareResources and "
+                       "NodeUnprepareResources calls of a DRA driver, per "
+                       "claim (the seed's plugin error metric).")
+                   .Register(options.metrics->prometheus())
+                   .Add({{"driver", options.driver_name},
+                         {"node", options.node_name}});
+  }
 }
 
 absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Start(
@@ -267,6 +278,7 @@ kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
   const std::shared_ptr<std::mutex> claim_mutex = ClaimLock(uid);
   std::lock_guard claim_lock(*claim_mutex);
   auto fail = [&](const absl::Status& s) {
+    if (errors_ != nullptr) errors_->Increment();
     kubelet_plugin::PrepareResult r;
     r.status =
         absl::Status(s.code(), StrCat("error preparing devices for claim ",
@@ -450,6 +462,7 @@ absl::Status GpuDriver::UnprepareResourceClaim(
                        ? UndoPrepared(it->second)
                        : RollBack(it->second);
   if (!s.ok()) {
+    if (errors_ != nullptr) errors_->Increment();
     return absl::Status(s.code(), StrCat("error unpreparing devices for claim ",
                                          claim.namespace_, "/", claim.name, ":",
                                          claim.uid, ": ", s.message()));

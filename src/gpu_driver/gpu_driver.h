@@ -34,7 +34,9 @@
 #include "devices/device_model.h"
 #include "gpu_driver/checkpoint.h"
 #include "kubelet_plugin/dra_driver.h"
+#include "metrics/metrics.h"
 #include "nvidia_config/gpu_config.h"
+#include "prometheus/counter.h"
 
 namespace draplane::gpu_driver {
 
@@ -53,6 +55,10 @@ struct GpuDriverOptions {
   nvidia_config::FeatureGates gates = DefaultFeatureGates();
   // XIDs tainted with effect None (added to NVIDIA's defaults).
   std::vector<uint32_t> additional_ignored_xids;
+  // Where dra_plugin_errors_total{driver,node} goes (the seed's metric:
+  // failed prepare and unprepare calls); null: nowhere. Must outlive the
+  // driver.
+  metrics::Registry* metrics = nullptr;
 };
 
 class GpuDriver : public kubelet_plugin::DraDriver {
@@ -99,6 +105,7 @@ class GpuDriver : public kubelet_plugin::DraDriver {
   devices::DeviceBackend* const backend_;
   devices::DeviceModelOptions model_options_;
   const CheckpointFile checkpoint_file_;
+  prometheus::Counter* errors_ = nullptr;  // dra_plugin_errors_total
 
   mutable std::mutex mu_;
   Checkpoint checkpoint_;         // guarded by mu_

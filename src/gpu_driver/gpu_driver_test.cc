@@ -159,7 +159,12 @@ TEST_F(GpuDriverTest, CreatesAndDestroysMigDevices) {
 
 TEST_F(GpuDriverTest, RefusesDevicesOfAnotherClaimAndOfOtherNodes) {
   FakeDeviceBackend backend(Gpus("H100", 2));
-  auto driver = Start(backend);
+  metrics::Registry registry;
+  GpuDriverOptions options = Options();
+  options.metrics = &registry;
+  auto started = GpuDriver::Start(options, &backend);
+  ASSERT_TRUE(started.ok());
+  auto& driver = *started;
   ASSERT_TRUE(
       driver->PrepareResourceClaim(Claim("a", "uid-a", {"gpu-0"})).status.ok());
   auto conflict = driver->PrepareResourceClaim(Claim("b", "uid-b", {"gpu-0"}));
@@ -177,6 +182,11 @@ TEST_F(GpuDriverTest, RefusesDevicesOfAnotherClaimAndOfOtherNodes) {
             std::string::npos);
   // A failed prepare leaves no CDI spec behind.
   EXPECT_FALSE(fs::exists(CdiFile("uid-b")));
+  // The seed's plugin error metric counts the three failures.
+  EXPECT_NE(registry.Text().find("dra_plugin_errors_total{driver=\"gpu.nvidia."
+                                 "com\",node=\"node1\"} 3"),
+            std::string::npos)
+      << registry.Text();
 }
 
 TEST_F(GpuDriverTest, AppliesOpaqueConfigsAndRejectsBadOnes) {

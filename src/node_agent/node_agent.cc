@@ -67,6 +67,7 @@ class NodeAgent::Impl {
     d.boot_id_path = options_.boot_id_path;
     d.gates = options_.gates;
     d.additional_ignored_xids = options_.additional_ignored_xids;
+    d.metrics = options_.metrics;
     auto driver = gpu_driver::GpuDriver::Start(d, backend_);
     if (!driver.ok()) return driver.status();
     driver_ = *std::move(driver);

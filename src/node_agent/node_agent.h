@@ -56,6 +56,8 @@ struct NodeAgentOptions {
   nvidia_config::FeatureGates gates = gpu_driver::DefaultFeatureGates();
   std::string boot_id_path = "/proc/sys/kernel/random/boot_id";
   std::vector<uint32_t> additional_ignored_xids;
+  // The driver's metrics (dra_plugin_errors_total) go here; null: none.
+  metrics::Registry* metrics = nullptr;
   bool simulate_kubelet = true;
   absl::Duration heartbeat_period = absl::Seconds(10);
   absl::Duration device_poll_period = absl::Seconds(5);

@@ -167,7 +167,9 @@ TEST_F(StandaloneClusterTest, NodesPublishAndPodsRunWithTheirCdiDevices) {
       0u);
   // Four 3g.40gb instances exist on node1's GPUs; a fifth does not fit.
   int migs = 0;
-  for (const auto& g : backends_["node1"]->Discover()->gpus) {
+  const auto facts = backends_["node1"]->Discover();
+  ASSERT_TRUE(facts.ok());
+  for (const auto& g : facts->gpus) {
     migs += static_cast<int>(g.mig_devices.size());
   }
   EXPECT_EQ(migs, 4);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_join.h"
+#include "api/manifest.h"
 #include "common/go_strconv.h"
 #include "common/str_cat.h"
 
@@ -164,12 +165,11 @@ class YamlToJson {
 };
 
 absl::StatusOr<ParsedText> ParseYaml(std::string_view text) {
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(StrCat("yaml: ", e.what()));
-  }
+  // The API's guarded loader: invalid UTF-8, control characters and the
+  // inputs Debian's yaml-cpp loops on are errors, not strings or hangs.
+  auto loaded = api::LoadYamlDocuments(text, "yaml");
+  if (!loaded.ok()) return loaded.status();
+  const std::vector<YAML::Node>& docs = *loaded;
   if (docs.size() > 1) {
     return absl::InvalidArgumentError(
         "a CDI spec file holds one YAML document, found several");
