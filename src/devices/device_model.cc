@@ -18,6 +18,15 @@ constexpr char kStandardDomain[] = "resource.kubernetes.io/";
 constexpr size_t kMaxDevices = 128;
 constexpr size_t kMaxDevicesAdvanced = 64;
 constexpr size_t kMaxCounterSets = 8;
+// A counter set holds at most 32 counters: 7 engine/memory counters leave
+// room for 25 memory slices (NVIDIA's GPUs have 8). Placements beyond that
+// (only from corrupt facts) are not published.
+constexpr uint64_t kMaxMemorySlices = 25;
+
+bool PlacementFits(const MigPlacement& pl) {
+  return pl.size > 0 &&
+         uint64_t{pl.start} + uint64_t{pl.size} <= kMaxMemorySlices;
+}
 
 Quantity Count(uint64_t v) {
   return Quantity::FromInt64(static_cast<int64_t>(v));
@@ -147,7 +156,9 @@ void AddPartitionableDevices(const NodeGpuFacts& node, const GpuFacts& gpu,
       max[i] = std::max(max[i], kDimensions[i].value(p));
     }
     for (const MigPlacement& pl : p.placements) {
-      memory_slices = std::max(memory_slices, pl.start + pl.size);
+      if (PlacementFits(pl)) {
+        memory_slices = std::max(memory_slices, pl.start + pl.size);
+      }
     }
   }
   for (size_t i = 0; i < std::size(kDimensions); ++i) {
@@ -188,6 +199,7 @@ void AddPartitionableDevices(const NodeGpuFacts& node, const GpuFacts& gpu,
   for (const MigProfileFacts& p : gpu.mig_profiles) {
     const std::string profile = MigProfileName(p, *gpu.memory_bytes);
     for (const MigPlacement& pl : p.placements) {
+      if (!PlacementFits(pl)) continue;
       api::Device d;
       d.name = MigDeviceName(gpu.minor, profile, p.id, pl.start);
       d.attributes.insert({"type", api::DeviceAttribute::String("mig")});
@@ -255,7 +267,10 @@ void AddStaticDevices(const NodeGpuFacts& node, const GpuFacts& gpu,
     auto p = std::find_if(
         gpu.mig_profiles.begin(), gpu.mig_profiles.end(),
         [&](const MigProfileFacts& mp) { return mp.id == mig.profile_id; });
-    if (p == gpu.mig_profiles.end() || !gpu.memory_bytes) continue;
+    if (p == gpu.mig_profiles.end() || !gpu.memory_bytes ||
+        !PlacementFits(mig.placement)) {
+      continue;
+    }
     const std::string profile = MigProfileName(*p, *gpu.memory_bytes);
     api::Device d;
     d.name = MigDeviceName(gpu.minor, profile, p->id, mig.placement.start);
