@@ -226,6 +226,14 @@ def check_originals_explained(e):
     msg = wait_for("FailedPrepareDynamicResources of quick-gpu-job",
                    lambda: event("FailedPrepareDynamicResources", "quick-gpu-job"))
     expect_in('unsupported apiVersion "gpu.nvidia.com/v1alpha1"', msg)
+    # The seed's plugin error metric counts those failed prepares.
+    node = e.kjson("get", "pod", "quick-gpu-job", "-n",
+                   "ml-workloads")["spec"]["nodeName"]
+    metrics = e.k("get", "--raw", "/metrics").stdout
+    line = [l for l in metrics.splitlines() if l.startswith(
+        'dra_plugin_errors_total{driver="gpu.nvidia.com",node="%s"}' % node)]
+    expect(line and float(line[0].split()[-1]) >= 1,
+           "dra_plugin_errors_total for %s: %s" % (node, line))
     ev = wait_for("NoMatchingDevices", lambda: [
         x for x in e.kjson("get", "events", "-A")["items"]
         if x["reason"] == "NoMatchingDevices"])
