@@ -15,6 +15,14 @@
 
 namespace draplane::devices {
 
+// NVIDIA's time-slice intervals (nvidia-smi compute-policy --set-timeslice).
+enum class TimeSliceInterval {
+  kDefault = 0,
+  kShort = 1,
+  kMedium = 2,
+  kLong = 3
+};
+
 // All methods are thread-safe.
 class DeviceBackend {
  public:
@@ -40,6 +48,12 @@ class DeviceBackend {
   virtual absl::Status DestroyMigDevice(std::string_view parent_uuid,
                                         uint32_t gpu_instance_id,
                                         uint32_t compute_instance_id) = 0;
+
+  // NVIDIA's TimeSlicing sharing on a whole GPU: compute mode DEFAULT,
+  // then the time-slice of the GPU's compute policy. NotFound for an
+  // unknown GPU.
+  virtual absl::Status SetTimeSlice(std::string_view gpu_uuid,
+                                    TimeSliceInterval interval) = 0;
 };
 
 }  // namespace draplane::devices

@@ -435,6 +435,25 @@ absl::Status FakeDeviceBackend::DestroyMigDevice(std::string_view parent_uuid,
   return absl::OkStatus();
 }
 
+absl::Status FakeDeviceBackend::SetTimeSlice(std::string_view gpu_uuid,
+                                             TimeSliceInterval interval) {
+  std::lock_guard lock(mu_);
+  for (const GpuFacts& g : facts_.gpus) {
+    if (g.uuid == gpu_uuid) {
+      time_slices_[std::string(gpu_uuid)] = interval;
+      return absl::OkStatus();
+    }
+  }
+  return absl::NotFoundError(StrCat("no GPU with UUID ", gpu_uuid));
+}
+
+TimeSliceInterval FakeDeviceBackend::time_slice(
+    std::string_view gpu_uuid) const {
+  std::lock_guard lock(mu_);
+  auto it = time_slices_.find(gpu_uuid);
+  return it == time_slices_.end() ? TimeSliceInterval::kDefault : it->second;
+}
+
 void FakeDeviceBackend::InjectXid(uint32_t gpu_index, uint32_t xid) {
   std::lock_guard lock(mu_);
   if (gpu_index < facts_.gpus.size())

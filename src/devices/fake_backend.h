@@ -72,6 +72,10 @@ class FakeDeviceBackend : public DeviceBackend {
   absl::Status DestroyMigDevice(std::string_view parent_uuid,
                                 uint32_t gpu_instance_id,
                                 uint32_t compute_instance_id) override;
+  absl::Status SetTimeSlice(std::string_view gpu_uuid,
+                            TimeSliceInterval interval) override;
+  // The time-slice last set on a GPU (kDefault when never set).
+  TimeSliceInterval time_slice(std::string_view gpu_uuid) const;
 
   // Test and simulation hooks: a health event on GPU `index`, a GPU lost,
   // or Discover() failing (e.g. the driver unloaded).
@@ -87,6 +91,7 @@ class FakeDeviceBackend : public DeviceBackend {
   NodeGpuFacts facts_;
   absl::Status discover_error_;
   int next_uuid_ = 0;
+  std::map<std::string, TimeSliceInterval, std::less<>> time_slices_;
   int creations_ = 0;
   int destructions_ = 0;
 };

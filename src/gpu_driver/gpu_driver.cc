@@ -95,6 +95,25 @@ std::map<std::string, std::string> SharingAnnotations(
   return out;
 }
 
+// The time-slice a whole GPU's config asks for: TimeSlicing with an
+// interval (NVIDIA applies Default to every prepared GPU when the
+// TimeSlicingSettings gate is on, through the default GpuConfig).
+std::optional<devices::TimeSliceInterval> TimeSlice(
+    const nvidia_config::DeviceConfig& config) {
+  const auto* g = std::get_if<nvidia_config::GpuConfig>(&config);
+  if (g == nullptr || !g->sharing ||
+      g->sharing->strategy != nvidia_config::kTimeSlicingStrategy ||
+      !g->sharing->time_slicing_config ||
+      !g->sharing->time_slicing_config->interval) {
+    return std::nullopt;
+  }
+  const std::string& i = *g->sharing->time_slicing_config->interval;
+  if (i == "Short") return devices::TimeSliceInterval::kShort;
+  if (i == "Medium") return devices::TimeSliceInterval::kMedium;
+  if (i == "Long") return devices::TimeSliceInterval::kLong;
+  return devices::TimeSliceInterval::kDefault;
+}
+
 }  // namespace
 
 nvidia_config::FeatureGates DefaultFeatureGates() {
@@ -251,6 +270,21 @@ absl::Status GpuDriver::RollBack(const ClaimRecord& record) {
 }
 
 absl::Status GpuDriver::UndoPrepared(const ClaimRecord& record) {
+  if (options_.gates.time_slicing_settings) {
+    // Whole GPUs go back to the default time-slice (NVIDIA's unprepare).
+    for (const PreparedDeviceRecord& d : record.prepared) {
+      auto it = devices_.allocatable.find(d.device);
+      if (it == devices_.allocatable.end() ||
+          it->second.type != devices::DeviceType::kGpu) {
+        continue;
+      }
+      if (absl::Status s = backend_->SetTimeSlice(
+              it->second.gpu_uuid, devices::TimeSliceInterval::kDefault);
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
   for (const PreparedDeviceRecord& d : record.prepared) {
     if (!d.created_mig) continue;
     if (absl::Status s = backend_->DestroyMigDevice(
@@ -428,6 +462,15 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
             mig->uuid,  mig->profile_id,      mig->placement.start};
         mig_uuid = mig->uuid;
         made.push_back(rec);
+      }
+    }
+    if (d.type == devices::DeviceType::kGpu) {
+      if (auto slice = TimeSlice((*configs)[i].config)) {
+        if (absl::Status s = backend_->SetTimeSlice(d.gpu_uuid, *slice);
+            !s.ok()) {
+          return absl::Status(s.code(), StrCat("setting the time-slice of ",
+                                               d.name, ": ", s.message()));
+        }
       }
     }
     const std::string cdi_name = StrCat(uid, "-", d.name);

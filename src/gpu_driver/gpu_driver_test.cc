@@ -207,6 +207,11 @@ TEST_F(GpuDriverTest, AppliesOpaqueConfigsAndRejectsBadOnes) {
   EXPECT_EQ(ReadCdi("uid-a")->devices[0].annotations.at(
                 "gpu.nvidia.com/timeslice-interval"),
             "Short");  // the claim's config wins over the class's
+  const std::string gpu0 = backend.Discover()->gpus[0].uuid;
+  EXPECT_EQ(backend.time_slice(gpu0), devices::TimeSliceInterval::kShort);
+  ASSERT_TRUE(driver->UnprepareResourceClaim({"ml", "a", "uid-a"}).ok());
+  EXPECT_EQ(backend.time_slice(gpu0), devices::TimeSliceInterval::kDefault);
+  ASSERT_TRUE(driver->PrepareResourceClaim(c).status.ok());
 
   // The seed guide's DeviceClass config.
   api::ResourceClaim seed = Claim("b", "uid-b", {"gpu-1"});

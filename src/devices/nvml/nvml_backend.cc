@@ -16,6 +16,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/ascii.h"
 #include "common/str_cat.h"
+#include "devices/nvml/internal/nvidia_smi.h"
 #include "devices/nvml/internal/nvml_api.h"
 #include "devices/nvml/internal/nvml_library.h"
 
@@ -97,8 +98,11 @@ std::string GpuContext(std::string_view uuid) {
 
 class NvmlBackend final : public DeviceBackend {
  public:
-  NvmlBackend(std::unique_ptr<NvmlLibrary> lib, std::string sysfs_root)
-      : lib_(std::move(lib)), sysfs_root_(std::move(sysfs_root)) {}
+  NvmlBackend(std::unique_ptr<NvmlLibrary> lib, std::string sysfs_root,
+              std::string driver_root)
+      : lib_(std::move(lib)),
+        sysfs_root_(std::move(sysfs_root)),
+        driver_root_(std::move(driver_root)) {}
   ~NvmlBackend() override;
 
   // nvmlInit_v2, the GPUs' handles, the health thread. Called once, before
@@ -112,6 +116,11 @@ class NvmlBackend final : public DeviceBackend {
   absl::Status DestroyMigDevice(std::string_view parent_uuid,
                                 uint32_t gpu_instance_id,
                                 uint32_t compute_instance_id) override;
+  // As NVIDIA's driver: `nvidia-smi -i <uuid> -c DEFAULT`, then
+  // `nvidia-smi compute-policy -i <uuid> --set-timeslice=<n>` (NVML has no
+  // call for it), with this backend's libnvidia-ml.so.1 preloaded.
+  absl::Status SetTimeSlice(std::string_view gpu_uuid,
+                            TimeSliceInterval interval) override;
 
  private:
   struct Gpu {
@@ -143,6 +152,7 @@ class NvmlBackend final : public DeviceBackend {
   // Constant after construction.
   const std::unique_ptr<NvmlLibrary> lib_;
   const std::string sysfs_root_;
+  const std::string driver_root_;
   // Constant after Start().
   std::vector<Gpu> gpus_;  // in NVML index order
   nvmlEventSet_t event_set_ = nullptr;
@@ -666,6 +676,27 @@ void NvmlBackend::RecordXid(const nvmlEventData_t& event) {
   xids_[*index].push_back(static_cast<uint32_t>(event.eventData));
 }
 
+absl::Status NvmlBackend::SetTimeSlice(std::string_view gpu_uuid,
+                                       TimeSliceInterval interval) {
+  if (FindGpu(gpu_uuid) == nullptr) {
+    return absl::NotFoundError(StrCat("no GPU with UUID ", gpu_uuid));
+  }
+  auto smi = internal::FindNvidiaSmi(driver_root_);
+  if (!smi.ok()) return smi.status();
+  const std::string uuid(gpu_uuid);
+  if (auto mode = internal::RunCommand(*smi, {"-i", uuid, "-c", "DEFAULT"},
+                                       lib_->path());
+      !mode.ok()) {
+    return mode.status();
+  }
+  auto policy = internal::RunCommand(
+      *smi,
+      {"compute-policy", "-i", uuid,
+       StrCat("--set-timeslice=", static_cast<int>(interval))},
+      lib_->path());
+  return policy.status();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<DeviceBackend>> OpenNvmlBackend(
@@ -673,8 +704,8 @@ absl::StatusOr<std::unique_ptr<DeviceBackend>> OpenNvmlBackend(
   absl::StatusOr<std::unique_ptr<NvmlLibrary>> lib =
       NvmlLibrary::Load(options.library_path, options.driver_root);
   if (!lib.ok()) return lib.status();
-  auto backend =
-      std::make_unique<NvmlBackend>(std::move(*lib), options.sysfs_root);
+  auto backend = std::make_unique<NvmlBackend>(
+      std::move(*lib), options.sysfs_root, options.driver_root);
   if (absl::Status s = backend->Start(); !s.ok()) return s;
   return backend;
 }

@@ -284,6 +284,48 @@ TEST_F(NvmlBackendTest, FindsTheLibraryUnderTheDriverRoot) {
   EXPECT_EQ(MustDiscover(**backend), TwoGpus("L4"));
 }
 
+// Time-slicing goes through nvidia-smi from the driver root, with the
+// backend's libnvidia-ml.so.1 preloaded (NVIDIA's driver does the same).
+TEST_F(NvmlBackendTest, SetsTimeSlicesWithNvidiaSmi) {
+  const fs::path bin = dir_ / "driver/usr/bin";
+  fs::create_directories(bin);
+  const fs::path log = dir_ / "calls.log";
+  const fs::path smi = bin / "nvidia-smi";
+  std::ofstream(smi) << "#!/bin/sh\necho \"$LD_PRELOAD $*\" >> " << log.string()
+                     << "\ncase \"$*\" in *--set-timeslice=2*) echo "
+                        "'Insufficient Permissions'; exit 4;; esac\n";
+  fs::permissions(smi, fs::perms::owner_all);
+  Script(TwoGpus("H100"));
+  NvmlBackendOptions options;
+  options.library_path = kFakeNvml;
+  options.driver_root = (dir_ / "driver").string();
+  options.sysfs_root = sysfs_.string();
+  absl::StatusOr<std::unique_ptr<DeviceBackend>> backend =
+      OpenNvmlBackend(options);
+  ASSERT_TRUE(backend.ok()) << backend.status();
+  const std::string uuid = TwoGpus("H100").gpus[1].uuid;
+  ASSERT_TRUE((*backend)->SetTimeSlice(uuid, TimeSliceInterval::kLong).ok());
+  std::ifstream in(log);
+  std::string first, second;
+  std::getline(in, first);
+  std::getline(in, second);
+  EXPECT_EQ(first, std::string(kFakeNvml) + " -i " + uuid + " -c DEFAULT");
+  EXPECT_EQ(second, std::string(kFakeNvml) + " compute-policy -i " + uuid +
+                        " --set-timeslice=3");
+  absl::Status failed =
+      (*backend)->SetTimeSlice(uuid, TimeSliceInterval::kMedium);
+  EXPECT_EQ(failed.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(failed.message().find("Insufficient Permissions"),
+            std::string::npos)
+      << failed;
+  EXPECT_EQ(
+      (*backend)->SetTimeSlice("GPU-nope", TimeSliceInterval::kLong).code(),
+      absl::StatusCode::kNotFound);
+  fs::remove(smi);
+  EXPECT_EQ((*backend)->SetTimeSlice(uuid, TimeSliceInterval::kLong).code(),
+            absl::StatusCode::kNotFound);
+}
+
 TEST_F(NvmlBackendTest, MissingLibraryIsUnavailable) {
   const fs::path empty_root = dir_ / "empty";
   fs::create_directories(empty_root);
