@@ -134,6 +134,19 @@ std::vector<api::DeviceTaint> HealthTaints(const GpuFacts& gpu,
   return taints;
 }
 
+// What the driver keeps about a device of `gpu`; MIG members stay unset.
+AllocatableDevice Allocatable(const GpuFacts& gpu, const std::string& name,
+                              DeviceType type) {
+  AllocatableDevice a;
+  a.name = name;
+  a.type = type;
+  a.gpu_index = gpu.index;
+  a.gpu_minor = gpu.minor;
+  a.gpu_uuid = gpu.uuid;
+  a.pci_bus_id = NormalizePciBusId(gpu.pci_bus_id);
+  return a;
+}
+
 bool DynamicMigCapable(const GpuFacts& gpu) {
   return gpu.mig_capable && !gpu.vgpu_guest && gpu.memory_bytes &&
          !gpu.mig_profiles.empty() &&
@@ -186,14 +199,7 @@ void AddPartitionableDevices(const NodeGpuFacts& node, const GpuFacts& gpu,
     api::DeviceCounterConsumption all{set_name, set.counters};
     Rare(d).consumes_counters.push_back(std::move(all));
     Rare(d).taints = taints;
-    AllocatableDevice a;
-    a.name = d.name;
-    a.type = DeviceType::kGpu;
-    a.gpu_index = gpu.index;
-    a.gpu_minor = gpu.minor;
-    a.gpu_uuid = gpu.uuid;
-    a.pci_bus_id = NormalizePciBusId(gpu.pci_bus_id);
-    out.allocatable[d.name] = a;
+    out.allocatable[d.name] = Allocatable(gpu, d.name, DeviceType::kGpu);
     devices.push_back(std::move(d));
   }
   for (const MigProfileFacts& p : gpu.mig_profiles) {
@@ -219,13 +225,7 @@ void AddPartitionableDevices(const NodeGpuFacts& node, const GpuFacts& gpu,
       }
       Rare(d).consumes_counters.push_back(std::move(consumption));
       Rare(d).taints = taints;
-      AllocatableDevice a;
-      a.name = d.name;
-      a.type = DeviceType::kMig;
-      a.gpu_index = gpu.index;
-      a.gpu_minor = gpu.minor;
-      a.gpu_uuid = gpu.uuid;
-      a.pci_bus_id = NormalizePciBusId(gpu.pci_bus_id);
+      AllocatableDevice a = Allocatable(gpu, d.name, DeviceType::kMig);
       a.profile = profile;
       a.gi_profile_id = p.id;
       a.placement = pl;
@@ -253,13 +253,7 @@ void AddStaticDevices(const NodeGpuFacts& node, const GpuFacts& gpu,
       d.capacity.insert({"memory", {Bytes(*gpu.memory_bytes), {}}});
     }
     if (!taints.empty()) Rare(d).taints = taints;
-    AllocatableDevice a;
-    a.name = d.name;
-    a.gpu_index = gpu.index;
-    a.gpu_minor = gpu.minor;
-    a.gpu_uuid = gpu.uuid;
-    a.pci_bus_id = NormalizePciBusId(gpu.pci_bus_id);
-    out.allocatable[d.name] = a;
+    out.allocatable[d.name] = Allocatable(gpu, d.name, DeviceType::kGpu);
     devices.push_back(std::move(d));
     return;
   }
@@ -288,13 +282,7 @@ void AddStaticDevices(const NodeGpuFacts& node, const GpuFacts& gpu,
       d.capacity.insert({StrCat("memorySlice", s), {Count(1), {}}});
     }
     if (!taints.empty()) Rare(d).taints = taints;
-    AllocatableDevice a;
-    a.name = d.name;
-    a.type = DeviceType::kMig;
-    a.gpu_index = gpu.index;
-    a.gpu_minor = gpu.minor;
-    a.gpu_uuid = gpu.uuid;
-    a.pci_bus_id = NormalizePciBusId(gpu.pci_bus_id);
+    AllocatableDevice a = Allocatable(gpu, d.name, DeviceType::kMig);
     a.profile = profile;
     a.gi_profile_id = p->id;
     a.placement = mig.placement;

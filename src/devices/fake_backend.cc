@@ -336,6 +336,13 @@ absl::StatusOr<Inventory> ReadInventoryFile(const std::string& path) {
 FakeDeviceBackend::FakeDeviceBackend(NodeGpuFacts facts)
     : facts_(std::move(facts)) {}
 
+GpuFacts* FakeDeviceBackend::FindGpu(std::string_view uuid) {
+  for (GpuFacts& g : facts_.gpus) {
+    if (g.uuid == uuid) return &g;
+  }
+  return nullptr;
+}
+
 absl::StatusOr<NodeGpuFacts> FakeDeviceBackend::Discover() {
   std::lock_guard lock(mu_);
   if (!discover_error_.ok()) return discover_error_;
@@ -346,10 +353,8 @@ absl::StatusOr<MigDeviceFacts> FakeDeviceBackend::CreateMigDevice(
     std::string_view parent_uuid, uint32_t gi_profile_id,
     uint32_t placement_start) {
   std::lock_guard lock(mu_);
-  auto gpu =
-      std::find_if(facts_.gpus.begin(), facts_.gpus.end(),
-                   [&](const GpuFacts& g) { return g.uuid == parent_uuid; });
-  if (gpu == facts_.gpus.end()) {
+  GpuFacts* gpu = FindGpu(parent_uuid);
+  if (gpu == nullptr) {
     return absl::NotFoundError(StrCat("no GPU with UUID ", parent_uuid));
   }
   if (!gpu->mig_capable) {
@@ -414,10 +419,8 @@ absl::Status FakeDeviceBackend::DestroyMigDevice(std::string_view parent_uuid,
                                                  uint32_t gpu_instance_id,
                                                  uint32_t compute_instance_id) {
   std::lock_guard lock(mu_);
-  auto gpu =
-      std::find_if(facts_.gpus.begin(), facts_.gpus.end(),
-                   [&](const GpuFacts& g) { return g.uuid == parent_uuid; });
-  if (gpu == facts_.gpus.end()) {
+  GpuFacts* gpu = FindGpu(parent_uuid);
+  if (gpu == nullptr) {
     return absl::NotFoundError(StrCat("no GPU with UUID ", parent_uuid));
   }
   auto it = std::find_if(gpu->mig_devices.begin(), gpu->mig_devices.end(),
@@ -438,13 +441,11 @@ absl::Status FakeDeviceBackend::DestroyMigDevice(std::string_view parent_uuid,
 absl::Status FakeDeviceBackend::SetTimeSlice(std::string_view gpu_uuid,
                                              TimeSliceInterval interval) {
   std::lock_guard lock(mu_);
-  for (const GpuFacts& g : facts_.gpus) {
-    if (g.uuid == gpu_uuid) {
-      time_slices_[std::string(gpu_uuid)] = interval;
-      return absl::OkStatus();
-    }
+  if (FindGpu(gpu_uuid) == nullptr) {
+    return absl::NotFoundError(StrCat("no GPU with UUID ", gpu_uuid));
   }
-  return absl::NotFoundError(StrCat("no GPU with UUID ", gpu_uuid));
+  time_slices_[std::string(gpu_uuid)] = interval;
+  return absl::OkStatus();
 }
 
 TimeSliceInterval FakeDeviceBackend::time_slice(

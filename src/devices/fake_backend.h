@@ -87,6 +87,8 @@ class FakeDeviceBackend : public DeviceBackend {
   int mig_destructions() const;
 
  private:
+  GpuFacts* FindGpu(std::string_view uuid);  // REQUIRES: mu_ held
+
   mutable std::mutex mu_;
   NodeGpuFacts facts_;
   absl::Status discover_error_;

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "common/field_errors.h"
 #include "common/go_strconv.h"
+#include "common/json_type_name.h"
 #include "common/str_cat.h"
 
 namespace draplane::nvidia_config {
@@ -34,27 +35,6 @@ constexpr std::string_view kKinds =
 // ---------------------------------------------------------------------------
 // Strict decoding (Kubernetes' strict JSON serializer): the first type error
 // wins; unknown fields are collected and reported together.
-
-std::string_view JsonTypeName(const Json& v) {
-  switch (v.type()) {
-    case Json::value_t::null:
-      return "null";
-    case Json::value_t::object:
-      return "object";
-    case Json::value_t::array:
-      return "array";
-    case Json::value_t::string:
-      return "string";
-    case Json::value_t::boolean:
-      return "bool";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-    case Json::value_t::number_float:
-      return "number";
-    default:
-      return "value";
-  }
-}
 
 class StrictDecoder {
  public:

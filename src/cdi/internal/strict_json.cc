@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "api/manifest.h"
 #include "common/go_strconv.h"
+#include "common/json_type_name.h"
 #include "common/str_cat.h"
 
 namespace draplane::cdi::internal {
@@ -189,27 +190,6 @@ absl::StatusOr<ParsedText> ParseYaml(std::string_view text) {
 }
 
 }  // namespace
-
-std::string_view JsonTypeName(const Json& v) {
-  switch (v.type()) {
-    case Json::value_t::null:
-      return "null";
-    case Json::value_t::object:
-      return "object";
-    case Json::value_t::array:
-      return "array";
-    case Json::value_t::string:
-      return "string";
-    case Json::value_t::boolean:
-      return "bool";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-    case Json::value_t::number_float:
-      return "number";
-    default:
-      return "value";
-  }
-}
 
 absl::StatusOr<ParsedText> ParseJsonOrYaml(std::string_view text) {
   size_t first = text.find_first_not_of(" \t\r\n");

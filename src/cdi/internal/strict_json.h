@@ -75,9 +75,6 @@ class StrictDecoder {
   std::vector<std::string> unknown_fields_;
 };
 
-// "string", "number", "object", ... for error messages.
-std::string_view JsonTypeName(const nlohmann::json& v);
-
 }  // namespace draplane::cdi::internal
 
 #endif  // DRAPLANE_CDI_INTERNAL_STRICT_JSON_H_
