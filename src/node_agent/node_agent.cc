@@ -343,16 +343,15 @@ class NodeAgent::Impl {
     }
     if (!object) return Unprepare(key);
     const auto& pod = std::get<api::Pod>(object->value);
+    bool replaced = false;
     {
       std::lock_guard lock(pods_mu_);
       auto it = prepared_.find(key);
-      if (it != prepared_.end() && it->second.uid != pod.metadata.uid) {
-        // Replaced by a pod of the same name.
-        pods_mu_.unlock();
-        absl::Status s = Unprepare(key);
-        pods_mu_.lock();
-        if (!s.ok()) return s;
-      }
+      replaced = it != prepared_.end() && it->second.uid != pod.metadata.uid;
+    }
+    if (replaced) {
+      // A new pod of the same name: the old one's claims go first.
+      if (absl::Status s = Unprepare(key); !s.ok()) return s;
     }
     if (pod.metadata.deletion_timestamp || api::IsPodDone(pod)) {
       return Unprepare(key);
