@@ -7,7 +7,11 @@
 #define DRAPLANE_DEVICES_DEVICE_BACKEND_H_
 
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -21,6 +25,22 @@ enum class TimeSliceInterval {
   kShort = 1,
   kMedium = 2,
   kLong = 3
+};
+
+// One MPS control daemon serving a group of devices (NVIDIA's MPS
+// sharing strategy).
+struct MpsDaemonSpec {
+  std::string pipe_dir;  // CUDA_MPS_PIPE_DIRECTORY; identifies the daemon
+  std::string log_dir;   // CUDA_MPS_LOG_DIRECTORY
+  // CUDA_VISIBLE_DEVICES: GPU or MIG UUIDs, sorted.
+  std::vector<std::string> device_uuids;
+  // Whole GPUs among them (set to compute mode EXCLUSIVE_PROCESS).
+  std::vector<std::string> whole_gpu_uuids;
+  std::optional<int> active_thread_percentage;
+  // "<MiB>M" texts, as nvidia-cuda-mps-control takes them.
+  std::optional<std::string> default_pinned_memory_limit;
+  std::map<std::string, std::string> pinned_memory_limits;  // by UUID
+  friend bool operator==(const MpsDaemonSpec&, const MpsDaemonSpec&) = default;
 };
 
 // All methods are thread-safe.
@@ -54,6 +74,13 @@ class DeviceBackend {
   // unknown GPU.
   virtual absl::Status SetTimeSlice(std::string_view gpu_uuid,
                                     TimeSliceInterval interval) = 0;
+
+  // Starts an MPS control daemon for `spec` (directories exist) and
+  // applies its defaults; one already running on that pipe directory is
+  // left as it is. StopMpsDaemon quits it (and puts whole GPUs back in
+  // compute mode DEFAULT); one not running is success.
+  virtual absl::Status StartMpsDaemon(const MpsDaemonSpec& spec) = 0;
+  virtual absl::Status StopMpsDaemon(const MpsDaemonSpec& spec) = 0;
 };
 
 }  // namespace draplane::devices

@@ -448,6 +448,32 @@ absl::Status FakeDeviceBackend::SetTimeSlice(std::string_view gpu_uuid,
   return absl::OkStatus();
 }
 
+absl::Status FakeDeviceBackend::StartMpsDaemon(const MpsDaemonSpec& spec) {
+  std::lock_guard lock(mu_);
+  for (const std::string& uuid : spec.device_uuids) {
+    bool known = FindGpu(uuid) != nullptr;
+    for (const GpuFacts& g : facts_.gpus) {
+      for (const MigDeviceFacts& m : g.mig_devices) known |= m.uuid == uuid;
+    }
+    if (!known) {
+      return absl::NotFoundError(StrCat("MPS: no GPU or MIG device ", uuid));
+    }
+  }
+  mps_daemons_.emplace(spec.pipe_dir, spec);
+  return absl::OkStatus();
+}
+
+absl::Status FakeDeviceBackend::StopMpsDaemon(const MpsDaemonSpec& spec) {
+  std::lock_guard lock(mu_);
+  mps_daemons_.erase(spec.pipe_dir);
+  return absl::OkStatus();
+}
+
+std::map<std::string, MpsDaemonSpec> FakeDeviceBackend::mps_daemons() const {
+  std::lock_guard lock(mu_);
+  return mps_daemons_;
+}
+
 TimeSliceInterval FakeDeviceBackend::time_slice(
     std::string_view gpu_uuid) const {
   std::lock_guard lock(mu_);

@@ -74,6 +74,10 @@ class FakeDeviceBackend : public DeviceBackend {
                                 uint32_t compute_instance_id) override;
   absl::Status SetTimeSlice(std::string_view gpu_uuid,
                             TimeSliceInterval interval) override;
+  absl::Status StartMpsDaemon(const MpsDaemonSpec& spec) override;
+  absl::Status StopMpsDaemon(const MpsDaemonSpec& spec) override;
+  // The MPS daemons running, by pipe directory.
+  std::map<std::string, MpsDaemonSpec> mps_daemons() const;
   // The time-slice last set on a GPU (kDefault when never set).
   TimeSliceInterval time_slice(std::string_view gpu_uuid) const;
 
@@ -94,6 +98,7 @@ class FakeDeviceBackend : public DeviceBackend {
   absl::Status discover_error_;
   int next_uuid_ = 0;
   std::map<std::string, TimeSliceInterval, std::less<>> time_slices_;
+  std::map<std::string, MpsDaemonSpec> mps_daemons_;
   int creations_ = 0;
   int destructions_ = 0;
 };

@@ -55,6 +55,24 @@ Json ToJson(const Checkpoint& cp) {
         {"allocatedDevices", c.allocated_devices},
         {"prepared", std::move(prepared)},
         {"cdiSpecFile", c.cdi_spec_file}};
+    if (!c.mps_daemons.empty()) {
+      Json daemons = Json::array();
+      for (const devices::MpsDaemonSpec& m : c.mps_daemons) {
+        Json d = {{"pipeDir", m.pipe_dir},
+                  {"logDir", m.log_dir},
+                  {"deviceUUIDs", m.device_uuids},
+                  {"wholeGPUUUIDs", m.whole_gpu_uuids},
+                  {"pinnedMemoryLimits", m.pinned_memory_limits}};
+        if (m.active_thread_percentage) {
+          d["activeThreadPercentage"] = *m.active_thread_percentage;
+        }
+        if (m.default_pinned_memory_limit) {
+          d["defaultPinnedMemoryLimit"] = *m.default_pinned_memory_limit;
+        }
+        daemons.push_back(std::move(d));
+      }
+      claims[uid]["mpsDaemons"] = std::move(daemons);
+    }
   }
   return {{"bootID", cp.boot_id}, {"claims", std::move(claims)}};
 }
@@ -79,6 +97,26 @@ Checkpoint FromJson(const Json& data) {
     r.allocated_devices =
         c.at("allocatedDevices").get<std::vector<std::string>>();
     r.cdi_spec_file = c.value("cdiSpecFile", "");
+    if (c.contains("mpsDaemons")) {
+      for (const Json& d : c["mpsDaemons"]) {
+        devices::MpsDaemonSpec m;
+        m.pipe_dir = d.at("pipeDir").get<std::string>();
+        m.log_dir = d.at("logDir").get<std::string>();
+        m.device_uuids = d.at("deviceUUIDs").get<std::vector<std::string>>();
+        m.whole_gpu_uuids =
+            d.at("wholeGPUUUIDs").get<std::vector<std::string>>();
+        m.pinned_memory_limits = d.at("pinnedMemoryLimits")
+                                     .get<std::map<std::string, std::string>>();
+        if (d.contains("activeThreadPercentage")) {
+          m.active_thread_percentage = d["activeThreadPercentage"].get<int>();
+        }
+        if (d.contains("defaultPinnedMemoryLimit")) {
+          m.default_pinned_memory_limit =
+              d["defaultPinnedMemoryLimit"].get<std::string>();
+        }
+        r.mps_daemons.push_back(std::move(m));
+      }
+    }
     for (const Json& pd : c.at("prepared")) {
       PreparedDeviceRecord d;
       d.request = pd.at("request").get<std::string>();

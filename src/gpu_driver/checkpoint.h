@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "devices/device_backend.h"
 
 namespace draplane::gpu_driver {
 
@@ -59,6 +60,8 @@ struct ClaimRecord {
   // PrepareCompleted: what was prepared.
   std::vector<PreparedDeviceRecord> prepared;
   std::string cdi_spec_file;  // "" when none was written
+  // MPS control daemons started for the claim's device groups.
+  std::vector<devices::MpsDaemonSpec> mps_daemons;
   friend bool operator==(const ClaimRecord&, const ClaimRecord&) = default;
 };
 

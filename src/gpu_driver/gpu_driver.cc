@@ -1,8 +1,11 @@
 #include "gpu_driver/gpu_driver.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <set>
 
+#include "absl/strings/numbers.h"
 #include "cdi/cdi_spec.h"
 #include "common/str_cat.h"
 
@@ -39,9 +42,30 @@ cdi::ContainerEdits CommonEdits() {
 }
 
 // Edits for one device and the config that applies to it.
+// The MPS settings of a config whose strategy is MPS; nullptr otherwise.
+const nvidia_config::MpsConfig* MpsOf(
+    const nvidia_config::DeviceConfig& config) {
+  static const nvidia_config::MpsConfig* const kNone =
+      new nvidia_config::MpsConfig();
+  if (const auto* g = std::get_if<nvidia_config::GpuConfig>(&config)) {
+    if (g->sharing && g->sharing->strategy == nvidia_config::kMpsStrategy) {
+      return g->sharing->mps_config ? &*g->sharing->mps_config : kNone;
+    }
+  } else if (const auto* m =
+                 std::get_if<nvidia_config::MigDeviceConfig>(&config)) {
+    if (m->sharing && m->sharing->strategy == nvidia_config::kMpsStrategy) {
+      return m->sharing->mps_config ? &*m->sharing->mps_config : kNone;
+    }
+  }
+  return nullptr;
+}
+
+// "<MiB>M", as nvidia-cuda-mps-control takes pinned memory limits.
+std::string MpsLimit(const Quantity& q) { return StrCat(q.Value() >> 20, "M"); }
+
 cdi::ContainerEdits DeviceEdits(const devices::AllocatableDevice& device,
                                 const std::string& mig_uuid,
-                                const nvidia_config::DeviceConfig& config) {
+                                const devices::MpsDaemonSpec* mps) {
   cdi::ContainerEdits e;
   cdi::DeviceNode node;
   node.path = StrCat("/dev/nvidia", device.gpu_minor);
@@ -49,26 +73,15 @@ cdi::ContainerEdits DeviceEdits(const devices::AllocatableDevice& device,
   const std::string visible =
       device.type == devices::DeviceType::kMig ? mig_uuid : device.gpu_uuid;
   if (!visible.empty()) e.env.push_back(StrCat("DRAPLANE_GPU_UUID=", visible));
-  // MPS clients find the control daemon through its pipe directory.
-  const nvidia_config::MpsConfig* mps = nullptr;
-  if (const auto* g = std::get_if<nvidia_config::GpuConfig>(&config)) {
-    if (g->sharing && g->sharing->strategy == nvidia_config::kMpsStrategy &&
-        g->sharing->mps_config) {
-      mps = &*g->sharing->mps_config;
-    }
-  } else if (const auto* m =
-                 std::get_if<nvidia_config::MigDeviceConfig>(&config)) {
-    if (m->sharing && m->sharing->strategy == nvidia_config::kMpsStrategy &&
-        m->sharing->mps_config) {
-      mps = &*m->sharing->mps_config;
-    }
-  }
+  // MPS clients reach their group's control daemon through its pipe
+  // directory and share its /dev/shm (NVIDIA's MPS edits).
   if (mps != nullptr) {
     e.env.push_back("CUDA_MPS_PIPE_DIRECTORY=/tmp/nvidia-mps");
-    if (mps->default_active_thread_percentage) {
-      e.env.push_back(StrCat("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=",
-                             *mps->default_active_thread_percentage));
-    }
+    const std::vector<std::string> options = {"rw", "nosuid", "nodev", "bind"};
+    e.mounts.push_back({mps->pipe_dir, "/tmp/nvidia-mps", options, {}});
+    const std::string shm =
+        (std::filesystem::path(mps->pipe_dir).parent_path() / "shm").string();
+    e.mounts.push_back({shm, "/dev/shm", options, {}});
   }
   return e;
 }
@@ -185,7 +198,7 @@ absl::Status GpuDriver::Reconcile() {
   // prepares them again.
   for (auto it = checkpoint_.claims.begin(); it != checkpoint_.claims.end();) {
     if (it->second.state == ClaimState::kPrepareStarted) {
-      if (absl::Status s = RollBack(it->second); !s.ok()) return s;
+      if (absl::Status s = RollBack(it->first, it->second); !s.ok()) return s;
       it = checkpoint_.claims.erase(it);
     } else {
       ++it;
@@ -228,7 +241,21 @@ std::shared_ptr<std::mutex> GpuDriver::ClaimLock(const std::string& uid) {
   return m;
 }
 
-absl::Status GpuDriver::RollBack(const ClaimRecord& record) {
+absl::Status GpuDriver::RollBack(const std::string& uid,
+                                 const ClaimRecord& record) {
+  // MPS daemons of this claim (started before the record was completed).
+  std::error_code ec;
+  const std::filesystem::path mps_dir =
+      std::filesystem::path(options_.plugin_data_dir) / "mps";
+  for (const auto& entry : std::filesystem::directory_iterator(mps_dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(uid + "-", 0) != 0) continue;
+    devices::MpsDaemonSpec daemon;
+    daemon.pipe_dir = (entry.path() / "pipe").string();
+    daemon.log_dir = (entry.path() / "log").string();
+    if (absl::Status s = backend_->StopMpsDaemon(daemon); !s.ok()) return s;
+    std::filesystem::remove_all(entry.path(), ec);
+  }
   // MIG devices recorded as created, and any MIG device at a placement
   // this claim was allocated (created before the crash, not yet recorded)
   // that no completed claim owns.
@@ -269,7 +296,17 @@ absl::Status GpuDriver::RollBack(const ClaimRecord& record) {
   return absl::OkStatus();
 }
 
+std::string GpuDriver::MpsRoot(const std::string& id) const {
+  return StrCat(options_.plugin_data_dir, "/mps/", id);
+}
+
 absl::Status GpuDriver::UndoPrepared(const ClaimRecord& record) {
+  for (const devices::MpsDaemonSpec& daemon : record.mps_daemons) {
+    if (absl::Status s = backend_->StopMpsDaemon(daemon); !s.ok()) return s;
+    std::error_code ec;
+    std::filesystem::remove_all(
+        std::filesystem::path(daemon.pipe_dir).parent_path(), ec);
+  }
   if (options_.gates.time_slicing_settings) {
     // Whole GPUs go back to the default time-slice (NVIDIA's unprepare).
     for (const PreparedDeviceRecord& d : record.prepared) {
@@ -361,7 +398,7 @@ kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
       }
     }
     if (it != checkpoint_.claims.end()) {
-      if (absl::Status s = RollBack(it->second); !s.ok()) return fail(s);
+      if (absl::Status s = RollBack(uid, it->second); !s.ok()) return fail(s);
     }
     ClaimRecord started;
     started.namespace_ = claim.metadata.namespace_;
@@ -374,7 +411,8 @@ kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
     if (absl::Status s = Save(); !s.ok()) return fail(s);
   }
   std::vector<PreparedDeviceRecord> made;
-  auto prepared = PrepareDevices(claim, made);
+  std::vector<devices::MpsDaemonSpec> daemons;
+  auto prepared = PrepareDevices(claim, made, daemons);
   std::lock_guard lock(mu_);
   ClaimRecord& record = checkpoint_.claims[uid];
   if (!prepared.ok()) {
@@ -382,17 +420,20 @@ kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
     // that a crash before this point is handled the same way.
     ClaimRecord partial = record;
     partial.prepared = made;
+    partial.mps_daemons = daemons;
     (void)UndoPrepared(partial);
     return fail(prepared.status());
   }
   record.state = ClaimState::kPrepareCompleted;
   record.prepared = *std::move(prepared);
+  record.mps_daemons = std::move(daemons);
   if (absl::Status s = Save(); !s.ok()) return fail(s);
   return done(record);
 }
 
 absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
-    const api::ResourceClaim& claim, std::vector<PreparedDeviceRecord>& made) {
+    const api::ResourceClaim& claim, std::vector<PreparedDeviceRecord>& made,
+    std::vector<devices::MpsDaemonSpec>& daemons) {
   const std::string& uid = claim.metadata.uid;
   const api::AllocationResult& allocation = *claim.status.allocation;
   std::vector<devices::AllocatableDevice> targets;
@@ -435,6 +476,31 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
       sources, refs, options_.driver_name, options_.gates);
   if (!configs.ok()) return configs.status();
 
+  // One MPS control daemon per config group with the MPS strategy (the
+  // results one config object applies to), named after the claim and the
+  // group's devices: <claim UID>-<5 hex digits>.
+  std::map<int, devices::MpsDaemonSpec> mps;
+  {
+    std::map<int, std::vector<std::string>> names;
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if (MpsOf((*configs)[i].config) != nullptr) {
+        names[(*configs)[i].group].push_back(targets[i].name);
+      }
+    }
+    for (auto& [group, devices_of_group] : names) {
+      std::sort(devices_of_group.begin(), devices_of_group.end());
+      uint64_t h = 1469598103934665603ull;
+      for (const std::string& n : devices_of_group) {
+        for (unsigned char c : n + ",") h = (h ^ c) * 1099511628211ull;
+      }
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "%05llx",
+                    static_cast<unsigned long long>(h & 0xfffff));
+      const std::string root = MpsRoot(StrCat(uid, "-", hex));
+      mps[group].pipe_dir = root + "/pipe";
+      mps[group].log_dir = root + "/log";
+    }
+  }
   cdi::CdiSpec spec;
   spec.kind = StrCat(kCdiVendor, "/", kCdiClass);
   spec.container_edits = CommonEdits();
@@ -479,9 +545,65 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
     cdi::Device device;
     device.name = cdi_name;
     device.annotations = SharingAnnotations((*configs)[i].config);
-    device.container_edits = DeviceEdits(d, mig_uuid, (*configs)[i].config);
+    devices::MpsDaemonSpec* daemon = nullptr;
+    if (auto it = mps.find((*configs)[i].group); it != mps.end()) {
+      daemon = &it->second;
+      daemon->device_uuids.push_back(
+          d.type == devices::DeviceType::kMig ? mig_uuid : d.gpu_uuid);
+      if (d.type == devices::DeviceType::kGpu) {
+        daemon->whole_gpu_uuids.push_back(d.gpu_uuid);
+      }
+    }
+    device.container_edits = DeviceEdits(d, mig_uuid, daemon);
     spec.devices.push_back(std::move(device));
     out.push_back(std::move(rec));
+  }
+  for (auto& [group, daemon] : mps) {
+    // The group's settings: any of its results carries the config.
+    const nvidia_config::MpsConfig* settings = nullptr;
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if ((*configs)[i].group == group) settings = MpsOf((*configs)[i].config);
+    }
+    std::sort(daemon.device_uuids.begin(), daemon.device_uuids.end());
+    daemon.active_thread_percentage =
+        settings->default_active_thread_percentage;
+    if (settings->default_pinned_device_memory_limit) {
+      daemon.default_pinned_memory_limit =
+          MpsLimit(*settings->default_pinned_device_memory_limit);
+    }
+    for (const auto& [key, limit] :
+         settings->default_per_device_pinned_memory_limit) {
+      // A device UUID, or an index into the group's sorted UUIDs.
+      std::string uuid = key;
+      size_t index = 0;
+      if (absl::SimpleAtoi(absl::string_view(key.data(), key.size()), &index)) {
+        if (index >= daemon.device_uuids.size()) {
+          return absl::InvalidArgumentError(
+              StrCat("MPS pinned memory limit for device index ", key,
+                     ": the group "
+                     "has ",
+                     daemon.device_uuids.size(), " devices"));
+        }
+        uuid = daemon.device_uuids[index];
+      }
+      daemon.pinned_memory_limits[uuid] = MpsLimit(limit);
+    }
+    const std::filesystem::path root =
+        std::filesystem::path(daemon.pipe_dir).parent_path();
+    std::error_code ec;
+    for (const char* sub : {"pipe", "shm", "log"}) {
+      std::filesystem::create_directories(root / sub, ec);
+      if (ec) {
+        return absl::InternalError(
+            StrCat("creating ", (root / sub).string(), ": ", ec.message()));
+      }
+    }
+    if (absl::Status s = backend_->StartMpsDaemon(daemon); !s.ok()) {
+      return absl::Status(s.code(),
+                          StrCat("starting the MPS control daemon ",
+                                 root.filename().string(), ": ", s.message()));
+    }
+    daemons.push_back(daemon);
   }
   if (spec.devices.empty()) return out;  // nothing of this driver
   spec.cdi_version = cdi::MinimumCdiVersion(spec);
@@ -503,7 +625,7 @@ absl::Status GpuDriver::UnprepareResourceClaim(
   if (it == checkpoint_.claims.end()) return absl::OkStatus();
   absl::Status s = it->second.state == ClaimState::kPrepareCompleted
                        ? UndoPrepared(it->second)
-                       : RollBack(it->second);
+                       : RollBack(claim.uid, it->second);
   if (!s.ok()) {
     if (errors_ != nullptr) errors_->Increment();
     return absl::Status(s.code(), StrCat("error unpreparing devices for claim ",

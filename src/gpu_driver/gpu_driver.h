@@ -91,10 +91,15 @@ class GpuDriver : public kubelet_plugin::DraDriver {
   GpuDriver(const GpuDriverOptions& options, devices::DeviceBackend* backend);
 
   absl::Status Reconcile();
+  // `made` gets the MIG devices and `daemons` the MPS daemons created so
+  // far, also when it fails (for the caller to undo).
   absl::StatusOr<std::vector<PreparedDeviceRecord>> PrepareDevices(
-      const api::ResourceClaim& claim, std::vector<PreparedDeviceRecord>& made);
+      const api::ResourceClaim& claim, std::vector<PreparedDeviceRecord>& made,
+      std::vector<devices::MpsDaemonSpec>& daemons);
+  // <plugin dir>/mps/<id>: one MPS daemon's pipe, shm and log directories.
+  std::string MpsRoot(const std::string& id) const;
   // Destroys the MIG devices a half-prepared claim may have created.
-  absl::Status RollBack(const ClaimRecord& record);
+  absl::Status RollBack(const std::string& uid, const ClaimRecord& record);
   absl::Status UndoPrepared(const ClaimRecord& record);
   absl::Status Save();  // REQUIRES: mu_ held
   // The lock of one claim; held by a shared_ptr so that dropping it from

@@ -355,3 +355,67 @@ TEST_F(GpuDriverTest, CleansUpStaleHalfPreparedClaims) {
 
 }  // namespace
 }  // namespace draplane::gpu_driver
+
+namespace draplane::gpu_driver {
+namespace {
+
+// NVIDIA's MPS strategy (gate MPSSupport; DynamicMIG off, as NVIDIA
+// requires): one control daemon per config group with the group's
+// limits, its pipe and shm directories mounted into the containers,
+// stopped and removed at unprepare.
+TEST_F(GpuDriverTest, MpsStartsOneDaemonPerConfigGroup) {
+  FakeDeviceBackend backend(Gpus("H100", 2));
+  GpuDriverOptions options = Options();
+  options.gates.dynamic_mig = false;
+  options.gates.mps_support = true;
+  auto driver = GpuDriver::Start(options, &backend);
+  ASSERT_TRUE(driver.ok()) << driver.status();
+  api::ResourceClaim c = Claim("shared", "uid-s", {"gpu-0", "gpu-1"});
+  AddConfig(
+      c, "FromClaim",
+      R"({"apiVersion": "resource.nvidia.com/v1beta1", "kind": "GpuConfig",
+                "sharing": {"strategy": "MPS", "mpsConfig": {
+                  "defaultActiveThreadPercentage": 50,
+                  "defaultPinnedDeviceMemoryLimit": "10Gi",
+                  "defaultPerDevicePinnedMemoryLimit": {"1": "1Gi"}}}})");
+  auto r = (*driver)->PrepareResourceClaim(c);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  auto daemons = backend.mps_daemons();
+  ASSERT_EQ(daemons.size(), 1u);
+  const devices::MpsDaemonSpec& d = daemons.begin()->second;
+  auto facts = backend.Discover();
+  std::vector<std::string> uuids = {facts->gpus[0].uuid, facts->gpus[1].uuid};
+  std::sort(uuids.begin(), uuids.end());
+  EXPECT_EQ(d.device_uuids, uuids);
+  EXPECT_EQ(d.whole_gpu_uuids.size(), 2u);
+  EXPECT_EQ(d.active_thread_percentage, 50);
+  EXPECT_EQ(d.default_pinned_memory_limit, "10240M");
+  EXPECT_EQ(d.pinned_memory_limits,
+            (std::map<std::string, std::string>{{uuids[1], "1024M"}}));
+  EXPECT_EQ(
+      fs::path(d.pipe_dir).parent_path().filename().string().rfind("uid-s-", 0),
+      0u);
+  EXPECT_TRUE(fs::is_directory(fs::path(d.pipe_dir).parent_path() / "shm"));
+  auto spec = ReadCdi("uid-s");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  const cdi::ContainerEdits& edits = spec->devices[0].container_edits;
+  ASSERT_EQ(edits.mounts.size(), 2u);
+  EXPECT_EQ(edits.mounts[0].host_path, d.pipe_dir);
+  EXPECT_EQ(edits.mounts[0].container_path, "/tmp/nvidia-mps");
+  EXPECT_EQ(edits.mounts[1].container_path, "/dev/shm");
+  EXPECT_NE(std::find(edits.env.begin(), edits.env.end(),
+                      "CUDA_MPS_PIPE_DIRECTORY=/tmp/nvidia-mps"),
+            edits.env.end());
+  EXPECT_TRUE(cdi::ValidateCdiSpec(*spec).ok());
+  // Kept across a restart; stopped at unprepare.
+  driver->reset();
+  auto restarted = GpuDriver::Start(options, &backend);
+  ASSERT_TRUE(restarted.ok());
+  ASSERT_TRUE(
+      (*restarted)->UnprepareResourceClaim({"ml", "shared", "uid-s"}).ok());
+  EXPECT_TRUE(backend.mps_daemons().empty());
+  EXPECT_FALSE(fs::exists(fs::path(d.pipe_dir).parent_path()));
+}
+
+}  // namespace
+}  // namespace draplane::gpu_driver

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string_view>
@@ -15,6 +16,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_join.h"
 #include "common/str_cat.h"
 #include "devices/nvml/internal/nvidia_smi.h"
 #include "devices/nvml/internal/nvml_api.h"
@@ -121,6 +123,14 @@ class NvmlBackend final : public DeviceBackend {
   // call for it), with this backend's libnvidia-ml.so.1 preloaded.
   absl::Status SetTimeSlice(std::string_view gpu_uuid,
                             TimeSliceInterval interval) override;
+  // NVIDIA runs the daemon in a Deployment; draplane runs
+  // `nvidia-cuda-mps-control -d` on the host (CUDA_MPS_PIPE_DIRECTORY,
+  // CUDA_MPS_LOG_DIRECTORY, CUDA_VISIBLE_DEVICES set) and sends it
+  // `set_default_active_thread_percentage` and
+  // `set_default_device_pinned_mem_limit`; stop sends `quit`. Whole GPUs
+  // are put in compute mode EXCLUSIVE_PROCESS with nvidia-smi first.
+  absl::Status StartMpsDaemon(const MpsDaemonSpec& spec) override;
+  absl::Status StopMpsDaemon(const MpsDaemonSpec& spec) override;
 
  private:
   struct Gpu {
@@ -681,7 +691,7 @@ absl::Status NvmlBackend::SetTimeSlice(std::string_view gpu_uuid,
   if (FindGpu(gpu_uuid) == nullptr) {
     return absl::NotFoundError(StrCat("no GPU with UUID ", gpu_uuid));
   }
-  auto smi = internal::FindNvidiaSmi(driver_root_);
+  auto smi = internal::FindDriverBinary(driver_root_, "nvidia-smi");
   if (!smi.ok()) return smi.status();
   const std::string uuid(gpu_uuid);
   if (auto mode = internal::RunCommand(*smi, {"-i", uuid, "-c", "DEFAULT"},
@@ -695,6 +705,74 @@ absl::Status NvmlBackend::SetTimeSlice(std::string_view gpu_uuid,
        StrCat("--set-timeslice=", static_cast<int>(interval))},
       lib_->path());
   return policy.status();
+}
+
+std::vector<std::string> MpsEnv(const MpsDaemonSpec& spec) {
+  return {
+      StrCat("CUDA_MPS_PIPE_DIRECTORY=", spec.pipe_dir),
+      StrCat("CUDA_MPS_LOG_DIRECTORY=", spec.log_dir),
+      StrCat("CUDA_VISIBLE_DEVICES=", absl::StrJoin(spec.device_uuids, ","))};
+}
+
+absl::Status NvmlBackend::StartMpsDaemon(const MpsDaemonSpec& spec) {
+  auto control =
+      internal::FindDriverBinary(driver_root_, "nvidia-cuda-mps-control");
+  if (!control.ok()) return control.status();
+  if (!spec.whole_gpu_uuids.empty()) {
+    auto smi = internal::FindDriverBinary(driver_root_, "nvidia-smi");
+    if (!smi.ok()) return smi.status();
+    for (const std::string& uuid : spec.whole_gpu_uuids) {
+      auto mode = internal::RunCommand(
+          *smi, {"-i", uuid, "-c", "EXCLUSIVE_PROCESS"}, lib_->path());
+      if (!mode.ok()) return mode.status();
+    }
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(spec.pipe_dir + "/control", ec)) {
+    auto started =
+        internal::RunCommand(*control, {"-d"}, lib_->path(), MpsEnv(spec));
+    if (!started.ok()) return started.status();
+  }
+  std::string script;
+  if (spec.active_thread_percentage) {
+    script += StrCat("set_default_active_thread_percentage ",
+                     *spec.active_thread_percentage, "\n");
+  }
+  for (const std::string& uuid : spec.device_uuids) {
+    auto limit = spec.pinned_memory_limits.find(uuid);
+    if (limit != spec.pinned_memory_limits.end()) {
+      script += StrCat("set_default_device_pinned_mem_limit ", uuid, " ",
+                       limit->second, "\n");
+    } else if (spec.default_pinned_memory_limit) {
+      script += StrCat("set_default_device_pinned_mem_limit ", uuid, " ",
+                       *spec.default_pinned_memory_limit, "\n");
+    }
+  }
+  if (script.empty()) return absl::OkStatus();
+  return internal::RunCommand(*control, {}, lib_->path(), MpsEnv(spec), script)
+      .status();
+}
+
+absl::Status NvmlBackend::StopMpsDaemon(const MpsDaemonSpec& spec) {
+  auto control =
+      internal::FindDriverBinary(driver_root_, "nvidia-cuda-mps-control");
+  if (!control.ok()) return control.status();
+  std::error_code ec;
+  if (std::filesystem::exists(spec.pipe_dir + "/control", ec)) {
+    auto quit = internal::RunCommand(*control, {}, lib_->path(), MpsEnv(spec),
+                                     "quit\n");
+    if (!quit.ok()) return quit.status();
+  }
+  if (!spec.whole_gpu_uuids.empty()) {
+    auto smi = internal::FindDriverBinary(driver_root_, "nvidia-smi");
+    if (!smi.ok()) return smi.status();
+    for (const std::string& uuid : spec.whole_gpu_uuids) {
+      auto mode = internal::RunCommand(*smi, {"-i", uuid, "-c", "DEFAULT"},
+                                       lib_->path());
+      if (!mode.ok()) return mode.status();
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace

@@ -326,6 +326,65 @@ TEST_F(NvmlBackendTest, SetsTimeSlicesWithNvidiaSmi) {
             absl::StatusCode::kNotFound);
 }
 
+// MPS: the control daemon from the driver root, started with the group's
+// environment, then its defaults sent on its standard input; quit at stop.
+TEST_F(NvmlBackendTest, StartsAndStopsMpsControlDaemons) {
+  const fs::path bin = dir_ / "driver/usr/bin";
+  fs::create_directories(bin);
+  const fs::path log = dir_ / "calls.log";
+  for (const char* name : {"nvidia-smi", "nvidia-cuda-mps-control"}) {
+    std::ofstream(bin / name)
+        << "#!/bin/sh\nin=$(cat)\necho \"" << name
+        << " $* pipe=$CUDA_MPS_PIPE_DIRECTORY visible=$CUDA_VISIBLE_DEVICES "
+           "in=$in\" | tr '\\n' ' ' >> "
+        << log.string() << "\necho >> " << log.string() << "\n";
+    fs::permissions(bin / name, fs::perms::owner_all);
+  }
+  Script(TwoGpus("H100"));
+  NvmlBackendOptions options;
+  options.library_path = kFakeNvml;
+  options.driver_root = (dir_ / "driver").string();
+  options.sysfs_root = sysfs_.string();
+  auto backend = OpenNvmlBackend(options);
+  ASSERT_TRUE(backend.ok()) << backend.status();
+  const NodeGpuFacts facts = TwoGpus("H100");
+  MpsDaemonSpec spec;
+  spec.pipe_dir = (dir_ / "mps/pipe").string();
+  spec.log_dir = (dir_ / "mps/log").string();
+  spec.device_uuids = {facts.gpus[0].uuid, facts.gpus[1].uuid};
+  spec.whole_gpu_uuids = {facts.gpus[0].uuid};
+  spec.active_thread_percentage = 50;
+  spec.default_pinned_memory_limit = "10240M";
+  spec.pinned_memory_limits = {{facts.gpus[1].uuid, "1024M"}};
+  ASSERT_TRUE((*backend)->StartMpsDaemon(spec).ok());
+  fs::create_directories(spec.pipe_dir);
+  std::ofstream(spec.pipe_dir + "/control");  // the daemon's control pipe
+  ASSERT_TRUE((*backend)->StopMpsDaemon(spec).ok());
+  std::ifstream in(log);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::string env = " pipe=" + spec.pipe_dir +
+                          " visible=" + facts.gpus[0].uuid + "," +
+                          facts.gpus[1].uuid;
+  ASSERT_EQ(lines.size(), 5u) << ::testing::PrintToString(lines);
+  EXPECT_EQ(
+      lines[0].rfind(
+          "nvidia-smi -i " + facts.gpus[0].uuid + " -c EXCLUSIVE_PROCESS", 0),
+      0u);
+  EXPECT_EQ(lines[1].rfind("nvidia-cuda-mps-control -d" + env, 0), 0u)
+      << lines[1];
+  EXPECT_EQ(lines[2], "nvidia-cuda-mps-control " + env +
+                          " in=set_default_active_thread_percentage 50 "
+                          "set_default_device_pinned_mem_limit " +
+                          facts.gpus[0].uuid +
+                          " 10240M set_default_device_pinned_mem_limit " +
+                          facts.gpus[1].uuid + " 1024M ");
+  EXPECT_EQ(lines[3], "nvidia-cuda-mps-control " + env + " in=quit ");
+  EXPECT_EQ(
+      lines[4].rfind("nvidia-smi -i " + facts.gpus[0].uuid + " -c DEFAULT", 0),
+      0u);
+}
+
 TEST_F(NvmlBackendTest, MissingLibraryIsUnavailable) {
   const fs::path empty_root = dir_ / "empty";
   fs::create_directories(empty_root);

@@ -16,11 +16,12 @@ extern char** environ;
 
 namespace draplane::devices::internal {
 
-absl::StatusOr<std::string> FindNvidiaSmi(const std::string& driver_root) {
+absl::StatusOr<std::string> FindDriverBinary(const std::string& driver_root,
+                                             const std::string& name) {
   for (const char* dir :
        {"/opt/bin", "/usr/bin", "/usr/sbin", "/bin", "/sbin"}) {
     std::filesystem::path p = std::filesystem::path(driver_root) /
-                              (std::string(dir).substr(1)) / "nvidia-smi";
+                              (std::string(dir).substr(1)) / name;
     std::error_code ec;
     if (std::filesystem::is_regular_file(p, ec) &&
         ::access(p.c_str(), X_OK) == 0) {
@@ -28,21 +29,30 @@ absl::StatusOr<std::string> FindNvidiaSmi(const std::string& driver_root) {
     }
   }
   return absl::NotFoundError(
-      StrCat("nvidia-smi not found under ", driver_root,
+      StrCat(name, " not found under ", driver_root,
              " (/opt/bin, /usr/bin, /usr/sbin, /bin, /sbin)"));
 }
 
 absl::StatusOr<std::string> RunCommand(const std::string& binary,
                                        const std::vector<std::string>& args,
-                                       const std::string& preload) {
+                                       const std::string& preload,
+                                       const std::vector<std::string>& env,
+                                       const std::string& input) {
   int pipe_fds[2];
+  int in_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    return absl::InternalError(StrCat("pipe: ", std::strerror(errno)));
+  }
+  if (::pipe2(in_fds, O_CLOEXEC) != 0) {
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
     return absl::InternalError(StrCat("pipe: ", std::strerror(errno)));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, in_fds[0], STDIN_FILENO);
   std::vector<std::string> argv_storage = {binary};
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -53,6 +63,7 @@ absl::StatusOr<std::string> RunCommand(const std::string& binary,
     if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0) env_storage.emplace_back(*e);
   }
   if (!preload.empty()) env_storage.push_back(StrCat("LD_PRELOAD=", preload));
+  env_storage.insert(env_storage.end(), env.begin(), env.end());
   std::vector<char*> envp;
   for (std::string& e : env_storage) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -61,6 +72,20 @@ absl::StatusOr<std::string> RunCommand(const std::string& binary,
                                     argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe_fds[1]);
+  ::close(in_fds[0]);
+  if (spawned == 0 && !input.empty()) {
+    // Small command scripts: they fit the pipe buffer, so this does not
+    // wait on the child's output.
+    size_t written = 0;
+    while (written < input.size()) {
+      const ssize_t n =
+          ::write(in_fds[1], input.data() + written, input.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      written += static_cast<size_t>(n);
+    }
+  }
+  ::close(in_fds[1]);
   if (spawned != 0) {
     ::close(pipe_fds[0]);
     return absl::InternalError(

@@ -4,6 +4,7 @@
 #ifndef DRAPLANE_DEVICES_NVML_INTERNAL_NVIDIA_SMI_H_
 #define DRAPLANE_DEVICES_NVML_INTERNAL_NVIDIA_SMI_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,16 +12,21 @@
 
 namespace draplane::devices::internal {
 
-// nvidia-smi under `driver_root` in /opt/bin, /usr/bin, /usr/sbin, /bin,
-// /sbin (NVIDIA's search order); NotFound when there is none.
-absl::StatusOr<std::string> FindNvidiaSmi(const std::string& driver_root);
+// A driver binary (nvidia-smi, nvidia-cuda-mps-control) under
+// `driver_root` in /opt/bin, /usr/bin, /usr/sbin, /bin, /sbin (NVIDIA's
+// search order); NotFound when there is none.
+absl::StatusOr<std::string> FindDriverBinary(const std::string& driver_root,
+                                             const std::string& name);
 
 // Runs `binary args...` with LD_PRELOAD=`preload` (when not empty) and
-// returns its standard output and error. A non-zero exit is an Internal
-// error quoting the command line and the output.
+// `env` ("K=V") added to this process's environment, `input` on its
+// standard input, and returns its standard output and error. A non-zero
+// exit is an Internal error quoting the command line and the output.
 absl::StatusOr<std::string> RunCommand(const std::string& binary,
                                        const std::vector<std::string>& args,
-                                       const std::string& preload);
+                                       const std::string& preload,
+                                       const std::vector<std::string>& env = {},
+                                       const std::string& input = "");
 
 }  // namespace draplane::devices::internal
 
