@@ -6,6 +6,8 @@
 #include <set>
 #include <thread>
 
+#include "absl/strings/numbers.h"
+#include "absl/time/time.h"
 #include "api/object.h"
 #include "api/object_codec.h"
 #include "api/pod_claims.h"
@@ -265,6 +267,7 @@ class NodeAgent::Impl {
                      options_.node_name.c_str(),
                      std::string(s.status().message()).c_str());
       }
+      if (plugin_) EnqueueDueCompletions();
       if (plugin_ && pods_->HasSynced()) {
         if (absl::Status s = UnprepareOrphans(); !s.ok()) {
           std::fprintf(stderr, "node %s: unpreparing orphaned claims: %s\n",
@@ -413,7 +416,116 @@ class NodeAgent::Impl {
       std::lock_guard lock(pods_mu_);
       prepared_[key] = PreparedPod{pod.metadata.uid, refs};
     }
-    return MarkRunning(pod, uid_by_entry, prepared);
+    if (absl::Status s = MarkRunning(pod, uid_by_entry, prepared); !s.ok()) {
+      return s;
+    }
+    return MaybeComplete(key, pod);
+  }
+
+  // Pods whose simulated run time is over are synced again (and finish).
+  void EnqueueDueCompletions() {
+    std::vector<std::string> due;
+    {
+      std::lock_guard lock(pods_mu_);
+      const absl::Time now = absl::Now();
+      for (auto it = completions_.begin(); it != completions_.end();) {
+        if (it->second <= now) {
+          due.push_back(it->first);
+          it = completions_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    for (const std::string& key : due) queue_.Add(key);
+  }
+
+  // Finishes a pod whose kSimulatedRunTimeAnnotation has passed since it
+  // started, or remembers when to.
+  absl::Status MaybeComplete(const std::string& key, const api::Pod& pod) {
+    const auto& annotations = pod.metadata.annotations;
+    auto run_time = annotations.find(kSimulatedRunTimeAnnotation);
+    if (run_time == annotations.end() ||
+        (pod.spec.restart_policy != "Never" &&
+         pod.spec.restart_policy != "OnFailure")) {
+      return absl::OkStatus();
+    }
+    absl::Duration duration;
+    if (!absl::ParseDuration(run_time->second, &duration) ||
+        duration < absl::ZeroDuration()) {
+      events_->Event(
+          "Pod", "v1", pod.metadata, "Warning", "InvalidAnnotation",
+          StrCat(kSimulatedRunTimeAnnotation, ": \"", run_time->second,
+                 "\" is not a duration such as 30s or 2m"));
+      return absl::OkStatus();
+    }
+    int exit_code = 0;
+    if (auto code = annotations.find(kSimulatedExitCodeAnnotation);
+        code != annotations.end() &&
+        !absl::SimpleAtoi(
+            absl::string_view(code->second.data(), code->second.size()),
+            &exit_code)) {
+      exit_code = 1;
+    }
+    absl::Time started = absl::Now();
+    std::string started_text = Rfc3339(started);
+    if (auto it = pod.status.unknown_fields.find("startTime");
+        it != pod.status.unknown_fields.end() && it->is_string()) {
+      std::string error;
+      if (absl::ParseTime(absl::RFC3339_full, it->get<std::string>(), &started,
+                          &error)) {
+        started_text = it->get<std::string>();
+      }
+    }
+    if (absl::Now() < started + duration) {
+      std::lock_guard lock(pods_mu_);
+      completions_[key] = started + duration;
+      return absl::OkStatus();
+    }
+    const std::string now = Now();
+    Json statuses = Json::array();
+    for (const api::Container& c : pod.spec.containers) {
+      statuses.push_back(
+          {{"name", c.name},
+           {"image", c.image},
+           {"imageID", ""},
+           {"containerID",
+            StrCat("draplane://", pod.metadata.uid, "/", c.name)},
+           {"ready", false},
+           {"started", false},
+           {"restartCount", 0},
+           {"state",
+            {{"terminated",
+              {{"exitCode", exit_code},
+               {"reason", exit_code == 0 ? "Completed" : "Error"},
+               {"startedAt", started_text},
+               {"finishedAt", now}}}}}});
+    }
+    Json conditions = Json::array();
+    for (const char* type : {"Ready", "ContainersReady"}) {
+      conditions.push_back({{"type", type},
+                            {"status", "False"},
+                            {"reason", "PodCompleted"},
+                            {"lastProbeTime", nullptr},
+                            {"lastTransitionTime", now}});
+    }
+    for (const char* type :
+         {"PodReadyToStartContainers", "Initialized", "PodScheduled"}) {
+      conditions.push_back({{"type", type},
+                            {"status", "True"},
+                            {"lastProbeTime", nullptr},
+                            {"lastTransitionTime", now}});
+    }
+    Json status = {{"status",
+                    {{"phase", exit_code == 0 ? "Succeeded" : "Failed"},
+                     {"conditions", conditions},
+                     {"containerStatuses", statuses}}}};
+    client::PatchOptions po;
+    po.subresource = "status";
+    auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
+                         pod.metadata.name, client::PatchType::kMerge,
+                         api::DumpJson(status), po);
+    return s.status();
   }
 
   // The containers' CDI device IDs, then phase Running with ready
@@ -515,6 +627,8 @@ class NodeAgent::Impl {
 
   std::mutex pods_mu_;
   std::map<std::string, PreparedPod> prepared_;  // by "ns/name"; pods_mu_
+  // When running pods with a simulated run time finish; pods_mu_.
+  std::map<std::string, absl::Time> completions_;
 };
 
 absl::StatusOr<std::unique_ptr<NodeAgent>> NodeAgent::Start(

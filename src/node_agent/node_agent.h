@@ -17,7 +17,8 @@
 //    with its containers' CDI device IDs in the annotation
 //    `dra.draplane.io/cdi-devices` ({"<container>": ["<id>", ...]}); a
 //    failure is a FailedPrepareDynamicResources event and a retry with
-//    backoff; when the pod goes away its claims are unprepared.
+//    backoff; when the pod goes away or finishes (see
+//    kSimulatedRunTimeAnnotation) its claims are unprepared.
 // Stop() halts everything without cleaning up (a node failure); Start()
 // on the same root resumes (the driver's checkpoint keeps what is
 // prepared).
@@ -38,6 +39,15 @@
 namespace draplane::node_agent {
 
 inline constexpr char kCdiDevicesAnnotation[] = "dra.draplane.io/cdi-devices";
+// Simulated nodes only: a pod with restartPolicy Never or OnFailure and
+// this annotation (a duration, "30s", "2m") finishes that long after it
+// started, with the exit code of kSimulatedExitCodeAnnotation (default
+// 0): phase Succeeded (0) or Failed, containers terminated. So Jobs
+// complete and finished pods release their claims, as on a real node.
+inline constexpr char kSimulatedRunTimeAnnotation[] =
+    "dra.draplane.io/simulated-run-time";
+inline constexpr char kSimulatedExitCodeAnnotation[] =
+    "dra.draplane.io/simulated-exit-code";
 
 struct NodeAgentOptions {
   std::string node_name;

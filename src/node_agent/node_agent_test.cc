@@ -10,6 +10,7 @@
 
 #include "api/object.h"
 #include "common/str_cat.h"
+#include "controllers/job_controller.h"
 #include "controllers/resource_claim_controller.h"
 #include "devices/fake_backend.h"
 #include "gtest/gtest.h"
@@ -272,6 +273,67 @@ TEST_F(StandaloneClusterTest, HealthEventsRepublishWithTaints) {
     }
     return false;
   }));
+}
+
+}  // namespace
+}  // namespace draplane::node_agent
+
+namespace draplane::node_agent {
+namespace {
+
+// Simulated run times: a pod finishes, its claim is unprepared on the
+// node and released; a Job with such pods completes.
+TEST_F(StandaloneClusterTest, SimulatedRunTimesFinishPodsAndJobs) {
+  auto jobs =
+      std::make_unique<controllers::JobController>(controller_client_.get());
+  ASSERT_TRUE(jobs->Start().ok());
+  CreateTemplate("mig", "mig-3g40gb");
+  Apply(R"({"apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "bench", "namespace": "default",
+                 "annotations": {"dra.draplane.io/simulated-run-time": "1s",
+                                 "dra.draplane.io/simulated-exit-code": "3"}},
+    "spec": {"restartPolicy": "Never",
+             "containers": [{"name": "main", "image": "cuda",
+                             "resources": {"claims": [{"name": "gpu"}]}}],
+             "resourceClaims": [{"name": "gpu",
+                                 "resourceClaimTemplateName": "mig"}]}})");
+  ASSERT_TRUE(Eventually(
+      [&] {
+        auto pod = GetPod("bench");
+        return pod && pod->status.phase == "Failed";
+      },
+      absl::Seconds(20)));
+  // Unprepared on the node: no MIG device, no CDI spec, nothing
+  // checkpointed.
+  EXPECT_TRUE(Eventually([&] {
+    const auto facts = backends_["node1"]->Discover();
+    for (const auto& g : facts->gpus) {
+      if (!g.mig_devices.empty()) return false;
+    }
+    return agents_["node1"]
+        ->driver()
+        .Claims(gpu_driver::ClaimState::kPrepareCompleted)
+        .empty();
+  }));
+  Apply(R"({"apiVersion": "batch/v1", "kind": "Job",
+    "metadata": {"name": "train", "namespace": "default"},
+    "spec": {"completions": 2, "parallelism": 2, "template": {
+      "metadata": {"annotations": {"dra.draplane.io/simulated-run-time": "1s"}},
+      "spec": {"restartPolicy": "Never",
+               "containers": [{"name": "main", "image": "cuda",
+                               "resources": {"claims": [{"name": "gpu"}]}}],
+               "resourceClaims": [{"name": "gpu",
+                                   "resourceClaimTemplateName": "mig"}]}}}})");
+  EXPECT_TRUE(Eventually(
+      [&] {
+        auto o =
+            cluster_->client().Get(client::Kind("Job"), "default", "train");
+        if (!o.ok()) return false;
+        const auto& job = std::get<api::Job>(o->value);
+        return job.status.succeeded == 2;
+      },
+      absl::Seconds(30)));
+  jobs->Stop();
 }
 
 }  // namespace
