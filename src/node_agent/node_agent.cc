@@ -34,6 +34,24 @@ absl::StatusOr<api::Object> Decode(const Json& json) {
   return std::move(decoded->object);
 }
 
+// The containerStatuses of a simulated pod: every container in `state`
+// (running or terminated), ready or not.
+Json ContainerStatuses(const api::Pod& pod, const Json& state, bool ready) {
+  Json statuses = Json::array();
+  for (const api::Container& c : pod.spec.containers) {
+    statuses.push_back(
+        {{"name", c.name},
+         {"image", c.image},
+         {"imageID", ""},
+         {"containerID", StrCat("draplane://", pod.metadata.uid, "/", c.name)},
+         {"ready", ready},
+         {"started", ready},
+         {"restartCount", 0},
+         {"state", state}});
+  }
+  return statuses;
+}
+
 // A pod's prepared claims, remembered for unprepare: the claims may be
 // gone from the API server by then.
 struct PreparedPod {
@@ -483,24 +501,14 @@ class NodeAgent::Impl {
       return absl::OkStatus();
     }
     const std::string now = Now();
-    Json statuses = Json::array();
-    for (const api::Container& c : pod.spec.containers) {
-      statuses.push_back(
-          {{"name", c.name},
-           {"image", c.image},
-           {"imageID", ""},
-           {"containerID",
-            StrCat("draplane://", pod.metadata.uid, "/", c.name)},
-           {"ready", false},
-           {"started", false},
-           {"restartCount", 0},
-           {"state",
-            {{"terminated",
-              {{"exitCode", exit_code},
-               {"reason", exit_code == 0 ? "Completed" : "Error"},
-               {"startedAt", started_text},
-               {"finishedAt", now}}}}}});
-    }
+    const Json statuses =
+        ContainerStatuses(pod,
+                          {{"terminated",
+                            {{"exitCode", exit_code},
+                             {"reason", exit_code == 0 ? "Completed" : "Error"},
+                             {"startedAt", started_text},
+                             {"finishedAt", now}}}},
+                          false);
     Json conditions = Json::array();
     for (const char* type : {"Ready", "ContainersReady"}) {
       conditions.push_back({{"type", type},
@@ -570,19 +578,8 @@ class NodeAgent::Impl {
     }
     if (pod.status.phase == "Running") return absl::OkStatus();
     const std::string now = Now();
-    Json statuses = Json::array();
-    for (const api::Container& c : pod.spec.containers) {
-      statuses.push_back(
-          {{"name", c.name},
-           {"image", c.image},
-           {"imageID", ""},
-           {"containerID",
-            StrCat("draplane://", pod.metadata.uid, "/", c.name)},
-           {"ready", true},
-           {"started", true},
-           {"restartCount", 0},
-           {"state", {{"running", {{"startedAt", now}}}}}});
-    }
+    const Json statuses =
+        ContainerStatuses(pod, {{"running", {{"startedAt", now}}}}, true);
     Json conditions = Json::array();
     for (const char* type : {"PodReadyToStartContainers", "Initialized",
                              "Ready", "ContainersReady", "PodScheduled"}) {
