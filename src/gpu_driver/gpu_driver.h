@@ -85,7 +85,6 @@ class GpuDriver : public kubelet_plugin::DraDriver {
   std::vector<std::string> Claims(ClaimState state) const;
   // The claims in the checkpoint (any state), as the kubelet names them.
   std::vector<kubelet_plugin::ClaimRef> CheckpointedClaims() const;
-  const std::string& cdi_root() const { return options_.cdi_root; }
 
  private:
   GpuDriver(const GpuDriverOptions& options, devices::DeviceBackend* backend);
