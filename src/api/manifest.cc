@@ -507,7 +507,8 @@ class YamlToJson {
 
 // Appends `json` (one object, or a List's items) to `out`.
 absl::Status AddObject(Json json, int line, std::string_view source,
-                       std::vector<ManifestDocument>& out) {
+                       std::vector<ManifestDocument>& out,
+                       bool expand_lists = true) {
   if (json.is_null()) return absl::OkStatus();
   if (!json.is_object()) {
     return PositionError(source, line, 1,
@@ -515,7 +516,7 @@ absl::Status AddObject(Json json, int line, std::string_view source,
                          "kind), got a " +
                              std::string(json.is_array() ? "list" : "scalar"));
   }
-  if (json.contains("kind") && json["kind"].is_string() &&
+  if (expand_lists && json.contains("kind") && json["kind"].is_string() &&
       absl::EndsWith(json["kind"].get<std::string>(), "List") &&
       json.contains("items") && json["items"].is_array()) {
     for (Json& item : json["items"]) {
@@ -720,8 +721,10 @@ absl::StatusOr<std::vector<YAML::Node>> LoadYamlDocuments(
   return docs;
 }
 
-absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
-    std::string_view text, std::string_view source_name) {
+namespace {
+
+absl::StatusOr<std::vector<ManifestDocument>> ParseDocuments(
+    std::string_view text, std::string_view source_name, bool expand_lists) {
   std::vector<ManifestDocument> out;
   if (LooksLikeJson(text)) {
     // A JSON stream: one or more values one after another (kubectl and
@@ -733,13 +736,14 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
       }
       if (json->is_array()) {
         for (Json& item : *json) {
-          if (auto s = AddObject(std::move(item), chunk.line, source_name, out);
+          if (auto s = AddObject(std::move(item), chunk.line, source_name, out,
+                                 expand_lists);
               !s.ok()) {
             return s;
           }
         }
-      } else if (auto s =
-                     AddObject(std::move(*json), chunk.line, source_name, out);
+      } else if (auto s = AddObject(std::move(*json), chunk.line, source_name,
+                                    out, expand_lists);
                  !s.ok()) {
         return s;
       }
@@ -760,11 +764,25 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
     }
     int line = doc.Mark().line + 1;
     if (line <= 0) line = 1;
-    if (auto s = AddObject(std::move(json), line, source_name, out); !s.ok()) {
+    if (auto s =
+            AddObject(std::move(json), line, source_name, out, expand_lists);
+        !s.ok()) {
       return s;
     }
   }
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
+    std::string_view text, std::string_view source_name) {
+  return ParseDocuments(text, source_name, true);
+}
+
+absl::StatusOr<std::vector<ManifestDocument>> ParseManifestsKeepingLists(
+    std::string_view text, std::string_view source_name) {
+  return ParseDocuments(text, source_name, false);
 }
 
 namespace {

@@ -36,6 +36,11 @@ struct ManifestDocument {
 absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
     std::string_view text, std::string_view source_name = "<input>");
 
+// As ParseManifests, but a `kind: List` stays one document (for tools
+// that rewrite manifests and must give the List back).
+absl::StatusOr<std::vector<ManifestDocument>> ParseManifestsKeepingLists(
+    std::string_view text, std::string_view source_name = "<input>");
+
 // Loads YAML text with yaml-cpp behind the guards ParseManifests uses:
 // nesting depth, block flow indicators, invalid UTF-8 and control
 // characters (yaml-cpp passes them through into strings), and the

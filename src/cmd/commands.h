@@ -25,6 +25,7 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code);
 void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code);
 void RegisterController(CLI::App& app, Streams streams, int* exit_code);
 void RegisterNode(CLI::App& app, Streams streams, int* exit_code);
+void RegisterMigrate(CLI::App& app, Streams streams, int* exit_code);
 
 // Builds the whole command tree and runs it on argv. Returns the exit code.
 int RunMain(int argc, const char* const* argv, Streams streams);

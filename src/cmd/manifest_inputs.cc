@@ -46,7 +46,7 @@ absl::StatusOr<std::vector<ManifestInput>> ReadManifestInputs(
     if (arg == "-") {
       std::stringstream buffer;
       buffer << in.rdbuf();
-      inputs.push_back({"<stdin>", buffer.str()});
+      inputs.push_back({"<stdin>", buffer.str(), "stdin.yaml"});
       continue;
     }
     std::error_code ec;
@@ -79,13 +79,14 @@ absl::StatusOr<std::vector<ManifestInput>> ReadManifestInputs(
       for (const fs::path& f : files) {
         auto text = ReadWholeFile(f);
         if (!text.ok()) return text.status();
-        inputs.push_back({f.string(), *std::move(text)});
+        inputs.push_back(
+            {f.string(), *std::move(text), fs::relative(f, path, ec).string()});
       }
       continue;
     }
     auto text = ReadWholeFile(path);
     if (!text.ok()) return text.status();
-    inputs.push_back({arg, *std::move(text)});
+    inputs.push_back({arg, *std::move(text), path.filename().string()});
   }
   return inputs;
 }

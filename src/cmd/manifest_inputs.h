@@ -13,6 +13,9 @@ namespace draplane::cmd {
 struct ManifestInput {
   std::string source;  // path as given, or "<stdin>"
   std::string text;
+  // The path below the directory argument it came from (the file name
+  // for a file argument, "stdin.yaml" for standard input).
+  std::string relative;
 };
 
 // Reads each argument: "-" is standard input (read from `in`), a directory

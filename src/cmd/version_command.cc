@@ -33,6 +33,7 @@ int RunMain(int argc, const char* const* argv, Streams streams) {
   RegisterScheduler(app, streams, &exit_code);
   RegisterController(app, streams, &exit_code);
   RegisterNode(app, streams, &exit_code);
+  RegisterMigrate(app, streams, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
