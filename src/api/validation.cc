@@ -2335,6 +2335,19 @@ void SetDefaults(Object& object) {
           }
         } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
           DefaultClaimSpec(v.spec.Mutable().spec);
+        } else if constexpr (std::is_same_v<T, Pod>) {
+          // Upstream SetDefaults_Pod: a container's requests default to its
+          // limits, resource by resource (only on a Pod, not on templates).
+          for (auto* list : {&v.spec.containers, &v.spec.init_containers}) {
+            for (Container& c : *list) {
+              for (const auto& [name, q] : c.resources.limits) {
+                if (c.resources.requests.find(name) ==
+                    c.resources.requests.end()) {
+                  c.resources.requests[name] = q;
+                }
+              }
+            }
+          }
         } else if constexpr (std::is_same_v<T, ResourceSlice>) {
           for (Device& d : v.spec.devices) {
             if (!d.rare.allocated()) continue;

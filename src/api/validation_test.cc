@@ -3147,6 +3147,30 @@ TEST(SetDefaultsTest, TemplateAndOtherKinds) {
   EXPECT_EQ(std::get<ResourceSlice>(s.value).spec.devices.size(), 1u);
 }
 
+TEST(SetDefaultsTest, PodRequestsDefaultToLimits) {
+  // Upstream SetDefaults_Pod: what a container limits and does not
+  // request, it requests (so the scheduler counts nvidia.com/gpu limits).
+  Pod pod;
+  pod.metadata.name = "p";
+  pod.metadata.namespace_ = "default";
+  Container c;
+  c.name = "c";
+  c.resources.limits["nvidia.com/gpu"] = Quantity::FromInt64(2);
+  c.resources.limits["cpu"] = Quantity::FromInt64(4);
+  c.resources.requests["cpu"] = Quantity::FromInt64(1);
+  pod.spec.containers.push_back(c);
+  pod.spec.init_containers.push_back(c);
+  Object o = Obj("Pod", pod);
+  SetDefaults(o);
+  for (const auto* list : {&std::get<Pod>(o.value).spec.containers,
+                           &std::get<Pod>(o.value).spec.init_containers}) {
+    const ResourceList& requests = (*list)[0].resources.requests;
+    ASSERT_EQ(requests.size(), 2u);
+    EXPECT_EQ(requests.find("nvidia.com/gpu")->second.ToString(), "2");
+    EXPECT_EQ(requests.find("cpu")->second.ToString(), "1");  // kept
+  }
+}
+
 // ===================================================== NormalizeErrorPaths
 
 TEST(NormalizeErrorPathsTest, V1beta1) {

@@ -6,10 +6,10 @@
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "cel/cel.h"
-#include "cmd/cel_match.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
 #include "common/str_cat.h"
+#include "operator_tools/cel_match.h"
 
 namespace draplane::cmd {
 namespace {
@@ -191,19 +191,20 @@ int RunMatch(const MatchFlags& flags, Streams streams) {
     streams.err << "error: " << objects.status().message() << "\n";
     return kExitUsage;
   }
-  CelMatchFilter filter{flags.device_class, flags.claim};
-  auto reports = RunCelMatch(*objects, filter);
+  operator_tools::CelMatchFilter filter{flags.device_class, flags.claim};
+  auto reports = operator_tools::RunCelMatch(*objects, filter);
   if (!reports.ok()) {
     streams.err << "error: " << reports.status().message() << "\n";
     return kExitUsage;
   }
   if (flags.output == "json") {
-    streams.out << api::DumpJson(CelMatchJson(*reports), 2) << "\n";
+    streams.out << api::DumpJson(operator_tools::CelMatchJson(*reports), 2)
+                << "\n";
   } else {
-    streams.out << FormatCelMatchTable(*reports);
+    streams.out << operator_tools::FormatCelMatchTable(*reports);
   }
   // 0 when every selector set matches a device and none errs.
-  for (const SelectorReport& r : *reports) {
+  for (const operator_tools::SelectorReport& r : *reports) {
     if (r.error || r.matched == 0) return 1;
   }
   return 0;

@@ -26,6 +26,8 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code);
 void RegisterController(CLI::App& app, Streams streams, int* exit_code);
 void RegisterNode(CLI::App& app, Streams streams, int* exit_code);
 void RegisterMigrate(CLI::App& app, Streams streams, int* exit_code);
+// inventory, explain, doctor.
+void RegisterClusterReports(CLI::App& app, Streams streams, int* exit_code);
 
 // Builds the whole command tree and runs it on argv. Returns the exit code.
 int RunMain(int argc, const char* const* argv, Streams streams);

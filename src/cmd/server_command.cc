@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "absl/strings/str_join.h"
+#include "api/object_codec.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
 #include "apiserver/tls_credentials.h"
@@ -30,6 +31,7 @@
 #include "controllers/node_lifecycle_controller.h"
 #include "controllers/resource_claim_controller.h"
 #include "controllers/resource_quota_controller.h"
+#include "devices/device_model.h"
 #include "metrics/metrics.h"
 #include "scheduler/scheduler.h"
 #include "store/store.h"
@@ -281,6 +283,17 @@ int RunServer(const ServerFlags& flags, Streams streams) {
       return 1;
     }
     simulated = *std::move(started);
+    // What installing NVIDIA's driver chart creates once per cluster.
+    for (const api::Json& json : devices::NvidiaDeviceClasses()) {
+      absl::StatusOr<api::DecodeResult> decoded = api::DecodeObject(json);
+      if (!decoded.ok()) continue;
+      auto created = controller_client->Create(decoded->object);
+      if (!created.ok() && !client::IsAlreadyExists(created.status())) {
+        streams.err << "warning: cannot create the DeviceClass "
+                    << json["metadata"]["name"].get<std::string>() << ": "
+                    << created.status().message() << "\n";
+      }
+    }
     streams.out << "draplane server: simulated GPU nodes running ("
                 << absl::StrJoin(simulated->names(), ", ") << ") from "
                 << flags.nodes << "\n";

@@ -440,4 +440,23 @@ std::string BrandName(uint32_t brand) {
   return brand < std::size(kNames) ? kNames[brand] : "Unknown";
 }
 
+std::vector<api::Json> NvidiaDeviceClasses() {
+  std::vector<api::Json> out;
+  for (const char* type : {"gpu", "mig"}) {
+    out.push_back(api::Json{
+        {"apiVersion", "resource.k8s.io/v1"},
+        {"kind", "DeviceClass"},
+        {"metadata", {{"name", StrCat(type, ".nvidia.com")}}},
+        {"spec",
+         {{"selectors",
+           api::Json::array(
+               {{{"cel",
+                  {{"expression",
+                    StrCat("device.driver == '", kNvidiaGpuDriver,
+                           "' && device.attributes['", kNvidiaGpuDriver,
+                           "'].type == '", type, "'")}}}}})}}}});
+  }
+  return out;
+}
+
 }  // namespace draplane::devices

@@ -72,6 +72,13 @@ std::vector<api::ResourceSliceSpec> LayoutResourceSlices(
     const NodeDevices& devices, const std::string& node_name,
     const std::string& driver);
 
+// The DeviceClasses NVIDIA's Helm chart installs with the driver:
+// gpu.nvidia.com (type == 'gpu') and mig.nvidia.com (type == 'mig'), as
+// resource.k8s.io/v1 JSON. Without the chart's extendedResourceName
+// (draplane's scheduler does not serve extended resources from DRA
+// devices) and without vfio.gpu.nvidia.com (no passthrough support).
+std::vector<api::Json> NvidiaDeviceClasses();
+
 // Helpers shared with the nvml backend's tests and tools.
 // "00000000:3B:00.0" -> "0000:3b:00.0".
 std::string NormalizePciBusId(std::string_view nvml_bus_id);

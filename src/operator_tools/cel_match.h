@@ -1,8 +1,8 @@
 // `draplane cel match`: which devices each DRA selector matches, and why a
 // selector matches none (the seed guide's failure case 4, "my DeviceClass
 // matches nothing").
-#ifndef DRAPLANE_CMD_CEL_MATCH_H_
-#define DRAPLANE_CMD_CEL_MATCH_H_
+#ifndef DRAPLANE_OPERATOR_TOOLS_CEL_MATCH_H_
+#define DRAPLANE_OPERATOR_TOOLS_CEL_MATCH_H_
 
 #include <optional>
 #include <string>
@@ -12,7 +12,7 @@
 #include "api/meta_types.h"
 #include "api/object.h"
 
-namespace draplane::cmd {
+namespace draplane::operator_tools {
 
 struct CelMatchFilter {
   // Only this DeviceClass ("" = all).
@@ -63,6 +63,6 @@ std::string FormatCelMatchTable(const std::vector<SelectorReport>& reports);
 // "hints"}]}.
 api::Json CelMatchJson(const std::vector<SelectorReport>& reports);
 
-}  // namespace draplane::cmd
+}  // namespace draplane::operator_tools
 
-#endif  // DRAPLANE_CMD_CEL_MATCH_H_
+#endif  // DRAPLANE_OPERATOR_TOOLS_CEL_MATCH_H_

@@ -1,4 +1,4 @@
-#include "cmd/cel_match.h"
+#include "operator_tools/cel_match.h"
 
 #include <algorithm>
 #include <map>
@@ -9,7 +9,7 @@
 #include "cel/cel.h"
 #include "common/str_cat.h"
 
-namespace draplane::cmd {
+namespace draplane::operator_tools {
 namespace {
 
 struct SliceDevice {
@@ -559,4 +559,4 @@ api::Json CelMatchJson(const std::vector<SelectorReport>& reports) {
   return out;
 }
 
-}  // namespace draplane::cmd
+}  // namespace draplane::operator_tools

@@ -1,0 +1,141 @@
+#include "operator_tools/cluster_snapshot.h"
+
+#include <algorithm>
+
+#include "common/str_cat.h"
+
+namespace draplane::operator_tools {
+namespace {
+
+template <typename T>
+const T* Find(const std::vector<ObjectPtr>& objects, std::string_view ns,
+              std::string_view name) {
+  for (const ObjectPtr& o : objects) {
+    const T* t = std::get_if<T>(&o->value);
+    if (t != nullptr && t->metadata.name == name &&
+        t->metadata.namespace_ == ns) {
+      return t;
+    }
+  }
+  return nullptr;
+}
+
+absl::Status ListInto(client::Client& client, std::string_view kind,
+                      std::vector<ObjectPtr>& out) {
+  client::ListOptions options;
+  options.drop_managed_fields = true;
+  options.limit = 500;
+  do {
+    absl::StatusOr<client::ObjectList> list =
+        client.List(client::Kind(kind), "", options);
+    if (!list.ok()) return list.status();
+    for (api::Object& o : list->items) {
+      out.push_back(std::make_shared<const api::Object>(std::move(o)));
+    }
+    options.continue_token = list->continue_token;
+  } while (!options.continue_token.empty());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const api::Pod* ClusterSnapshot::FindPod(std::string_view ns,
+                                         std::string_view name) const {
+  return Find<api::Pod>(pods, ns, name);
+}
+
+const api::Pod* ClusterSnapshot::FindPodByUid(std::string_view uid) const {
+  for (const ObjectPtr& o : pods) {
+    const auto* p = std::get_if<api::Pod>(&o->value);
+    if (p != nullptr && p->metadata.uid == uid) return p;
+  }
+  return nullptr;
+}
+
+const api::ResourceClaim* ClusterSnapshot::FindClaim(
+    std::string_view ns, std::string_view name) const {
+  return Find<api::ResourceClaim>(claims, ns, name);
+}
+
+const api::Node* ClusterSnapshot::FindNode(std::string_view name) const {
+  return Find<api::Node>(nodes, "", name);
+}
+
+absl::StatusOr<ClusterSnapshot> TakeSnapshot(client::Client& client,
+                                             const SnapshotOptions& options) {
+  ClusterSnapshot s;
+  s.taken_at = absl::Now();
+  absl::Status dra = ListInto(client, "DeviceClass", s.device_classes);
+  if (client::IsNotFound(dra)) {
+    s.dra_served = false;
+    s.dra_error = std::string(dra.message());
+  } else if (!dra.ok()) {
+    return dra;
+  }
+  if (s.dra_served) {
+    for (auto [kind, out] :
+         {std::pair<std::string_view, std::vector<ObjectPtr>*>{"ResourceSlice",
+                                                               &s.slices},
+          {"ResourceClaim", &s.claims},
+          {"ResourceClaimTemplate", &s.claim_templates}}) {
+      if (absl::Status st = ListInto(client, kind, *out); !st.ok()) return st;
+    }
+    absl::Status rules = ListInto(client, "DeviceTaintRule", s.taint_rules);
+    if (!rules.ok() && !client::IsNotFound(rules)) return rules;
+  }
+  if (absl::Status st = ListInto(client, "Node", s.nodes); !st.ok()) return st;
+  if (options.pods) {
+    if (absl::Status st = ListInto(client, "Pod", s.pods); !st.ok()) return st;
+  }
+  if (options.quotas) {
+    if (absl::Status st = ListInto(client, "ResourceQuota", s.quotas);
+        !st.ok()) {
+      return st;
+    }
+  }
+  if (options.events) {
+    if (absl::Status st = ListInto(client, "Event", s.events); !st.ok()) {
+      return st;
+    }
+  }
+  return s;
+}
+
+ClusterSnapshot SnapshotOf(const std::vector<api::Object>& objects,
+                           absl::Time now) {
+  ClusterSnapshot s;
+  s.taken_at = now;
+  for (const api::Object& o : objects) {
+    auto p = std::make_shared<const api::Object>(o);
+    const std::string_view kind = o.type.kind;
+    if (kind == "Node") s.nodes.push_back(p);
+    if (kind == "Pod") s.pods.push_back(p);
+    if (kind == "ResourceSlice") s.slices.push_back(p);
+    if (kind == "DeviceClass") s.device_classes.push_back(p);
+    if (kind == "ResourceClaim") s.claims.push_back(p);
+    if (kind == "ResourceClaimTemplate") s.claim_templates.push_back(p);
+    if (kind == "DeviceTaintRule") s.taint_rules.push_back(p);
+    if (kind == "ResourceQuota") s.quotas.push_back(p);
+    if (kind == "Event") s.events.push_back(p);
+  }
+  return s;
+}
+
+std::optional<absl::Time> ParseTime(const std::optional<std::string>& text) {
+  if (!text.has_value()) return std::nullopt;
+  absl::Time t;
+  std::string error;
+  if (!absl::ParseTime(absl::RFC3339_full, *text, &t, &error)) {
+    return std::nullopt;
+  }
+  return t;
+}
+
+bool NodeReady(const api::Node& node) {
+  for (const api::NodeCondition& c : node.status.conditions) {
+    if (c.type == "Ready") return c.status == "True";
+  }
+  return false;
+}
+
+}  // namespace draplane::operator_tools

@@ -1,0 +1,72 @@
+// What the operator tools (inventory, explain, doctor) read from a live
+// cluster: one List per kind, taken one after another (not one atomic
+// read; the tools report what they saw, and a change in between shows up
+// at the next run). Works against draplane's server and any Kubernetes
+// API server through the same client.
+#ifndef DRAPLANE_OPERATOR_TOOLS_CLUSTER_SNAPSHOT_H_
+#define DRAPLANE_OPERATOR_TOOLS_CLUSTER_SNAPSHOT_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "api/object.h"
+#include "client/client.h"
+
+namespace draplane::operator_tools {
+
+using ObjectPtr = std::shared_ptr<const api::Object>;
+
+struct ClusterSnapshot {
+  absl::Time taken_at = absl::UnixEpoch();
+  // False when the server does not serve resource.k8s.io/v1 (a 404 on
+  // DeviceClasses); then the DRA lists are empty and `dra_error` says why.
+  bool dra_served = true;
+  std::string dra_error;
+  std::vector<ObjectPtr> nodes;
+  std::vector<ObjectPtr> pods;
+  std::vector<ObjectPtr> slices;
+  std::vector<ObjectPtr> device_classes;
+  std::vector<ObjectPtr> claims;
+  std::vector<ObjectPtr> claim_templates;
+  std::vector<ObjectPtr> taint_rules;  // empty where the kind is not served
+  std::vector<ObjectPtr> quotas;
+  std::vector<ObjectPtr> events;
+
+  // Lookups (linear; snapshots are read a few times per run).
+  const api::Pod* FindPod(std::string_view ns, std::string_view name) const;
+  const api::Pod* FindPodByUid(std::string_view uid) const;
+  const api::ResourceClaim* FindClaim(std::string_view ns,
+                                      std::string_view name) const;
+  const api::Node* FindNode(std::string_view name) const;
+};
+
+struct SnapshotOptions {
+  bool pods = true;
+  bool events = true;
+  bool quotas = true;
+};
+
+// Lists every kind the tools use. Errors other than "DRA not served"
+// (and a missing DeviceTaintRule kind, an alpha API) are returned.
+absl::StatusOr<ClusterSnapshot> TakeSnapshot(client::Client& client,
+                                             const SnapshotOptions& options);
+
+// Sorts objects already in hand into a snapshot taken at `now`.
+ClusterSnapshot SnapshotOf(const std::vector<api::Object>& objects,
+                           absl::Time now);
+
+// metadata.creationTimestamp (or another RFC 3339 time) as absl::Time;
+// nullopt when unset or unparsable.
+std::optional<absl::Time> ParseTime(const std::optional<std::string>& text);
+
+// Whether a node's Ready condition is True.
+bool NodeReady(const api::Node& node);
+
+}  // namespace draplane::operator_tools
+
+#endif  // DRAPLANE_OPERATOR_TOOLS_CLUSTER_SNAPSHOT_H_
