@@ -104,6 +104,19 @@ void Summarize(RequestExplanation& e) {
   e.summary = std::move(s);
 }
 
+std::string ClaimSummary(const ClaimExplanation& claim) {
+  std::string text = StrCat("claim ", claim.namespace_, "/", claim.name, ": ");
+  bool first = true;
+  for (const RequestExplanation& r : claim.requests) {
+    StrAppend(&text, first ? "" : " ", r.summary);
+    first = false;
+  }
+  if (!claim.combination.empty()) {
+    StrAppend(&text, first ? "" : " ", claim.combination);
+  }
+  return text;
+}
+
 api::Json ToJson(const ClaimExplanation& claim) {
   api::Json out = api::Json::object();
   out["namespace"] = claim.namespace_;

@@ -76,6 +76,10 @@ void Summarize(RequestExplanation& request);
 
 api::Json ToJson(const ClaimExplanation& claim);
 
+// "claim <ns>/<name>: " and the requests' summaries, then the combination
+// text: one line for an event or a report.
+std::string ClaimSummary(const ClaimExplanation& claim);
+
 }  // namespace draplane::allocator
 
 #endif  // DRAPLANE_ALLOCATOR_EXPLAIN_H_

@@ -10,4 +10,12 @@ absl::StatusOr<bool> MatchesNodeSelector(const api::Node& node,
                                &selector);
 }
 
+bool AllocationAvailableOn(const api::AllocationResult& allocation,
+                           const api::Node& node) {
+  if (!allocation.node_selector.has_value()) return true;
+  absl::StatusOr<bool> match =
+      MatchesNodeSelector(node, *allocation.node_selector);
+  return match.ok() && *match;
+}
+
 }  // namespace draplane::allocator

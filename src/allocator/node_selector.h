@@ -6,6 +6,7 @@
 #include "absl/status/statusor.h"
 #include "api/core_types.h"
 #include "api/meta_types.h"
+#include "api/resource_types.h"
 
 namespace draplane::allocator {
 
@@ -22,6 +23,13 @@ namespace draplane::allocator {
 // fails the whole selector even if another term would match.
 absl::StatusOr<bool> MatchesNodeSelector(const api::Node& node,
                                          const api::NodeSelector& selector);
+
+// Whether the devices of `allocation` can be used on `node`: no
+// nodeSelector, or one the node matches (a selector that does not parse
+// matches no node). The scheduler's "resourceclaim not available on the
+// node" check.
+bool AllocationAvailableOn(const api::AllocationResult& allocation,
+                           const api::Node& node);
 
 }  // namespace draplane::allocator
 

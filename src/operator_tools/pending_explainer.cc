@@ -80,13 +80,6 @@ std::string MissingClass(const api::ResourceClaim& claim,
   return "";
 }
 
-std::string ClaimExplanationText(const allocator::ClaimExplanation& e) {
-  std::vector<std::string> parts;
-  for (const auto& r : e.requests) parts.push_back(r.summary);
-  if (!e.combination.empty()) parts.push_back(e.combination);
-  return StrCat("claim ", e.namespace_, "/", e.name, ": ", Join(parts, " "));
-}
-
 // The newest FailedScheduling event message for the object.
 std::string LastEvent(const ClusterSnapshot& s, std::string_view kind,
                       std::string_view ns, std::string_view name,
@@ -132,11 +125,7 @@ absl::Status ExplainNodes(
       }
     }
     for (const api::ResourceClaim* c : allocated_claims) {
-      const auto& selector = c->status.allocation->node_selector;
-      if (!selector.has_value()) continue;
-      absl::StatusOr<bool> match =
-          allocator::MatchesNodeSelector(node, *selector);
-      if (!match.ok() || !*match) {
+      if (!allocator::AllocationAvailableOn(*c->status.allocation, node)) {
         v.reason = StrCat("resourceclaim not available on the node (claim ",
                           c->metadata.name,
                           " is already allocated to devices of other nodes)");
@@ -417,7 +406,8 @@ std::string ExplanationText(const Explanation& e) {
     }
     std::string text = v.reason;
     for (const auto& c : v.claims) {
-      StrAppend(&text, text.empty() ? "" : "\n      ", ClaimExplanationText(c));
+      StrAppend(&text, text.empty() ? "" : "\n      ",
+                allocator::ClaimSummary(c));
     }
     auto g = std::find_if(groups.begin(), groups.end(),
                           [&](const auto& x) { return x.first == text; });

@@ -84,17 +84,6 @@ int64_t PrioritizedListScore(
   return score;
 }
 
-std::string ExplanationText(const allocator::ClaimExplanation& e) {
-  std::string text = StrCat("claim ", e.namespace_, "/", e.name, ": ");
-  bool first = true;
-  for (const auto& r : e.requests) {
-    StrAppend(&text, first ? "" : " ", r.summary);
-    first = false;
-  }
-  if (!e.combination.empty()) StrAppend(&text, first ? "" : " ", e.combination);
-  return text;
-}
-
 }  // namespace
 
 SchedulingCycle::SchedulingCycle(ClusterState* state,
@@ -329,11 +318,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     }
     bool available = true;
     for (const api::ResourceClaim* c : allocated_claims) {
-      const auto& selector = c->status.allocation->node_selector;
-      if (!selector.has_value()) continue;
-      absl::StatusOr<bool> match =
-          allocator::MatchesNodeSelector(node, *selector);
-      if (!match.ok() || !*match) {
+      if (!allocator::AllocationAvailableOn(*c->status.allocation, node)) {
         available = false;
         break;
       }
@@ -415,7 +400,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
           info->node(), to_allocate, state_->Allocated(), explain);
       std::string text;
       for (const auto& e : outcome.explanations) {
-        StrAppend(&text, text.empty() ? "" : " ", ExplanationText(e));
+        StrAppend(&text, text.empty() ? "" : " ", allocator::ClaimSummary(e));
       }
       if (text.empty()) continue;
       auto g = std::find_if(groups.begin(), groups.end(),

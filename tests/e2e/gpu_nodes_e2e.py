@@ -295,10 +295,17 @@ def main():
     args = ap.parse_args()
     kubectl = kubectl_e2e.find_kubectl(args.kubectl)
     e = NodesEnv(os.path.abspath(args.draplane), kubectl, args.seed)
+    return run_in_order(e, CHECKS, ("server.log", "node3.log"))
+
+
+def run_in_order(e, checks, logs):
+    """Starts `e`, runs `checks` until the first failure (later checks
+    build on earlier ones), stops `e`, prints the logs' tails on failure
+    and a "N passed, N failed, N skipped" line. Returns the exit status."""
     passed = failed = skipped = 0
     try:
         e.start()
-        for check in CHECKS:
+        for check in checks:
             try:
                 check(e)
                 print("PASS", check.__name__)
@@ -310,14 +317,14 @@ def main():
                 print("FAIL", check.__name__, "-", ex)
                 traceback.print_exc()
                 failed += 1
-                break  # later checks build on earlier ones
+                break
     finally:
         rc = e.stop()
         if rc not in (0, None):
             print("FAIL server exit status %s" % rc)
             failed += 1
     if failed:
-        for log in ("server.log", "node3.log"):
+        for log in logs:
             path = os.path.join(e.dir, log)
             if os.path.exists(path):
                 print("---- %s (tail)" % log)
