@@ -7,17 +7,15 @@
 namespace draplane::operator_tools {
 namespace {
 
+std::string Key(std::string_view ns, std::string_view name) {
+  return StrCat(ns, "/", name);
+}
+
 template <typename T>
-const T* Find(const std::vector<ObjectPtr>& objects, std::string_view ns,
-              std::string_view name) {
-  for (const ObjectPtr& o : objects) {
-    const T* t = std::get_if<T>(&o->value);
-    if (t != nullptr && t->metadata.name == name &&
-        t->metadata.namespace_ == ns) {
-      return t;
-    }
-  }
-  return nullptr;
+const T* Lookup(const absl::flat_hash_map<std::string, const T*>& index,
+                const std::string& key) {
+  auto it = index.find(key);
+  return it == index.end() ? nullptr : it->second;
 }
 
 absl::Status ListInto(client::Client& client, std::string_view kind,
@@ -41,24 +39,59 @@ absl::Status ListInto(client::Client& client, std::string_view kind,
 
 const api::Pod* ClusterSnapshot::FindPod(std::string_view ns,
                                          std::string_view name) const {
-  return Find<api::Pod>(pods, ns, name);
+  return Lookup(pods_by_key_, Key(ns, name));
 }
 
 const api::Pod* ClusterSnapshot::FindPodByUid(std::string_view uid) const {
-  for (const ObjectPtr& o : pods) {
-    const auto* p = std::get_if<api::Pod>(&o->value);
-    if (p != nullptr && p->metadata.uid == uid) return p;
-  }
-  return nullptr;
+  return Lookup(pods_by_uid_, std::string(uid));
 }
 
 const api::ResourceClaim* ClusterSnapshot::FindClaim(
     std::string_view ns, std::string_view name) const {
-  return Find<api::ResourceClaim>(claims, ns, name);
+  return Lookup(claims_by_key_, Key(ns, name));
 }
 
 const api::Node* ClusterSnapshot::FindNode(std::string_view name) const {
-  return Find<api::Node>(nodes, "", name);
+  return Lookup(nodes_by_name_, std::string(name));
+}
+
+const std::set<std::string>* ClusterSnapshot::PoolNodes(
+    std::string_view driver, std::string_view pool) const {
+  auto it = pool_nodes_.find(Key(driver, pool));
+  return it == pool_nodes_.end() ? nullptr : &it->second;
+}
+
+void ClusterSnapshot::BuildIndex() {
+  pods_by_key_.clear();
+  pods_by_uid_.clear();
+  claims_by_key_.clear();
+  nodes_by_name_.clear();
+  pool_nodes_.clear();
+  for (const ObjectPtr& o : pods) {
+    if (const auto* p = std::get_if<api::Pod>(&o->value)) {
+      pods_by_key_[Key(p->metadata.namespace_, p->metadata.name)] = p;
+      if (!p->metadata.uid.empty()) pods_by_uid_[p->metadata.uid] = p;
+    }
+  }
+  for (const ObjectPtr& o : claims) {
+    if (const auto* c = std::get_if<api::ResourceClaim>(&o->value)) {
+      claims_by_key_[Key(c->metadata.namespace_, c->metadata.name)] = c;
+    }
+  }
+  for (const ObjectPtr& o : nodes) {
+    if (const auto* n = std::get_if<api::Node>(&o->value)) {
+      nodes_by_name_[n->metadata.name] = n;
+    }
+  }
+  for (const ObjectPtr& o : slices) {
+    const auto* slice = std::get_if<api::ResourceSlice>(&o->value);
+    if (slice == nullptr) continue;
+    std::set<std::string>& nodes_of_pool =
+        pool_nodes_[Key(slice->spec.driver, slice->spec.pool.name)];
+    if (slice->spec.node_name.has_value()) {
+      nodes_of_pool.insert(*slice->spec.node_name);
+    }
+  }
 }
 
 absl::StatusOr<ClusterSnapshot> TakeSnapshot(client::Client& client,
@@ -98,6 +131,7 @@ absl::StatusOr<ClusterSnapshot> TakeSnapshot(client::Client& client,
       return st;
     }
   }
+  s.BuildIndex();
   return s;
 }
 
@@ -118,6 +152,7 @@ ClusterSnapshot SnapshotOf(const std::vector<api::Object>& objects,
     if (kind == "ResourceQuota") s.quotas.push_back(p);
     if (kind == "Event") s.events.push_back(p);
   }
+  s.BuildIndex();
   return s;
 }
 

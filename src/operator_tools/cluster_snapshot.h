@@ -8,10 +8,12 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "api/object.h"
@@ -37,12 +39,25 @@ struct ClusterSnapshot {
   std::vector<ObjectPtr> quotas;
   std::vector<ObjectPtr> events;
 
-  // Lookups (linear; snapshots are read a few times per run).
+  // Lookups through the index (BuildIndex() after changing the lists;
+  // TakeSnapshot and SnapshotOf build it).
   const api::Pod* FindPod(std::string_view ns, std::string_view name) const;
   const api::Pod* FindPodByUid(std::string_view uid) const;
   const api::ResourceClaim* FindClaim(std::string_view ns,
                                       std::string_view name) const;
   const api::Node* FindNode(std::string_view name) const;
+  // Nodes of the slices of a pool ("driver/pool"), empty when unknown.
+  const std::set<std::string>* PoolNodes(std::string_view driver,
+                                         std::string_view pool) const;
+  void BuildIndex();
+
+ private:
+  // "ns/name" (or "name") -> object; uid -> pod; "driver/pool" -> nodes.
+  absl::flat_hash_map<std::string, const api::Pod*> pods_by_key_;
+  absl::flat_hash_map<std::string, const api::Pod*> pods_by_uid_;
+  absl::flat_hash_map<std::string, const api::ResourceClaim*> claims_by_key_;
+  absl::flat_hash_map<std::string, const api::Node*> nodes_by_name_;
+  absl::flat_hash_map<std::string, std::set<std::string>> pool_nodes_;
 };
 
 struct SnapshotOptions {

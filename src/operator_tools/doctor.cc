@@ -194,6 +194,7 @@ CheckResult PendingClaims(const ClusterSnapshot& s, const DoctorOptions& o) {
                 StrCat("no claim pending longer than ",
                        printers::HumanDuration(o.pending_threshold)),
                 {}};
+  std::unique_ptr<PendingExplainer> explainer;  // built on first use
   for (const ObjectPtr& obj : s.claims) {
     const auto* claim = std::get_if<api::ResourceClaim>(&obj->value);
     if (claim == nullptr || claim->status.allocation.has_value() ||
@@ -204,8 +205,9 @@ CheckResult PendingClaims(const ClusterSnapshot& s, const DoctorOptions& o) {
         ParseTime(claim->metadata.creation_timestamp);
     if (!created || s.taken_at - *created < o.pending_threshold) continue;
     std::string why;
-    absl::StatusOr<Explanation> e = ExplainClaim(
-        s, claim->metadata.namespace_, claim->metadata.name, ExplainOptions{});
+    if (explainer == nullptr) explainer = std::make_unique<PendingExplainer>(s);
+    absl::StatusOr<Explanation> e = explainer->Claim(
+        claim->metadata.namespace_, claim->metadata.name, ExplainOptions{});
     if (e.ok()) {
       if (!e->blocker.empty()) {
         why = e->blocker;
@@ -299,13 +301,8 @@ CheckResult Leaks(const ClusterSnapshot& s) {
     // Devices on nodes that are gone or down (failure case 2).
     std::set<std::string> nodes;
     for (const auto& result : claim->status.allocation->devices.results) {
-      for (const ObjectPtr& so : s.slices) {
-        const auto& slice = std::get<api::ResourceSlice>(so->value);
-        if (slice.spec.driver == result.driver &&
-            slice.spec.pool.name == result.pool &&
-            slice.spec.node_name.has_value()) {
-          nodes.insert(*slice.spec.node_name);
-        }
+      if (const auto* pool = s.PoolNodes(result.driver, result.pool)) {
+        nodes.insert(pool->begin(), pool->end());
       }
     }
     for (const std::string& n : nodes) {

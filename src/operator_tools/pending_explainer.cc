@@ -177,10 +177,26 @@ absl::Status ExplainNodes(
 
 }  // namespace
 
-absl::StatusOr<Explanation> ExplainPod(const ClusterSnapshot& snapshot,
-                                       std::string_view ns,
-                                       std::string_view name,
-                                       const ExplainOptions& options) {
+class PendingExplainer::Impl {
+ public:
+  explicit Impl(const ClusterSnapshot& snapshot)
+      : snapshot_(snapshot), state_(allocator::Features::Defaults()) {
+    Load(snapshot_, state_);
+  }
+  absl::StatusOr<Explanation> Pod(std::string_view ns, std::string_view name,
+                                  const ExplainOptions& options);
+  absl::StatusOr<Explanation> Claim(std::string_view ns, std::string_view name,
+                                    const ExplainOptions& options);
+
+ private:
+  const ClusterSnapshot& snapshot_;
+  scheduler::ClusterState state_;
+};
+
+absl::StatusOr<Explanation> PendingExplainer::Impl::Pod(
+    std::string_view ns, std::string_view name, const ExplainOptions& options) {
+  const ClusterSnapshot& snapshot = snapshot_;
+  scheduler::ClusterState& state = state_;
   const api::Pod* pod = snapshot.FindPod(ns, name);
   if (pod == nullptr) {
     return absl::NotFoundError(
@@ -190,8 +206,6 @@ absl::StatusOr<Explanation> ExplainPod(const ClusterSnapshot& snapshot,
   e.kind = "pod";
   e.namespace_ = std::string(ns);
   e.name = std::string(name);
-  scheduler::ClusterState state(allocator::Features::Defaults());
-  Load(snapshot, state);
 
   std::vector<const api::ResourceClaim*> allocated_claims;
   std::vector<const api::ResourceClaim*> to_allocate;
@@ -300,10 +314,10 @@ absl::StatusOr<Explanation> ExplainPod(const ClusterSnapshot& snapshot,
   return e;
 }
 
-absl::StatusOr<Explanation> ExplainClaim(const ClusterSnapshot& snapshot,
-                                         std::string_view ns,
-                                         std::string_view name,
-                                         const ExplainOptions& options) {
+absl::StatusOr<Explanation> PendingExplainer::Impl::Claim(
+    std::string_view ns, std::string_view name, const ExplainOptions& options) {
+  const ClusterSnapshot& snapshot = snapshot_;
+  scheduler::ClusterState& state = state_;
   const api::ResourceClaim* claim = snapshot.FindClaim(ns, name);
   if (claim == nullptr) {
     return absl::NotFoundError(StrCat("resourceclaims.resource.k8s.io \"", name,
@@ -314,8 +328,6 @@ absl::StatusOr<Explanation> ExplainClaim(const ClusterSnapshot& snapshot,
   e.kind = "claim";
   e.namespace_ = std::string(ns);
   e.name = std::string(name);
-  scheduler::ClusterState state(allocator::Features::Defaults());
-  Load(snapshot, state);
   e.facts.push_back(StrCat("requests: ", RequestsText(*claim)));
   if (std::optional<api::OwnerPod> owner = api::OwningPod(*claim)) {
     e.facts.push_back(StrCat("generated for pod ", ns, "/", owner->name));
@@ -386,6 +398,34 @@ absl::StatusOr<Explanation> ExplainClaim(const ClusterSnapshot& snapshot,
     return s;
   }
   return e;
+}
+
+PendingExplainer::PendingExplainer(const ClusterSnapshot& snapshot)
+    : impl_(std::make_unique<Impl>(snapshot)) {}
+PendingExplainer::~PendingExplainer() = default;
+
+absl::StatusOr<Explanation> PendingExplainer::Pod(
+    std::string_view ns, std::string_view name, const ExplainOptions& options) {
+  return impl_->Pod(ns, name, options);
+}
+
+absl::StatusOr<Explanation> PendingExplainer::Claim(
+    std::string_view ns, std::string_view name, const ExplainOptions& options) {
+  return impl_->Claim(ns, name, options);
+}
+
+absl::StatusOr<Explanation> ExplainPod(const ClusterSnapshot& snapshot,
+                                       std::string_view ns,
+                                       std::string_view name,
+                                       const ExplainOptions& options) {
+  return PendingExplainer(snapshot).Pod(ns, name, options);
+}
+
+absl::StatusOr<Explanation> ExplainClaim(const ClusterSnapshot& snapshot,
+                                         std::string_view ns,
+                                         std::string_view name,
+                                         const ExplainOptions& options) {
+  return PendingExplainer(snapshot).Claim(ns, name, options);
 }
 
 std::string ExplanationText(const Explanation& e) {

@@ -14,6 +14,7 @@
 #ifndef DRAPLANE_OPERATOR_TOOLS_PENDING_EXPLAINER_H_
 #define DRAPLANE_OPERATOR_TOOLS_PENDING_EXPLAINER_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,7 +55,28 @@ struct ExplainOptions {
   std::string node;  // only this node ("" = every node)
 };
 
-// NotFound when the pod or claim (or --node) does not exist.
+// Explains many pods and claims of one snapshot, building the
+// scheduler's state from it once. Not thread-safe.
+class PendingExplainer {
+ public:
+  // `snapshot` outlives the explainer.
+  explicit PendingExplainer(const ClusterSnapshot& snapshot);
+  ~PendingExplainer();
+  PendingExplainer(const PendingExplainer&) = delete;
+  PendingExplainer& operator=(const PendingExplainer&) = delete;
+
+  // NotFound when the pod or claim (or --node) does not exist.
+  absl::StatusOr<Explanation> Pod(std::string_view ns, std::string_view name,
+                                  const ExplainOptions& options);
+  absl::StatusOr<Explanation> Claim(std::string_view ns, std::string_view name,
+                                    const ExplainOptions& options);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One-off forms of the above.
 absl::StatusOr<Explanation> ExplainPod(const ClusterSnapshot& snapshot,
                                        std::string_view ns,
                                        std::string_view name,
