@@ -344,5 +344,15 @@ bool IsRfc3339(std::string_view s) {
   return false;
 }
 
+bool IsRfc3339Micro(std::string_view s) {
+  // "2006-01-02T15:04:05" then ".dddddd" then the zone.
+  if (s.size() < 27 || s[19] != '.') return false;
+  for (size_t i = 20; i < 26; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  if (s[26] >= '0' && s[26] <= '9') return false;  // more than six digits
+  return IsRfc3339(s);
+}
+
 }  // namespace internal
 }  // namespace draplane::api

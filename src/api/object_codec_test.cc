@@ -172,5 +172,27 @@ TEST(DecodeObjectTest, RejectsBadTimestamps) {
             std::string::npos);
 }
 
+TEST(DecodeObjectTest, LeaseTimesAreMicroTimes) {
+  // metav1.MicroTime parses with Go's RFC3339Micro layout: exactly six
+  // fractional digits (the real kube-apiserver refuses anything else).
+  auto lease = [](std::string renew) {
+    return DecodeObject(
+        Json::parse(R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease",)"
+                    R"("metadata":{"name":"n","namespace":"kube-node-lease"},)"
+                    R"("spec":{"renewTime":")" +
+                    renew + R"("}})"));
+  };
+  EXPECT_TRUE(lease("2026-12-01T23:00:00.123456Z").ok());
+  EXPECT_TRUE(lease("2026-12-01T23:00:00.000000+02:00").ok());
+  for (std::string bad : {"2026-12-01T23:00:00Z", "2026-12-01T23:00:00.123Z",
+                          "2026-12-01T23:00:00.1234567Z"}) {
+    auto r = lease(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("spec.renewTime"), std::string::npos)
+        << r.status();
+    EXPECT_NE(r.status().message().find("MicroTime"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace draplane::api

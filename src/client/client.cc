@@ -520,8 +520,12 @@ absl::Status Client::Delete(const api::KindInfo& kind, std::string_view ns,
   HttpCall call = MakeCall("DELETE", ResourcePath(kind, ns, name));
   if (!options.precondition_uid.empty() ||
       !options.precondition_resource_version.empty() ||
-      !options.propagation_policy.empty()) {
+      !options.propagation_policy.empty() ||
+      options.grace_period_seconds.has_value()) {
     Json body{{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+    if (options.grace_period_seconds.has_value()) {
+      body["gracePeriodSeconds"] = *options.grace_period_seconds;
+    }
     if (!options.precondition_uid.empty() ||
         !options.precondition_resource_version.empty()) {
       Json pre = Json::object();

@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,9 @@ struct DeleteOptions {
   std::string precondition_uid;
   std::string precondition_resource_version;
   std::string propagation_policy;  // "", "Background", "Foreground", "Orphan"
+  // Unset: the object's default (a pod's terminationGracePeriodSeconds);
+  // 0 deletes at once (what the kubelet sends once a pod has stopped).
+  std::optional<int64_t> grace_period_seconds;
 };
 
 struct WatchOptions {

@@ -10,15 +10,11 @@
 #include <thread>
 
 #include "absl/time/clock.h"
+#include "common/rfc3339.h"
 #include "common/str_cat.h"
 
 namespace draplane::client {
 namespace {
-
-// metav1.MicroTime's format.
-std::string MicroTime(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", t, absl::UTCTimeZone());
-}
 
 // The fields of a lease record client-go compares.
 struct Record {
@@ -125,8 +121,8 @@ class LeaderElector::Impl {
     Record desired;
     desired.holder = config_.identity;
     desired.duration_seconds = DurationSeconds();
-    desired.renew_time = MicroTime(now);
-    desired.acquire_time = MicroTime(now);
+    desired.renew_time = Rfc3339Micro(now);
+    desired.acquire_time = Rfc3339Micro(now);
 
     auto got = client_->Get(Kind("Lease"), config_.lease_namespace,
                             config_.lease_name);
@@ -198,8 +194,8 @@ class LeaderElector::Impl {
     Record released;
     released.holder = "";
     released.duration_seconds = 1;
-    released.renew_time = MicroTime(now);
-    released.acquire_time = MicroTime(now);
+    released.renew_time = Rfc3339Micro(now);
+    released.acquire_time = Rfc3339Micro(now);
     released.transitions = RecordOf(*lease).transitions;
     SetRecord(*lease, released);
     auto updated = client_->Update(*got);

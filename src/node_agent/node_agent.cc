@@ -222,7 +222,7 @@ class NodeAgent::Impl {
     Json patch = {{"spec",
                    {{"holderIdentity", options_.node_name},
                     {"leaseDurationSeconds", 40},
-                    {"renewTime", now}}}};
+                    {"renewTime", Rfc3339Micro(absl::Now())}}}};
     auto renewed = api_->Patch(client::Kind("Lease"), "kube-node-lease",
                                options_.node_name, client::PatchType::kMerge,
                                api::DumpJson(patch));
@@ -374,9 +374,23 @@ class NodeAgent::Impl {
       // A new pod of the same name: the old one's claims go first.
       if (absl::Status s = Unprepare(key); !s.ok()) return s;
     }
-    if (pod.metadata.deletion_timestamp || api::IsPodDone(pod)) {
-      return Unprepare(key);
+    if (pod.metadata.deletion_timestamp) {
+      // Graceful deletion (a real API server): the simulated containers
+      // stop at once; once the claims are unprepared, the pod object goes,
+      // as the kubelet deletes it with grace period 0.
+      if (absl::Status s = Unprepare(key); !s.ok()) return s;
+      client::DeleteOptions finish;
+      finish.grace_period_seconds = 0;
+      finish.precondition_uid = pod.metadata.uid;
+      absl::Status deleted =
+          api_->Delete(client::Kind("Pod"), ns, name, finish);
+      if (!deleted.ok() && !client::IsNotFound(deleted) &&
+          !client::IsConflict(deleted)) {
+        return deleted;
+      }
+      return absl::OkStatus();
     }
+    if (api::IsPodDone(pod)) return Unprepare(key);
     // The pod's claims, in spec order, as the kubelet resolves them.
     std::vector<ClaimRef> refs;
     std::map<std::string, std::string> uid_by_entry;  // podClaimName -> uid

@@ -48,6 +48,8 @@ enum FieldFlags : unsigned {
   kOmitEmpty = 0,
   kEmitAlways = 1,  // Go field without `omitempty`.
   kTimestamp = 2,   // RFC 3339 text, checked on decode.
+  kMicroTime = 4,   // metav1.MicroTime: RFC 3339 with exactly 6 fraction
+                    // digits, checked on decode (upstream's parse fails).
 };
 
 template <class S, class M>
@@ -120,6 +122,8 @@ struct DecodeContext {
 
 std::string JsonTypeName(const Json& j);
 bool IsRfc3339(std::string_view s);
+// RFC 3339 with exactly six fractional digits (Go's RFC3339Micro layout).
+bool IsRfc3339Micro(std::string_view s);
 
 // ---------------------------------------------------------------- decode
 // Where the decoder is: a chain of stack frames (each child refers to its
@@ -210,6 +214,11 @@ inline void DecodeScalar(const Json& j, std::string& out, const DecodePath& p,
   if ((flags & kTimestamp) && !IsRfc3339(out)) {
     ctx.errors.push_back(Invalid(
         p, out, "must be an RFC 3339 timestamp (e.g. 2006-01-02T15:04:05Z)"));
+  } else if ((flags & kMicroTime) && !IsRfc3339Micro(out)) {
+    ctx.errors.push_back(
+        Invalid(p, out,
+                "must be a MicroTime, an RFC 3339 timestamp with microseconds "
+                "(2006-01-02T15:04:05.000000Z07:00)"));
   }
 }
 

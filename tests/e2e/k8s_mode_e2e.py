@@ -1,0 +1,484 @@
+#!/usr/bin/env python3
+"""Kubernetes mode, end to end: draplane's node agents, controller and
+scheduler as separate processes against an API server, driven by the real
+kubectl. The same suite runs against
+
+  --apiserver real      the real kube-apiserver v1.37.2 and etcd, built from
+                        their published Go modules by
+                        scripts/build-kube-apiserver, started on loopback with
+                        a test CA, client certificates and service-account
+                        keys (no kube-scheduler, kube-controller-manager or
+                        kubelet);
+  --apiserver draplane  `draplane server --scheduler=false --controllers=false`.
+
+Any difference the suite sees between the two is a bug in draplane's server.
+
+Checks: two simulated nodes (node1: 4 x A100 80GB, node3: 3 x A100 in MIG
+mode, from examples/standalone/inventory.yaml) register Nodes and Leases and
+publish ResourceSlices; the corrected seed manifests get their claims
+(generated ones with upstream's names and annotations) allocated and
+reserved, pods bound and Running; deleting pods releases the claims; every
+write the components made was accepted (their logs hold no API error);
+leader election across two schedulers fails over.
+
+  tests/e2e/k8s_mode_e2e.py --draplane build/release/src/cmd/draplane \
+      --apiserver real|draplane [--kubectl build/kubectl] [--bin build]
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import ssl
+import threading
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kubectl_e2e  # noqa: E402
+from kubectl_e2e import Failure, Skip, expect, expect_in  # noqa: E402
+
+ROOT = kubectl_e2e.ROOT
+INVENTORY = os.path.join(ROOT, "examples", "standalone", "inventory.yaml")
+CORRECTED = os.path.join(ROOT, "examples", "standalone", "seed-corrected")
+NODES = ("node1", "node3")
+NS = "ml-workloads"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(what, predicate, timeout=90, interval=0.25):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        try:
+            last = predicate()
+            if last:
+                return last
+        except Failure as e:
+            last = e
+        time.sleep(interval)
+    raise Failure("timed out after %ds waiting for %s (last: %s)" %
+                  (timeout, what, last))
+
+
+def openssl(*args):
+    subprocess.run(["openssl"] + list(args), check=True,
+                   capture_output=True, text=True)
+
+
+class RealApiServer:
+    """etcd + kube-apiserver on loopback, with a test CA."""
+
+    def __init__(self, bin_dir, work):
+        self.bin_dir, self.dir = bin_dir, work
+        self.procs = []
+
+    def pki(self):
+        d = os.path.join(self.dir, "pki")
+        os.makedirs(d)
+        p = lambda n: os.path.join(d, n)  # noqa: E731
+        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt",
+                "ec_paramgen_curve:P-256", "-nodes", "-keyout", p("ca.key"),
+                "-out", p("ca.crt"), "-days", "2", "-subj", "/CN=e2e-ca")
+        for name, subj, ext in (
+                ("serving", "/CN=kube-apiserver",
+                 "subjectAltName=IP:127.0.0.1,DNS:localhost\n"
+                 "extendedKeyUsage=serverAuth"),
+                ("admin", "/O=system:masters/CN=e2e-admin",
+                 "extendedKeyUsage=clientAuth")):
+            openssl("req", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                    p(name + ".key"), "-out", p(name + ".csr"), "-subj", subj)
+            with open(p(name + ".ext"), "w") as f:
+                f.write(ext + "\n")
+            openssl("x509", "-req", "-in", p(name + ".csr"), "-CA",
+                    p("ca.crt"), "-CAkey", p("ca.key"), "-CAcreateserial",
+                    "-out", p(name + ".crt"), "-days", "2", "-extfile",
+                    p(name + ".ext"))
+        openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout",
+                "-out", p("sa.key"))
+        return p
+
+    def start(self):
+        p = self.pki()
+        etcd_port, peer_port, api_port = free_port(), free_port(), free_port()
+        log = open(os.path.join(self.dir, "etcd.log"), "w")
+        data = os.path.join(self.dir, "etcd")
+        os.makedirs(data, mode=0o700)
+        client = "http://127.0.0.1:%d" % etcd_port
+        peer = "http://127.0.0.1:%d" % peer_port
+        self.procs.append(subprocess.Popen(
+            [os.path.join(self.bin_dir, "etcd"), "--name", "default",
+             "--data-dir", data, "--listen-client-urls", client,
+             "--advertise-client-urls", client, "--listen-peer-urls", peer,
+             "--initial-advertise-peer-urls", peer, "--initial-cluster",
+             "default=" + peer, "--unsafe-no-fsync", "--log-level", "warn"],
+            stdout=log, stderr=log))
+        log = open(os.path.join(self.dir, "kube-apiserver.log"), "w")
+        self.procs.append(subprocess.Popen(
+            [os.path.join(self.bin_dir, "kube-apiserver"),
+             "--etcd-servers", client,
+             "--bind-address", "127.0.0.1", "--secure-port", str(api_port),
+             "--advertise-address", "127.0.0.1",
+             "--endpoint-reconciler-type", "none",
+             "--tls-cert-file", p("serving.crt"),
+             "--tls-private-key-file", p("serving.key"),
+             "--client-ca-file", p("ca.crt"),
+             "--authorization-mode", "RBAC",
+             "--service-account-issuer", "https://kubernetes.default.svc",
+             "--service-account-key-file", p("sa.key"),
+             "--service-account-signing-key-file", p("sa.key"),
+             "--service-cluster-ip-range", "10.0.0.0/24",
+             # No controller-manager: no default ServiceAccounts to admit
+             # pods with.
+             "--disable-admission-plugins", "ServiceAccount",
+             # The seed's manifests are resource.k8s.io/v1beta1.
+             "--runtime-config",
+             "resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true"],
+            stdout=log, stderr=log))
+        self.url = "https://127.0.0.1:%d" % api_port
+        self.kubeconfig = os.path.join(self.dir, "kubeconfig")
+        with open(self.kubeconfig, "w") as f:
+            f.write(json.dumps({
+                "apiVersion": "v1", "kind": "Config",
+                "clusters": [{"name": "e2e", "cluster": {
+                    "server": self.url, "certificate-authority": p("ca.crt")}}],
+                "users": [{"name": "admin", "user": {
+                    "client-certificate": p("admin.crt"),
+                    "client-key": p("admin.key")}}],
+                "contexts": [{"name": "e2e", "context": {
+                    "cluster": "e2e", "user": "admin"}}],
+                "current-context": "e2e"}))
+        ctx = ssl.create_default_context(cafile=p("ca.crt"))
+        ctx.load_cert_chain(p("admin.crt"), p("admin.key"))
+
+        def ready():
+            for proc in self.procs:
+                if proc.poll() is not None:
+                    raise Failure("a process exited: %s" % proc.args[0])
+            try:
+                urllib.request.urlopen(self.url + "/readyz", context=ctx,
+                                       timeout=2).read()
+                urllib.request.urlopen(
+                    self.url + "/api/v1/namespaces/default", context=ctx,
+                    timeout=2).read()
+                return True
+            except OSError:
+                return False
+        wait_for("kube-apiserver /readyz", ready, timeout=120)
+
+    def stop(self):
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+class DraplaneApiServer:
+    """`draplane server` without its own scheduler and controllers."""
+
+    def __init__(self, draplane, work):
+        self.draplane, self.dir = draplane, work
+        self.proc = None
+
+    def start(self):
+        log = open(os.path.join(self.dir, "draplane-server.log"), "w")
+        data = os.path.join(self.dir, "data")
+        self.proc = subprocess.Popen(
+            [self.draplane, "server", "--data-dir", data,
+             "--listen", "127.0.0.1:0", "--scheduler=false",
+             "--controllers=false"],
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            line = self.proc.stdout.readline()
+            if not line or "export KUBECONFIG=" in line:
+                break
+        self.kubeconfig = os.path.join(data, "kubeconfig")
+        if not os.path.exists(self.kubeconfig):
+            raise Failure("draplane server did not start")
+        threading.Thread(target=lambda: [None for _ in self.proc.stdout],
+                         daemon=True).start()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(timeout=20)
+
+
+class Env:
+    def __init__(self, args):
+        self.draplane = os.path.abspath(args.draplane)
+        self.kubectl = kubectl_e2e.find_kubectl(args.kubectl)
+        self.dir = tempfile.mkdtemp(prefix="draplane-k8s-e2e-")
+        self.server = (RealApiServer(args.bin, self.dir)
+                       if args.apiserver == "real"
+                       else DraplaneApiServer(self.draplane, self.dir))
+        self.components = {}
+
+    def start(self):
+        self.server.start()
+        self.kubeconfig = self.server.kubeconfig
+
+    def component(self, name, *args):
+        log = open(os.path.join(self.dir, name + ".log"), "w")
+        self.components[name] = subprocess.Popen(
+            [self.draplane] + list(args) + ["--kubeconfig", self.kubeconfig],
+            stdout=log, stderr=log)
+
+    def kill(self, name, sig=signal.SIGTERM):
+        proc = self.components.pop(name)
+        proc.send_signal(sig)
+        proc.wait(timeout=20)
+
+    def stop(self):
+        for name in list(self.components):
+            try:
+                self.kill(name)
+            except Exception:  # noqa: BLE001
+                pass
+        self.server.stop()
+
+    def k(self, *args, input=None, check=True):
+        p = subprocess.run([self.kubectl, "--kubeconfig", self.kubeconfig,
+                            "--cache-dir", os.path.join(self.dir, "cache")] +
+                           list(args), input=input, capture_output=True,
+                           text=True, timeout=60)
+        if check and p.returncode != 0:
+            raise Failure("kubectl %s: exit %d\n%s%s" % (
+                " ".join(args), p.returncode, p.stdout, p.stderr))
+        return p
+
+    def kjson(self, *args):
+        return json.loads(self.k(*args, "-o", "json").stdout)
+
+
+# ---------------------------------------------------------------- checks
+
+def check_nodes_publish(e):
+    for node in NODES:
+        e.component("node-" + node, "node", "--backend", "fake",
+                    "--inventory", INVENTORY, "--node-name", node,
+                    "--simulate-kubelet", "--simulate-root",
+                    os.path.join(e.dir, node), "--heartbeat-seconds", "2")
+
+    def ready():
+        nodes = {n["metadata"]["name"]: n for n in
+                 e.kjson("get", "nodes")["items"]}
+        return all(any(c["type"] == "Ready" and c["status"] == "True"
+                       for c in nodes.get(n, {}).get("status", {})
+                       .get("conditions", [])) for n in NODES)
+    wait_for("both nodes Ready", ready)
+    leases = {l["metadata"]["name"] for l in e.kjson(
+        "get", "leases", "-n", "kube-node-lease")["items"]}
+    expect(set(NODES) <= leases, "node Leases: %s" % leases)
+
+    def devices():
+        count = {}
+        for s in e.kjson("get", "resourceslices")["items"]:
+            n = s["spec"].get("nodeName")
+            count[n] = count.get(n, 0) + len(s["spec"].get("devices", []))
+        return count if count.get("node1") == 4 and count.get("node3") == 75 \
+            else None
+    wait_for("slices of both nodes", devices)
+    wide = e.k("get", "resourceslices", "-o", "wide").stdout
+    expect_in("gpu.nvidia.com", wide, "kubectl get resourceslices -o wide")
+    expect_in("node3", wide, "kubectl get resourceslices -o wide")
+
+
+def check_components_schedule_the_seed(e):
+    e.component("controller", "controller")
+    e.component("scheduler-a", "scheduler", "--scheduler-name", "draplane",
+                "--also-default-scheduler")
+    e.k("create", "namespace", NS)
+    for f in ("02-deviceclasses.yaml", "03-resourceclaim-and-pod.yaml",
+              "04-mig-inference-deployment.yaml"):
+        e.k("apply", "-f", os.path.join(CORRECTED, f))
+    # standalone's Deployment controller is not here: the Deployment's
+    # pods are created as a ReplicaSet would (from the template).
+    dep = e.kjson("get", "deployment", "-n", NS,
+                  "llm-inference-service-corrected")
+    template = dep["spec"]["template"]
+    for i in range(6):
+        pod = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": "llm-inference-%d" % i, "namespace": NS,
+                            "labels": template["metadata"]["labels"]},
+               "spec": template["spec"]}
+        e.k("create", "-f", "-", input=json.dumps(pod))
+
+    def running():
+        pods = e.kjson("get", "pods", "-n", NS)["items"]
+        phases = {p["metadata"]["name"]: p["status"].get("phase")
+                  for p in pods}
+        return phases if len(pods) == 7 and all(
+            v == "Running" for v in phases.values()) else None
+    wait_for("the training pod and six inference pods Running", running,
+             timeout=120)
+    pods = {p["metadata"]["name"]: p for p in
+            e.kjson("get", "pods", "-n", NS)["items"]}
+    expect(pods["distributed-training-corrected"]["spec"]["nodeName"] ==
+           "node1", "training pod on node1")
+    claims = {c["metadata"]["name"]: c for c in
+              e.kjson("get", "resourceclaims", "-n", NS)["items"]}
+    training = claims["training-gpu-claim-corrected"]
+    expect(len(training["status"]["allocation"]["devices"]["results"]) == 4,
+           "four GPUs")
+    expect(training["status"]["reservedFor"][0]["name"] ==
+           "distributed-training-corrected", "reservedFor the pod")
+    for i in range(6):
+        pod = pods["llm-inference-%d" % i]
+        expect(pod["spec"]["nodeName"] == "node3", "MIG pods on node3")
+        status = pod["status"].get("resourceClaimStatuses", [])
+        expect(len(status) == 1, "pod status names its generated claim")
+        name = status[0]["resourceClaimName"]
+        # Upstream's generated name: <pod>-<claim>-<5 random chars>.
+        expect(re.fullmatch(r"llm-inference-%d-inference-gpu-[a-z0-9]{5}" % i,
+                            name), name)
+        claim = claims[name]
+        expect(claim["metadata"]["annotations"].get(
+            "resource.kubernetes.io/pod-claim-name") == "inference-gpu",
+            claim["metadata"])
+        owner = claim["metadata"]["ownerReferences"][0]
+        expect(owner["kind"] == "Pod" and owner["controller"] is True,
+               owner)
+        expect("allocation" in claim["status"], "allocated")
+
+
+def check_deleting_pods_releases_claims(e):
+    e.k("delete", "pod", "-n", NS, "distributed-training-corrected",
+        "llm-inference-0", "--wait=false")
+
+    def released():
+        claims = {c["metadata"]["name"]: c for c in
+                  e.kjson("get", "resourceclaims", "-n", NS)["items"]}
+        training = claims.get("training-gpu-claim-corrected")
+        # Pod 0's generated claim: deallocated by the resourceclaim
+        # controller; deleted by the garbage collector, which runs inside
+        # draplane server and in kube-controller-manager (not started here).
+        generated = [c for n, c in claims.items()
+                     if n.startswith("llm-inference-0-") and
+                     c.get("status", {}).get("allocation")]
+        if (training is not None and
+                "allocation" not in training.get("status", {}) and
+                not generated):
+            return True
+        pods = [(p["metadata"]["name"], p["metadata"].get("deletionTimestamp"))
+                for p in e.kjson("get", "pods", "-n", NS)["items"]]
+        raise Failure("pods %s; training claim status %s; still allocated %s" %
+                      (pods, training and training.get("status"),
+                       [c["metadata"]["name"] for c in generated]))
+    wait_for("the training claim and pod 0's claim deallocated",
+             released, timeout=90)
+
+
+def check_leader_election_fails_over(e):
+    e.component("scheduler-b", "scheduler", "--scheduler-name", "draplane",
+                "--also-default-scheduler")
+    lease = e.kjson("get", "lease", "-n", "kube-system", "draplane-scheduler")
+    holder = lease["spec"]["holderIdentity"]
+    expect(holder, "a scheduler holds the lease")
+    e.kill("scheduler-a", signal.SIGKILL)
+
+    def taken_over():
+        lease = e.kjson("get", "lease", "-n", "kube-system",
+                        "draplane-scheduler")
+        return lease["spec"].get("holderIdentity") not in (None, holder)
+    wait_for("scheduler-b takes the lease", taken_over, timeout=90)
+    e.k("apply", "-f", os.path.join(CORRECTED, "03-resourceclaim-and-pod.yaml"))
+    wait_for("the training pod Running again", lambda: e.kjson(
+        "get", "pod", "-n", NS, "distributed-training-corrected")
+        ["status"].get("phase") == "Running", timeout=90)
+
+
+# How the API server's refusals read in the components' logs (decoding,
+# validation, admission, authorization).
+API_ERRORS = re.compile(
+    r"is invalid|is forbidden|Invalid value|BadRequest|UnsupportedMediaType|"
+    r"strict decoding error|the server rejected|cannot be handled as")
+
+
+def check_no_write_was_rejected(e):
+    bad = []
+    for name in sorted(os.listdir(e.dir)):
+        if not name.endswith(".log") or name.startswith(("etcd", "kube-")):
+            continue
+        with open(os.path.join(e.dir, name)) as f:
+            for line in f:
+                if API_ERRORS.search(line):
+                    bad.append("%s: %s" % (name, line.strip()))
+    expect(not bad, "API errors in the components' logs:\n" +
+           "\n".join(bad[:20]))
+
+
+CHECKS = [
+    check_nodes_publish,
+    check_components_schedule_the_seed,
+    check_deleting_pods_releases_claims,
+    check_leader_election_fails_over,
+    check_no_write_was_rejected,
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--draplane", required=True)
+    ap.add_argument("--apiserver", choices=("real", "draplane"),
+                    required=True)
+    ap.add_argument("--kubectl")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build"),
+                    help="where scripts/build-kube-apiserver put "
+                         "kube-apiserver and etcd")
+    args = ap.parse_args()
+    if args.apiserver == "real" and not os.path.exists(
+            os.path.join(args.bin, "kube-apiserver")):
+        print("k8s mode e2e: %s/kube-apiserver missing: run "
+              "scripts/build-kube-apiserver" % args.bin, file=sys.stderr)
+        return 1
+    e = Env(args)
+    passed = failed = 0
+    try:
+        e.start()
+        for check in CHECKS:
+            try:
+                check(e)
+                print("PASS", check.__name__, "(%s)" % args.apiserver)
+                passed += 1
+            except Skip as s:
+                print("SKIP", check.__name__, "-", s)
+            except Exception as ex:  # noqa: BLE001
+                print("FAIL", check.__name__, "(%s) -" % args.apiserver, ex)
+                if not isinstance(ex, Failure):
+                    traceback.print_exc()
+                failed += 1
+                break
+    finally:
+        e.stop()
+    if failed:
+        for name in sorted(os.listdir(e.dir)):
+            if name.endswith(".log"):
+                print("---- %s (tail)" % name)
+                print("".join(open(os.path.join(e.dir, name))
+                              .readlines()[-25:]))
+    else:
+        shutil.rmtree(e.dir, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
