@@ -42,6 +42,7 @@ import threading
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpu_nodes_e2e  # noqa: E402
 import kubectl_e2e  # noqa: E402
 from kubectl_e2e import Failure, Skip, expect, expect_in  # noqa: E402
 
@@ -58,19 +59,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_for(what, predicate, timeout=90, interval=0.25):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            last = predicate()
-            if last:
-                return last
-        except Failure as e:
-            last = e
-        time.sleep(interval)
-    raise Failure("timed out after %ds waiting for %s (last: %s)" %
-                  (timeout, what, last))
+def wait_for(what, predicate, timeout=90):
+    return gpu_nodes_e2e.wait_for(what, predicate, timeout=timeout)
 
 
 def openssl(*args):
@@ -221,10 +211,14 @@ class DraplaneApiServer:
             self.proc.wait(timeout=20)
 
 
-class Env:
+class Env(kubectl_e2e.Env):
+    """kubectl_e2e's Env (k, kjson) with another API server and the
+    components as processes."""
+
     def __init__(self, args):
-        self.draplane = os.path.abspath(args.draplane)
-        self.kubectl = kubectl_e2e.find_kubectl(args.kubectl)
+        super().__init__(os.path.abspath(args.draplane),
+                         kubectl_e2e.find_kubectl(args.kubectl), seed=None)
+        shutil.rmtree(self.dir, ignore_errors=True)
         self.dir = tempfile.mkdtemp(prefix="draplane-k8s-e2e-")
         self.server = (RealApiServer(args.bin, self.dir)
                        if args.apiserver == "real"
@@ -253,19 +247,6 @@ class Env:
             except Exception:  # noqa: BLE001
                 pass
         self.server.stop()
-
-    def k(self, *args, input=None, check=True):
-        p = subprocess.run([self.kubectl, "--kubeconfig", self.kubeconfig,
-                            "--cache-dir", os.path.join(self.dir, "cache")] +
-                           list(args), input=input, capture_output=True,
-                           text=True, timeout=60)
-        if check and p.returncode != 0:
-            raise Failure("kubectl %s: exit %d\n%s%s" % (
-                " ".join(args), p.returncode, p.stdout, p.stderr))
-        return p
-
-    def kjson(self, *args):
-        return json.loads(self.k(*args, "-o", "json").stdout)
 
 
 # ---------------------------------------------------------------- checks
