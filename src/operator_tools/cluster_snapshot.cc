@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "api/pod_claims.h"
 #include "common/str_cat.h"
 
 namespace draplane::operator_tools {
@@ -61,16 +62,53 @@ const std::set<std::string>* ClusterSnapshot::PoolNodes(
   return it == pool_nodes_.end() ? nullptr : &it->second;
 }
 
+std::string ClusterSnapshot::LastEventMessage(std::string_view kind,
+                                              std::string_view ns,
+                                              std::string_view name,
+                                              std::string_view reason) const {
+  auto it = last_events_.find(StrCat(kind, "/", ns, "/", name, "/", reason));
+  return it == last_events_.end() ? "" : it->second.second;
+}
+
+const std::vector<const api::Pod*>& ClusterSnapshot::PodsUsingClaim(
+    std::string_view ns, std::string_view name) const {
+  static const std::vector<const api::Pod*> kNone;
+  auto it = claim_users_.find(Key(ns, name));
+  return it == claim_users_.end() ? kNone : it->second;
+}
+
 void ClusterSnapshot::BuildIndex() {
   pods_by_key_.clear();
   pods_by_uid_.clear();
   claims_by_key_.clear();
   nodes_by_name_.clear();
   pool_nodes_.clear();
+  last_events_.clear();
+  claim_users_.clear();
   for (const ObjectPtr& o : pods) {
     if (const auto* p = std::get_if<api::Pod>(&o->value)) {
       pods_by_key_[Key(p->metadata.namespace_, p->metadata.name)] = p;
       if (!p->metadata.uid.empty()) pods_by_uid_[p->metadata.uid] = p;
+      for (const api::PodResourceClaim& prc : p->spec.resource_claims) {
+        absl::StatusOr<api::PodClaimName> ref =
+            api::ResolvePodClaimName(*p, prc);
+        if (!ref.ok() || !ref->name.has_value()) continue;
+        auto& users = claim_users_[Key(p->metadata.namespace_, *ref->name)];
+        if (users.empty() || users.back() != p) users.push_back(p);
+      }
+    }
+  }
+  for (const ObjectPtr& o : events) {
+    const auto* e = std::get_if<api::Event>(&o->value);
+    if (e == nullptr) continue;
+    std::string time =
+        e->last_timestamp.value_or(e->metadata.creation_timestamp.value_or(""));
+    auto [it, inserted] = last_events_.try_emplace(
+        StrCat(e->involved_object.kind, "/", e->involved_object.namespace_, "/",
+               e->involved_object.name, "/", e->reason),
+        time, e->message);
+    if (!inserted && time >= it->second.first) {
+      it->second = {time, e->message};
     }
   }
   for (const ObjectPtr& o : claims) {

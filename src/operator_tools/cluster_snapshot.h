@@ -46,6 +46,13 @@ struct ClusterSnapshot {
   const api::ResourceClaim* FindClaim(std::string_view ns,
                                       std::string_view name) const;
   const api::Node* FindNode(std::string_view name) const;
+  // The newest event's message for the object and reason ("" if none).
+  std::string LastEventMessage(std::string_view kind, std::string_view ns,
+                               std::string_view name,
+                               std::string_view reason) const;
+  // Pods whose spec.resourceClaims resolve to the claim ns/name.
+  const std::vector<const api::Pod*>& PodsUsingClaim(
+      std::string_view ns, std::string_view name) const;
   // Nodes of the slices of a pool ("driver/pool"), empty when unknown.
   const std::set<std::string>* PoolNodes(std::string_view driver,
                                          std::string_view pool) const;
@@ -58,6 +65,11 @@ struct ClusterSnapshot {
   absl::flat_hash_map<std::string, const api::ResourceClaim*> claims_by_key_;
   absl::flat_hash_map<std::string, const api::Node*> nodes_by_name_;
   absl::flat_hash_map<std::string, std::set<std::string>> pool_nodes_;
+  // "kind/ns/name/reason" -> (time, message) of the newest event.
+  absl::flat_hash_map<std::string, std::pair<std::string, std::string>>
+      last_events_;
+  // "ns/claim" -> pods using it.
+  absl::flat_hash_map<std::string, std::vector<const api::Pod*>> claim_users_;
 };
 
 struct SnapshotOptions {

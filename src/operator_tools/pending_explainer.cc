@@ -8,6 +8,7 @@
 #include "common/str_cat.h"
 #include "scheduler/cluster_state.h"
 #include "scheduler/node_filters/node_filters.h"
+#include "scheduler/scheduling_cycle.h"
 
 namespace draplane::operator_tools {
 namespace {
@@ -58,48 +59,6 @@ std::string RequestsText(const api::ResourceClaim& claim) {
     }
   }
   return Join(parts, "; ");
-}
-
-// Classes named by a claim that do not exist: "request gpu: device class
-// x does not exist" (the scheduler's PreFilter text).
-std::string MissingClass(const api::ResourceClaim& claim,
-                         scheduler::ClusterState& state) {
-  for (const auto& r : claim.spec.devices.requests) {
-    if (r.exactly.has_value() &&
-        state.FindDeviceClass(r.exactly->device_class_name) == nullptr) {
-      return StrCat("request ", r.name, ": device class ",
-                    r.exactly->device_class_name, " does not exist");
-    }
-    for (const auto& s : r.first_available) {
-      if (state.FindDeviceClass(s.device_class_name) == nullptr) {
-        return StrCat("request ", r.name, "/", s.name, ": device class ",
-                      s.device_class_name, " does not exist");
-      }
-    }
-  }
-  return "";
-}
-
-// The newest FailedScheduling event message for the object.
-std::string LastEvent(const ClusterSnapshot& s, std::string_view kind,
-                      std::string_view ns, std::string_view name,
-                      std::string_view reason) {
-  std::string best_time, message;
-  for (const ObjectPtr& o : s.events) {
-    const auto* e = std::get_if<api::Event>(&o->value);
-    if (e == nullptr || e->involved_object.kind != kind ||
-        e->involved_object.namespace_ != ns ||
-        e->involved_object.name != name || e->reason != reason) {
-      continue;
-    }
-    std::string t =
-        e->last_timestamp.value_or(e->metadata.creation_timestamp.value_or(""));
-    if (message.empty() || t >= best_time) {
-      best_time = t;
-      message = e->message;
-    }
-  }
-  return message;
 }
 
 // Runs the allocator for `claims` on every selected node.
@@ -258,7 +217,7 @@ absl::StatusOr<Explanation> PendingExplainer::Impl::Pod(
       allocated_claims.push_back(claim);
     } else {
       e.facts.push_back(StrCat(head, ": pending (", RequestsText(*claim), ")"));
-      std::string missing = MissingClass(*claim, state);
+      std::string missing = scheduler::MissingDeviceClass(*claim, state);
       if (!missing.empty() && e.blocker.empty()) e.blocker = missing;
       to_allocate.push_back(claim);
     }
@@ -270,8 +229,8 @@ absl::StatusOr<Explanation> PendingExplainer::Impl::Pod(
     e.state = StrCat("Scheduled on ", pod->spec.node_name, " (", phase, ")");
     if (phase == "Pending") {
       // Scheduled but not started: the kubelet's DRA step is next.
-      std::string last =
-          LastEvent(snapshot, "Pod", ns, name, "FailedPrepareDynamicResources");
+      std::string last = snapshot.LastEventMessage(
+          "Pod", ns, name, "FailedPrepareDynamicResources");
       if (!last.empty()) {
         e.facts.push_back(StrCat("the kubelet said: ", last));
       }
@@ -284,7 +243,7 @@ absl::StatusOr<Explanation> PendingExplainer::Impl::Pod(
     if (c.type == "PodScheduled" && c.status == "False") said = c.message;
   }
   if (said.empty()) {
-    said = LastEvent(snapshot, "Pod", ns, name, "FailedScheduling");
+    said = snapshot.LastEventMessage("Pod", ns, name, "FailedScheduling");
   }
   if (!said.empty()) {
     // Its per-node details follow below, computed now.
@@ -342,19 +301,7 @@ absl::StatusOr<Explanation> PendingExplainer::Impl::Claim(
                      p->status.phase.empty() ? "Pending" : p->status.phase,
                      ")")));
   }
-  // Pods that use the claim.
-  std::vector<const api::Pod*> users;
-  for (const ObjectPtr& o : snapshot.pods) {
-    const auto* p = std::get_if<api::Pod>(&o->value);
-    if (p == nullptr || p->metadata.namespace_ != ns) continue;
-    for (const api::PodResourceClaim& prc : p->spec.resource_claims) {
-      absl::StatusOr<api::PodClaimName> ref = api::ResolvePodClaimName(*p, prc);
-      if (ref.ok() && ref->name.has_value() && *ref->name == name) {
-        users.push_back(p);
-        break;
-      }
-    }
-  }
+  const std::vector<const api::Pod*>& users = snapshot.PodsUsingClaim(ns, name);
   for (const api::Pod* p : users) {
     e.facts.push_back(StrCat("used by pod ", p->metadata.name,
                              p->spec.node_name.empty()
@@ -389,9 +336,9 @@ absl::StatusOr<Explanation> PendingExplainer::Impl::Claim(
                              users.front()->metadata.name, " -n ", ns));
   }
   std::string last =
-      LastEvent(snapshot, "ResourceClaim", ns, name, "FailedScheduling");
+      snapshot.LastEventMessage("ResourceClaim", ns, name, "FailedScheduling");
   if (!last.empty()) e.facts.push_back(StrCat("the scheduler said: ", last));
-  e.blocker = MissingClass(*claim, state);
+  e.blocker = scheduler::MissingDeviceClass(*claim, state);
   if (!e.blocker.empty()) return e;
   if (absl::Status s = ExplainNodes(state, options, nullptr, {}, {claim}, e);
       !s.ok()) {

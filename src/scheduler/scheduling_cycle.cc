@@ -28,21 +28,6 @@ std::string KObj(const api::ObjectMeta& meta) {
                                  : StrCat(meta.namespace_, "/", meta.name);
 }
 
-// Device classes named by a claim's requests.
-std::vector<std::pair<std::string, std::string>> RequestClasses(
-    const api::ResourceClaim& claim) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& r : claim.spec.devices.requests) {
-    if (r.exactly.has_value()) {
-      out.emplace_back(r.name, r.exactly->device_class_name);
-    }
-    for (const auto& s : r.first_available) {
-      out.emplace_back(StrCat(r.name, "/", s.name), s.device_class_name);
-    }
-  }
-  return out;
-}
-
 // Devices a claim asks for, counting All as several.
 int64_t DevicesAsked(const api::ResourceClaim& claim) {
   int64_t n = 0;
@@ -85,6 +70,24 @@ int64_t PrioritizedListScore(
 }
 
 }  // namespace
+
+std::string MissingDeviceClass(const api::ResourceClaim& claim,
+                               const ClusterState& state) {
+  for (const auto& r : claim.spec.devices.requests) {
+    if (r.exactly.has_value() &&
+        state.FindDeviceClass(r.exactly->device_class_name) == nullptr) {
+      return StrCat("request ", r.name, ": device class ",
+                    r.exactly->device_class_name, " does not exist");
+    }
+    for (const auto& sub : r.first_available) {
+      if (state.FindDeviceClass(sub.device_class_name) == nullptr) {
+        return StrCat("request ", r.name, "/", sub.name, ": device class ",
+                      sub.device_class_name, " does not exist");
+      }
+    }
+  }
+  return "";
+}
 
 SchedulingCycle::SchedulingCycle(ClusterState* state,
                                  const ScoringPolicy* policy,
@@ -217,12 +220,8 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
         prefilter_message = StrCat("resource claim ", KObj(claim.metadata),
                                    " is in the process of being allocated");
       }
-      for (const auto& [request, class_name] : RequestClasses(claim)) {
-        if (state_->FindDeviceClass(class_name) == nullptr &&
-            prefilter_message.empty()) {
-          prefilter_message = StrCat("request ", request, ": device class ",
-                                     class_name, " does not exist");
-        }
+      if (prefilter_message.empty()) {
+        prefilter_message = MissingDeviceClass(claim, *state_);
       }
       to_allocate.push_back(&claim);
       to_allocate_plan.push_back(d.claims.size());

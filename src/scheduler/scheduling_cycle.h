@@ -77,6 +77,12 @@ struct CycleOptions {
   bool cache_answers = true;
 };
 
+// The PreFilter message for the first request (or subrequest) of `claim`
+// whose DeviceClass does not exist ("request gpu: device class x does not
+// exist"), "" when they all exist.
+std::string MissingDeviceClass(const api::ResourceClaim& claim,
+                               const ClusterState& state);
+
 class SchedulingCycle {
  public:
   // `state` and `policy` outlive the cycle.
