@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,11 @@ struct AllocateOptions {
   UpstreamFixes fixes;
   // Give up (kTimeout) after this point in time.
   absl::Time deadline = absl::InfiniteFuture();
+  // Beyond upstream, for scoring policies that compare placements on one
+  // node (the scheduler's device-aware policies): when set, requests that
+  // pick devices one by one (ExactCount) may only pick this device;
+  // AllocationMode All is not affected. Unset = exactly upstream.
+  std::optional<DeviceId> only_device;
 };
 
 // The structured-parameters allocator: finds devices for a set of claims on

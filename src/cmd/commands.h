@@ -26,6 +26,10 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code);
 void RegisterController(CLI::App& app, Streams streams, int* exit_code);
 void RegisterNode(CLI::App& app, Streams streams, int* exit_code);
 void RegisterMigrate(CLI::App& app, Streams streams, int* exit_code);
+// sim fgd (and later simulations).
+void RegisterSim(CLI::App& app, Streams streams, int* exit_code);
+// plan mig.
+void RegisterPlan(CLI::App& app, Streams streams, int* exit_code);
 // inventory, explain, doctor.
 void RegisterClusterReports(CLI::App& app, Streams streams, int* exit_code);
 

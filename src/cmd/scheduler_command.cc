@@ -121,7 +121,11 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
                 "Also take pods for default-scheduler (only where no other "
                 "scheduler runs, e.g. a standalone cluster)");
   cmd->add_option("--policy", flags->policy,
-                  "Scoring policy: upstream, binpack, spread or topology")
+                  "Scoring policy: upstream, binpack, spread, topology, or a "
+                  "GPU-sharing policy (random, dotprod, gpu-clustering, "
+                  "gpu-packing, bestfit, fgd, draplane; fgd and draplane "
+                  "learn the target workload from the pods they schedule; "
+                  "docs/scheduling-policies.md)")
       ->capture_default_str();
   cmd->add_option("--topology-attribute", flags->topology_attributes,
                   "Interconnect attribute the topology policy prefers "

@@ -403,7 +403,10 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "marked Unknown (kube-controller-manager's flag)")
       ->capture_default_str();
   cmd->add_option("--scheduler-policy", flags->policy,
-                  "Scoring policy: upstream, binpack, spread or topology")
+                  "Scoring policy: upstream, binpack, spread, topology, or a "
+                  "GPU-sharing policy (random, dotprod, gpu-clustering, "
+                  "gpu-packing, bestfit, fgd, draplane; "
+                  "docs/scheduling-policies.md)")
       ->capture_default_str();
   cmd->callback(
       [flags, streams, exit_code] { *exit_code = RunServer(*flags, streams); });

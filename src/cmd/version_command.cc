@@ -34,6 +34,8 @@ int RunMain(int argc, const char* const* argv, Streams streams) {
   RegisterController(app, streams, &exit_code);
   RegisterNode(app, streams, &exit_code);
   RegisterMigrate(app, streams, &exit_code);
+  RegisterSim(app, streams, &exit_code);
+  RegisterPlan(app, streams, &exit_code);
   RegisterClusterReports(app, streams, &exit_code);
   try {
     app.parse(argc, argv);

@@ -181,6 +181,7 @@ void ClusterState::RebuildAllocatorIfNeeded() {
   }
   pool_nodes_.clear();
   for (auto& [name, node] : nodes_) {
+    node->slices.clear();
     node->devices_total = 0;
     node->devices_used = 0;
     ++node->epoch;
@@ -192,8 +193,9 @@ void ClusterState::RebuildAllocatorIfNeeded() {
     auto [it, inserted] = pool_nodes_.emplace(pool, node);
     if (!inserted && it->second != node) it->second.clear();
     if (!node.empty()) {
-      EnsureNode(node).devices_total +=
-          static_cast<int>(slice.spec.devices.size());
+      NodeInfo& info = EnsureNode(node);
+      info.devices_total += static_cast<int>(slice.spec.devices.size());
+      info.slices.push_back(shared);
     }
   }
   std::vector<api::DeviceClass> classes;
@@ -338,6 +340,48 @@ const allocator::AllocatedState& ClusterState::Allocated() {
     allocated_dirty_ = false;
   }
   return *allocated_;
+}
+
+const std::vector<ClusterState::DeviceUse>& ClusterState::NodeDevices(
+    const NodeInfo& node) {
+  const allocator::AllocatedState& allocated = Allocated();
+  NodeDeviceCache& cache = node_devices_[node.id];
+  // Entries point into `allocated` (owners): a rebuilt state has a new uid.
+  const uint64_t state_uid = allocated.Version().first;
+  if (cache.valid && cache.epoch == node.epoch &&
+      cache.global_epoch == global_epoch_ && cache.state_uid == state_uid) {
+    return cache.devices;
+  }
+  cache.valid = true;
+  cache.state_uid = state_uid;
+  cache.epoch = node.epoch;
+  cache.global_epoch = global_epoch_;
+  cache.devices.clear();
+  for (const auto& slice : node.slices) {
+    for (const api::Device& device : slice->spec.devices) {
+      DeviceUse use{allocator::DeviceIdView(slice->spec.driver,
+                                            slice->spec.pool.name, device.name),
+                    &device, 1000, nullptr};
+      if (const auto* entry = allocated.Find(use.id); entry != nullptr) {
+        use.owners = &entry->owners;
+        if (entry->exclusive) {
+          use.free_milli = 0;
+        } else if (entry->aggregated != nullptr) {
+          for (const auto& [name, consumed] : *entry->aggregated) {
+            auto cap = device.capacity.find(name);
+            if (cap == device.capacity.end()) continue;
+            const int64_t total = cap->second.value.MilliValue();
+            if (total <= 0) continue;
+            const int64_t free = (total - consumed.MilliValue()) * 1000 / total;
+            use.free_milli =
+                std::clamp<int64_t>(std::min(use.free_milli, free), 0, 1000);
+          }
+        }
+      }
+      cache.devices.push_back(use);
+    }
+  }
+  return cache.devices;
 }
 
 // ------------------------------------------------------------------- pods

@@ -99,7 +99,25 @@ class ClusterState {
     // Bumped whenever something the node's allocation answers depend on
     // changes (the node, its pools' allocations).
     uint64_t epoch = 0;
+    // The slices published for this node (spec.nodeName), by slice name.
+    std::vector<std::shared_ptr<const api::ResourceSlice>> slices;
   };
+  // One device published for a node and how much of it is in use, for
+  // device-aware scoring policies.
+  struct DeviceUse {
+    allocator::DeviceIdView id;
+    const api::Device* device;
+    // The share of the device still free, in thousandths: 1000 when no
+    // allocation uses it, 0 when one has it exclusively; for shared
+    // (allowMultipleAllocations) devices, the smallest free share of its
+    // capacities (1000 when it has none).
+    int64_t free_milli = 1000;
+    // The claims ("ns/name") holding the device, nullptr when none.
+    const std::vector<std::string>* owners = nullptr;
+  };
+  // The devices of `node`'s slices in slice then device order, as of now
+  // (recomputed when the node's epoch changes).
+  const std::vector<DeviceUse>& NodeDevices(const NodeInfo& node);
   // Nodes in a stable order (by name).
   const std::vector<const NodeInfo*>& Nodes();
   const api::ResourceClaim* FindClaim(std::string_view ns,
@@ -159,6 +177,15 @@ class ClusterState {
   std::map<std::string, std::string, std::less<>> assumed_pods_;
   // Per claim key: the allocation whose devices are in `allocated_`.
   std::map<std::string, api::AllocationResult, std::less<>> effective_;
+
+  struct NodeDeviceCache {
+    bool valid = false;
+    uint64_t state_uid = 0;
+    uint64_t epoch = 0;
+    uint64_t global_epoch = 0;
+    std::vector<DeviceUse> devices;
+  };
+  absl::flat_hash_map<uint64_t, NodeDeviceCache> node_devices_;  // by id
 
   std::unique_ptr<allocator::Allocator> allocator_;
   bool allocator_dirty_ = true;

@@ -155,11 +155,87 @@ const SchedulingCycle::Answer& SchedulingCycle::AnswerFor(
     }
   }
   answer.prioritized_list = PrioritizedListScore(claims, answer.results);
+  if (policy_->ComparesDevices() &&
+      answer.kind == allocator::OutcomeKind::kAllocated) {
+    FindPlacements(answer, node, claims, allocate, decision);
+  }
   answer.node_epoch = node.epoch;
   answer.global_epoch = state_->GlobalEpoch();
   auto& slot = per_node[node.id];
   slot = std::move(answer);
   return slot;
+}
+
+void SchedulingCycle::FindPlacements(
+    Answer& answer, const ClusterState::NodeInfo& node,
+    const std::vector<const api::ResourceClaim*>& claims,
+    const allocator::AllocateOptions& allocate, Decision& decision) {
+  const std::vector<ClusterState::DeviceUse>& devices =
+      state_->NodeDevices(node);
+  auto takes_of = [&](const std::vector<api::AllocationResult>& results) {
+    std::vector<NodeCandidate::Take> takes;
+    for (const auto& result : results) {
+      for (const auto& r : result.devices.results) {
+        if (r.admin_access.value_or(false)) continue;
+        NodeCandidate::Take take;
+        take.device = -1;
+        for (size_t i = 0; i < devices.size(); ++i) {
+          const auto& id = devices[i].id;
+          if (id.device == r.device && id.pool == r.pool &&
+              id.driver == r.driver) {
+            take.device = static_cast<int>(i);
+            break;
+          }
+        }
+        if (take.device < 0) continue;  // another node's (shared) pool
+        if (!r.consumed_capacity.empty()) {
+          const api::Device& device = *devices[take.device].device;
+          take.milli = 0;
+          for (const auto& [name, consumed] : r.consumed_capacity) {
+            auto cap = device.capacity.find(name);
+            if (cap == device.capacity.end()) continue;
+            const int64_t total = cap->second.value.MilliValue();
+            if (total <= 0) continue;
+            take.milli =
+                std::max(take.milli, consumed.MilliValue() * 1000 / total);
+          }
+        }
+        takes.push_back(take);
+      }
+    }
+    return takes;
+  };
+  answer.placements.push_back({answer.results, takes_of(answer.results)});
+  // One device asked for: try every other device of the node too.
+  int64_t asked = 0;
+  bool one_by_one = true;
+  for (const api::ResourceClaim* c : claims) {
+    asked += DevicesAsked(*c);
+    for (const auto& r : c->spec.devices.requests) {
+      one_by_one &= r.exactly.has_value();
+    }
+  }
+  if (asked != 1 || !one_by_one) return;
+  const auto& first = answer.placements.front().takes;
+  const int chosen = first.size() == 1 ? first.front().device : -1;
+  if (chosen < 0) return;
+  std::vector<Answer::Placement> placements;
+  allocator::AllocateOptions only = allocate;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (static_cast<int>(i) == chosen) {
+      placements.push_back(std::move(answer.placements.front()));
+      continue;
+    }
+    if (devices[i].free_milli == 0) continue;  // in use by others in full
+    only.only_device = devices[i].id.ToId();
+    ++decision.allocate_calls;
+    allocator::Outcome outcome = state_->Allocator().Allocate(
+        node.node(), claims, state_->Allocated(), only);
+    if (outcome.kind != allocator::OutcomeKind::kAllocated) continue;
+    std::vector<NodeCandidate::Take> takes = takes_of(outcome.results);
+    placements.push_back({std::move(outcome.results), std::move(takes)});
+  }
+  answer.placements = std::move(placements);
 }
 
 Decision SchedulingCycle::Schedule(const api::Pod& pod) {
@@ -259,7 +335,10 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     absl::StatusOr<api::Json> json = api::EncodeObject(o);
     if (json.ok()) StrAppend(&signature, api::DumpJson((*json)["spec"]), "\n");
   }
-  if (answers_.size() > 64 && answers_.count(signature) == 0) answers_.clear();
+  if (answers_.size() >= static_cast<size_t>(options_.max_cached_specs) &&
+      answers_.count(signature) == 0) {
+    answers_.clear();
+  }
   NodeAnswers& node_answers = answers_[signature];
 
   // ---- Filter and Score.
@@ -289,9 +368,12 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
   struct Best {
     const ClusterState::NodeInfo* node = nullptr;
     const Answer* answer = nullptr;
+    const Answer::Placement* placement = nullptr;
     int64_t score = 0;
     int ties = 0;
   } best;
+  const bool compares_devices = policy_->ComparesDevices();
+  if (compares_devices) policy_->StartPod();
   size_t feasible = 0;
   size_t processed = 0;
   bool any_error = false;
@@ -366,15 +448,40 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       candidate.prioritized_list = answer->prioritized_list;
       candidate.topology_match = answer->topology_match;
     }
-    int64_t score = policy_->Score(candidate);
+    const Answer::Placement* placement = nullptr;
+    int64_t score = 0;
+    if (compares_devices) {
+      candidate.info = &info;
+      candidate.pod = &*requirements;
+      candidate.devices = &state_->NodeDevices(info);
+      if (answer == nullptr || answer->placements.empty()) {
+        score = policy_->Score(candidate);
+      } else {
+        int64_t preference = 0;
+        for (const Answer::Placement& p : answer->placements) {
+          candidate.takes = absl::MakeConstSpan(p.takes);
+          const int64_t s = policy_->Score(candidate);
+          const int64_t pref = policy_->DevicePreference(candidate);
+          if (placement == nullptr || s > score ||
+              (s == score && pref > preference)) {
+            placement = &p;
+            score = s;
+            preference = pref;
+          }
+        }
+      }
+    } else {
+      score = policy_->Score(candidate);
+    }
     if (best.node == nullptr || score > best.score) {
-      best = Best{&info, answer, score, 1};
+      best = Best{&info, answer, placement, score, 1};
     } else if (score == best.score && policy_->RandomTieBreak()) {
       // Reservoir sampling among equal scores, as upstream's selectHost.
       ++best.ties;
       if (std::uniform_int_distribution<int>(0, best.ties - 1)(rng_) == 0) {
         best.node = &info;
         best.answer = answer;
+        best.placement = placement;
       }
     }
   }
@@ -422,8 +529,10 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
   d.kind = Decision::Kind::kScheduled;
   d.node = best.node->node().metadata.name;
   if (best.answer != nullptr) {
+    const auto& results = best.placement != nullptr ? best.placement->results
+                                                    : best.answer->results;
     for (size_t i = 0; i < to_allocate_plan.size(); ++i) {
-      d.claims[to_allocate_plan[i]].allocation = best.answer->results[i];
+      d.claims[to_allocate_plan[i]].allocation = results[i];
     }
   }
   return d;

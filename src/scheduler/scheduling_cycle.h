@@ -75,6 +75,9 @@ struct CycleOptions {
   // Cache allocation answers per node (off only to prove it changes
   // nothing).
   bool cache_answers = true;
+  // Distinct claim specs whose answers are cached (all are dropped when a
+  // new one would exceed it).
+  int max_cached_specs = 64;
 };
 
 // The PreFilter message for the first request (or subrequest) of `claim`
@@ -110,7 +113,19 @@ class SchedulingCycle {
     // takes none) and upstream's prioritized-list score.
     int devices_new = 0;
     int64_t prioritized_list = 0;
+    // Policies that ComparesDevices(): every placement on the node, in
+    // device order (`results` is the first), with the devices it takes.
+    struct Placement {
+      std::vector<api::AllocationResult> results;
+      std::vector<NodeCandidate::Take> takes;
+    };
+    std::vector<Placement> placements;
   };
+  // Fills answer.placements (ComparesDevices()).
+  void FindPlacements(Answer& answer, const ClusterState::NodeInfo& node,
+                      const std::vector<const api::ResourceClaim*>& claims,
+                      const allocator::AllocateOptions& allocate,
+                      Decision& decision);
   using NodeAnswers = absl::node_hash_map<uint64_t, Answer>;
   const Answer& AnswerFor(NodeAnswers& answers,
                           const ClusterState::NodeInfo& node,

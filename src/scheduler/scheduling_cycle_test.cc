@@ -368,7 +368,8 @@ TEST(ScoringPolicyTest, UnknownNameListsThePolicies) {
   absl::StatusOr<std::unique_ptr<ScoringPolicy>> p = NewScoringPolicy("fast");
   EXPECT_EQ(p.status().message(),
             "unknown scheduling policy \"fast\": must be one of upstream, "
-            "binpack, spread, topology");
+            "binpack, spread, topology, random, dotprod, gpu-clustering, "
+            "gpu-packing, bestfit, fgd, draplane");
   EXPECT_EQ(NewScoringPolicy("topology", {"noDomain"}).status().message(),
             "topology attribute \"noDomain\" must be fully qualified "
             "(domain/name), as matchAttribute requires");

@@ -1,6 +1,7 @@
 #include "scheduler/scoring_policy.h"
 
 #include "common/str_cat.h"
+#include "scheduler/packing_policies.h"
 
 namespace draplane::scheduler {
 
@@ -83,8 +84,10 @@ class TopologyPolicy : public ScoringPolicy {
 }  // namespace
 
 const std::vector<std::string_view>& PolicyNames() {
-  static const std::vector<std::string_view> kNames = {"upstream", "binpack",
-                                                       "spread", "topology"};
+  static const std::vector<std::string_view> kNames = {
+      "upstream", "binpack", "spread",         "topology",
+      "random",   "dotprod", "gpu-clustering", "gpu-packing",
+      "bestfit",  "fgd",     "draplane"};
   return kNames;
 }
 
@@ -97,6 +100,19 @@ const std::vector<std::string>& DefaultTopologyAttributes() {
 absl::StatusOr<std::unique_ptr<ScoringPolicy>> NewScoringPolicy(
     std::string_view name,
     const std::vector<std::string>& topology_attributes) {
+  PolicyOptions options;
+  options.topology_attributes = topology_attributes;
+  return NewScoringPolicy(name, options);
+}
+
+absl::StatusOr<std::unique_ptr<ScoringPolicy>> NewScoringPolicy(
+    std::string_view name, const PolicyOptions& options) {
+  const std::vector<std::string>& topology_attributes =
+      options.topology_attributes;
+  if (std::unique_ptr<ScoringPolicy> packing = NewPackingPolicy(name, options);
+      packing != nullptr) {
+    return packing;
+  }
   if (name == "upstream") return std::make_unique<UpstreamPolicy>();
   if (name == "binpack") return std::make_unique<BinpackPolicy>();
   if (name == "spread") return std::make_unique<SpreadPolicy>();

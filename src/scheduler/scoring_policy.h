@@ -14,6 +14,14 @@
 //             first tries to get them all sharing one value of an
 //             interconnect attribute (NVLink domain, PCIe root, ...) and
 //             nodes where that works score higher; never a hard constraint.
+//
+// GPU-sharing policies (scheduler/packing_policies.h): the five baselines
+// and FGD of "Beware of Fragmentation" (ATC'23) as its authors' simulator
+// implements them, and draplane's own fragmentation-aware policy:
+//   random, dotprod, gpu-clustering, gpu-packing, bestfit, fgd, draplane.
+// They look at every GPU of a node: a pod that takes one device (a GPU
+// share) is tried on each device of the node, and the policy picks the
+// device as well as the node.
 #ifndef DRAPLANE_SCHEDULER_SCORING_POLICY_H_
 #define DRAPLANE_SCHEDULER_SCORING_POLICY_H_
 
@@ -24,8 +32,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "api/core_types.h"
 #include "api/resource_types.h"
+#include "scheduler/cluster_state.h"
+#include "scheduler/fragmentation.h"
+#include "scheduler/node_filters/node_filters.h"
 
 namespace draplane::scheduler {
 
@@ -47,6 +59,21 @@ struct NodeCandidate {
   // topology: index+1 of the interconnect attribute all multi-device claims
   // could share on this node (1 = the first preferred attribute), 0 = none.
   int topology_match = 0;
+
+  // ---- Set only for policies that ComparesDevices().
+  // The node (its id and epoch key caches: ClusterState::NodeInfo).
+  const ClusterState::NodeInfo* info = nullptr;
+  // The pod's requests (cpu, memory) as the node filters read them.
+  const node_filters::PodNodeRequirements* pod = nullptr;
+  // The node's devices before this pod.
+  const std::vector<ClusterState::DeviceUse>* devices = nullptr;
+  // The devices this placement takes: index into `devices` and the share
+  // taken (thousandths; 1000 for a device taken whole).
+  struct Take {
+    int device = 0;
+    int64_t milli = 1000;
+  };
+  absl::Span<const Take> takes;
 };
 
 class ScoringPolicy {
@@ -62,6 +89,28 @@ class ScoringPolicy {
   // claims that ask for several devices, most preferred first.
   virtual const std::vector<std::string>& PreferredMatchAttributes() const = 0;
   virtual int64_t Score(const NodeCandidate& candidate) const = 0;
+
+  // True: the cycle fills the device fields of NodeCandidate and, for a
+  // pod whose claims ask for exactly one device, asks the allocator for
+  // that device on each device of the node (AllocateOptions::only_device)
+  // and scores every placement; the node's score is the best placement's.
+  virtual bool ComparesDevices() const { return false; }
+  // Among a node's placements with the best Score, the one with the
+  // highest preference wins (the first on ties). Does not rank nodes.
+  virtual int64_t DevicePreference(const NodeCandidate&) const { return 0; }
+  // Called once per pod before its nodes are scored.
+  virtual void StartPod() const {}
+};
+
+// What a policy may be given besides its name.
+struct PolicyOptions {
+  // topology: fully qualified attribute names (empty = the defaults).
+  std::vector<std::string> topology_attributes;
+  // fgd, draplane: the pods (one shape each) the target workload is drawn
+  // from; empty = learn it from the pods the policy scores.
+  std::vector<PodShape> pod_shapes;
+  // random: the seed of its choices.
+  uint64_t seed = 1;
 };
 
 // The policy names, in documentation order.
@@ -76,6 +125,8 @@ const std::vector<std::string>& DefaultTopologyAttributes();
 absl::StatusOr<std::unique_ptr<ScoringPolicy>> NewScoringPolicy(
     std::string_view name,
     const std::vector<std::string>& topology_attributes = {});
+absl::StatusOr<std::unique_ptr<ScoringPolicy>> NewScoringPolicy(
+    std::string_view name, const PolicyOptions& options);
 
 }  // namespace draplane::scheduler
 

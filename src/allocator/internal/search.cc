@@ -205,7 +205,11 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
   // Signatures of candidates whose subtree failed in this loop.
   std::vector<int64_t> failed;
   const int n = static_cast<int>(s_.devices.size());
+  const std::optional<DeviceId>& only = s_.options.only_device;
   for (int dev = start; dev < n; ++dev) {
+    if (only.has_value() && s_.devices[dev].id() != DeviceIdView(*only)) {
+      continue;
+    }
     if (rd.admin) {
       if (s_.AllocatingForClaim(dev, claim)) continue;
     } else if (s_.InUse(dev)) {

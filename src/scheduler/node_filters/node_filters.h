@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "api/core_types.h"
 #include "api/meta_types.h"
@@ -351,7 +352,7 @@ class FitErrorBuilder {
     bool unresolvable = false;
   };
   int num_all_nodes_;
-  std::map<std::string, Status> nodes_;
+  absl::flat_hash_map<std::string, Status> nodes_;
   Status absent_;
   std::string prefilter_message_;
   std::vector<std::string> postfilter_reasons_;
