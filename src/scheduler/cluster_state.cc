@@ -83,6 +83,7 @@ void ClusterState::SetNode(ObjectPtr node) {
   info.object = std::move(node);
   info.node_ptr = &As<api::Node>(info.object);
   info.allocatable = node_filters::ComputeNodeAllocatable(*info.node_ptr);
+  info.facts = node_filters::ComputeNodeFacts(*info.node_ptr);
   ++info.epoch;
 }
 

@@ -93,6 +93,7 @@ class ClusterState {
     const api::Node* node_ptr = nullptr;
     // ComputeNodeAllocatable(node()), kept with the node.
     node_filters::NodeAllocatable allocatable;
+    node_filters::NodeFacts facts;  // ComputeNodeFacts(node())
     node_filters::NodeUsage usage;
     int devices_total = 0;  // devices in slices published for this node
     int devices_used = 0;   // of those, allocated (incl. in flight)

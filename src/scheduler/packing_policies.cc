@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <random>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_map.h"
 #include "common/str_cat.h"
 
 namespace draplane::scheduler {
@@ -34,6 +36,7 @@ struct NodeView {
   // A cache filled while scoring, so mutable.
   mutable double frag = -1;
   mutable uint64_t frag_generation = 0;
+  bool counted = false;  // in NodeViews' GPUs per model
 };
 
 // What the policies read of one placement.
@@ -50,7 +53,12 @@ class NodeViews {
   const NodeView& Of(const NodeCandidate& c) {
     static const NodeView kEmpty;
     if (c.info == nullptr) return kEmpty;
-    NodeView& v = views_[c.info->id];
+    // The placements of one node are scored one after another.
+    if (last_id_ != c.info->id || last_ == nullptr) {
+      last_ = &views_[c.info->id];
+      last_id_ = c.info->id;
+    }
+    NodeView& v = *last_;
     const int64_t requested = c.info->usage.requested.milli_cpu;
     if (v.cpu_requested == requested && v.epoch == c.info->epoch) return v;
     v.epoch = c.info->epoch;
@@ -68,15 +76,35 @@ class NodeViews {
         v.free_gpus += d.free_milli == 1000 ? 1 : 0;
       }
     }
-    auto [it, inserted] = model_ids_.try_emplace(
-        std::string(v.model), static_cast<int>(model_ids_.size()));
-    v.model_id = it->second;
+    v.model_id = ModelId(v.model);
+    if (!v.counted) {
+      v.counted = true;
+      if (gpus_by_model_.size() <= static_cast<size_t>(v.model_id)) {
+        gpus_by_model_.resize(v.model_id + 1);
+      }
+      gpus_by_model_[v.model_id] += static_cast<int64_t>(v.left.size());
+      ++supply_version_;
+    }
     return v;
   }
+  int ModelId(std::string_view model) {
+    auto [it, inserted] = model_ids_.try_emplace(
+        std::string(model), static_cast<int>(model_ids_.size()));
+    return it->second;
+  }
+  // GPUs per model id of the nodes seen so far, and a counter bumped when
+  // it changes.
+  const std::vector<int64_t>& GpusByModel() const { return gpus_by_model_; }
+  uint64_t supply_version() const { return supply_version_; }
 
  private:
-  absl::flat_hash_map<uint64_t, NodeView> views_;
+  // node_hash_map: `last_` keeps its address while others are added.
+  absl::node_hash_map<uint64_t, NodeView> views_;
   absl::flat_hash_map<std::string, int> model_ids_;
+  NodeView* last_ = nullptr;
+  uint64_t last_id_ = 0;
+  std::vector<int64_t> gpus_by_model_;
+  uint64_t supply_version_ = 0;
 };
 
 Placement Read(const NodeCandidate& c, NodeViews& views) {
@@ -229,12 +257,19 @@ class FragmentationMemo {
   double Of(const NodeView& node, int64_t cpu_left, const int64_t* left,
             size_t n, const F& measure) {
     if (n > kMaxKeyed) return measure(cpu_left, left, n);
+    // The measure does not depend on the devices' order: key the sorted
+    // shares (insertion sort, n is small).
+    std::array<int16_t, kMaxKeyed> sorted{};
+    for (size_t i = 0; i < n; ++i) {
+      const auto v = static_cast<int16_t>(left[i]);
+      size_t j = i;
+      for (; j > 0 && sorted[j - 1] > v; --j) sorted[j] = sorted[j - 1];
+      sorted[j] = v;
+    }
     Key key;
-    key.model = node.model_id;
+    key.model_and_n = static_cast<uint64_t>(node.model_id) << 8 | n;
     key.cpu_left = cpu_left;
-    key.n = static_cast<uint8_t>(n);
-    for (size_t i = 0; i < n; ++i) key.left[i] = static_cast<int16_t>(left[i]);
-    std::sort(key.left.begin(), key.left.begin() + n);
+    std::memcpy(key.left.data(), sorted.data(), sizeof(key.left));
     if (memo_.size() > (1u << 20)) memo_.clear();
     auto [it, inserted] = memo_.try_emplace(key, 0.0);
     if (inserted) it->second = measure(cpu_left, left, n);
@@ -244,15 +279,17 @@ class FragmentationMemo {
 
  private:
   struct Key {
-    int model = 0;
+    uint64_t model_and_n = 0;
     int64_t cpu_left = 0;
-    uint8_t n = 0;
-    std::array<int16_t, kMaxKeyed> left{};
+    std::array<uint64_t, kMaxKeyed / 4> left{};  // 16 shares of 16 bits
     friend bool operator==(const Key&, const Key&) = default;
     template <typename H>
     friend H AbslHashValue(H h, const Key& k) {
-      return H::combine(std::move(h), k.model, k.cpu_left, k.n,
-                        absl::MakeConstSpan(k.left.data(), k.n));
+      // One multiply-mix over the words, then a single combine.
+      uint64_t x = k.model_and_n * 0x9E3779B97F4A7C15ull ^
+                   static_cast<uint64_t>(k.cpu_left);
+      for (uint64_t w : k.left) x = (x ^ w) * 0xFF51AFD7ED558CCDull;
+      return H::combine(std::move(h), x ^ (x >> 29));
     }
   };
   absl::flat_hash_map<Key, double> memo_;
@@ -355,14 +392,19 @@ class FgdPolicy : public PackingPolicy {
 
 // draplane's policy (docs/scheduling-policies.md): FGD's fragmentation
 // measure plus the GPU share a node's remaining cpu cannot feed (at the
-// target workload's cpu per GPU share), weighted kCpuStrandingWeight; the
-// placement that lowers it most wins, compared in steps of kStep
+// target workload's cpu per GPU share), weighted kCpuStrandingWeight; a
+// placement's gain is the drop of that measure minus a reservation price
+// for the GPU share it takes: kReservationWeight x the pressure on the
+// node's GPU model (what the workload's model-constrained shapes ask per
+// GPU of the models they allow, over the whole workload's demand per GPU;
+// 0 without constraints). The best gain wins, compared in steps of kStep
 // thousandths of a GPU (FGD compares sigmoid percents), ties going to the
 // first node; inside a node, among equally good GPUs, the fullest.
 class DraplanePolicy : public FgdPolicy {
  public:
   static constexpr double kCpuStrandingWeight = 4;
   static constexpr double kStep = 10;
+  static constexpr double kReservationWeight = 0.3;
 
   explicit DraplanePolicy(std::vector<PodShape> pods)
       : FgdPolicy(std::move(pods)) {}
@@ -398,10 +440,64 @@ class DraplanePolicy : public FgdPolicy {
       memo_.Clear();
       frag_generation_++;
     }
-    return static_cast<int64_t>(std::floor(FragDelta(c, p) / kStep));
+    double delta = FragDelta(c, p);
+    const std::vector<double>& pressure = Pressure();
+    const int m = p.node->model_id;
+    if (static_cast<size_t>(m) < pressure.size()) {
+      delta -= kReservationWeight * pressure[m] *
+               static_cast<double>(p.gpu_total);
+    }
+    return static_cast<int64_t>(std::floor(delta / kStep));
   }
 
  private:
+  // Per model id: the demand of model-constrained shapes per GPU of the
+  // models they allow, relative to the whole workload's demand per GPU.
+  // The GPUs per model are those of the nodes scored so far (in a live
+  // scheduler, nodes that were feasible for some pod).
+  const std::vector<double>& Pressure() const {
+    if (pressure_generation_ == frag_generation_ &&
+        pressure_supply_ == views_.supply_version()) {
+      return pressure_;
+    }
+    pressure_generation_ = frag_generation_;
+    pressure_supply_ = views_.supply_version();
+    const std::vector<int64_t>& supply = views_.GpusByModel();
+    pressure_.assign(supply.size(), 0);
+    double demand = 0;
+    int64_t total = 0;
+    for (int64_t g : supply) total += g;
+    for (const WeightedShape& w : source_.workload()) {
+      demand += w.popularity * static_cast<double>(w.shape.GpuMilli());
+    }
+    if (demand <= 0 || total <= 0) return pressure_;
+    std::vector<int> ids;
+    for (const WeightedShape& w : source_.workload()) {
+      if (w.shape.models.empty() || w.shape.GpuMilli() == 0) continue;
+      ids.clear();
+      int64_t allowed = 0;
+      for (const std::string& m : w.shape.models) {
+        const int id = views_.ModelId(m);
+        if (static_cast<size_t>(id) >= supply.size() ||
+            std::find(ids.begin(), ids.end(), id) != ids.end()) {
+          continue;  // no node seen with it, or named twice
+        }
+        ids.push_back(id);
+        allowed += supply[id];
+      }
+      if (allowed == 0) continue;
+      const double load = w.popularity *
+                          static_cast<double>(w.shape.GpuMilli()) /
+                          static_cast<double>(allowed);
+      for (int id : ids) pressure_[id] += load;
+    }
+    const double baseline = demand / static_cast<double>(total);
+    for (double& x : pressure_) x /= baseline;
+    return pressure_;
+  }
+  mutable std::vector<double> pressure_;
+  mutable uint64_t pressure_generation_ = ~0ull;
+  mutable uint64_t pressure_supply_ = ~0ull;
   mutable double cpu_per_gpu_milli_ = -1;
   mutable uint64_t ratio_generation_ = 0;
 };

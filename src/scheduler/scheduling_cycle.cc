@@ -364,6 +364,10 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     diagnosis.SetAbsentNodesStatus(
         {std::string(nf::kReasonNotInPreFilterNodes)});
   }
+  // Why each node was rejected, turned into the diagnosis only when no
+  // node fits (most pods fit somewhere; the diagnosis map is not cheap).
+  std::vector<Rejection>& rejections = rejections_;
+  rejections.clear();
   std::vector<const ClusterState::NodeInfo*> dra_failed;
   struct Best {
     const ClusterState::NodeInfo* node = nullptr;
@@ -392,9 +396,10 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       continue;  // NodeAffinity's PreFilter left it out
     }
     nf::FilterResult fit =
-        nf::RunAll(*requirements, node, info.allocatable, info.usage);
+        nf::RunAll(*requirements, node, info.allocatable, info.facts,
+                   info.usage);
     if (!fit.ok) {
-      diagnosis.SetNodeStatus(node_name, fit);
+      rejections.push_back({&node_name, {}, std::move(fit)});
       continue;
     }
     bool available = true;
@@ -405,7 +410,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       }
     }
     if (!available) {
-      diagnosis.SetNodeStatus(node_name, {std::string(kNotAvailable)}, true);
+      rejections.push_back({&node_name, kNotAvailable, {}});
       continue;
     }
     const Answer* answer = nullptr;
@@ -415,18 +420,17 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
         case allocator::OutcomeKind::kAllocated:
           break;
         case allocator::OutcomeKind::kUnallocatable:
-          diagnosis.SetNodeStatus(node_name, {std::string(kCannotAllocate)},
-                                  true);
+          rejections.push_back({&node_name, kCannotAllocate, {}});
           if (static_cast<int>(dra_failed.size()) <
               options_.max_explained_nodes) {
             dra_failed.push_back(&info);
           }
           continue;
         case allocator::OutcomeKind::kTimeout:
-          diagnosis.SetNodeStatus(node_name, {std::string(kTimedOut)}, true);
+          rejections.push_back({&node_name, kTimedOut, {}});
           continue;
         case allocator::OutcomeKind::kInvalidPools:
-          diagnosis.SetNodeStatus(node_name, {answer->message}, true);
+          rejections.push_back({&node_name, answer->message, {}});
           continue;
         case allocator::OutcomeKind::kFatal:
           any_error = true;
@@ -493,6 +497,14 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       d.kind = Decision::Kind::kError;
       d.message = error_message;
       return d;
+    }
+    for (Rejection& r : rejections) {
+      if (!r.dra_reason.empty()) {
+        diagnosis.SetNodeStatus(*r.node_name, {std::string(r.dra_reason)},
+                                true);
+      } else {
+        diagnosis.SetNodeStatus(*r.node_name, r.filter);
+      }
     }
     d.kind = Decision::Kind::kUnschedulable;
     d.message = diagnosis.Message();

@@ -140,6 +140,13 @@ class SchedulingCycle {
   // claim-spec signature -> NodeInfo::id -> answer (node_hash_map:
   // answers keep their address while a cycle adds others).
   absl::flat_hash_map<std::string, NodeAnswers> answers_;
+  // Why a node was rejected in the cycle running now.
+  struct Rejection {
+    const std::string* node_name;
+    std::string_view dra_reason;  // empty: `filter` says why
+    node_filters::FilterResult filter;
+  };
+  std::vector<Rejection> rejections_;  // reused from cycle to cycle
 };
 
 }  // namespace draplane::scheduler

@@ -232,19 +232,45 @@ FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
   return RunAll(pod, node, ComputeNodeAllocatable(node), usage, options);
 }
 
+NodeFacts ComputeNodeFacts(const api::Node& node) {
+  NodeFacts facts;
+  facts.unschedulable = node.spec.unschedulable;
+  for (const api::Taint& taint : node.spec.taints) {
+    facts.has_hard_taints |=
+        taint.effect == "NoSchedule" || taint.effect == "NoExecute";
+  }
+  facts.not_ready = !FilterNodeReady(node).ok;
+  return facts;
+}
+
 FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
                     const NodeAllocatable& allocatable, const NodeUsage& usage,
                     const FilterOptions& options) {
-  FilterResult r = FilterNodeUnschedulable(pod, node, options);
-  if (!r.ok) return r;
-  r = FilterNodeName(pod, node);
-  if (!r.ok) return r;
-  r = FilterTaintToleration(pod, node, options);
-  if (!r.ok) return r;
-  r = FilterNodeReady(node);
-  if (!r.ok) return r;
-  r = FilterNodeAffinity(pod, node);
-  if (!r.ok) return r;
+  return RunAll(pod, node, allocatable, ComputeNodeFacts(node), usage,
+                options);
+}
+
+FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
+                    const NodeAllocatable& allocatable, const NodeFacts& facts,
+                    const NodeUsage& usage, const FilterOptions& options) {
+  FilterResult r;
+  if (facts.unschedulable) {
+    r = FilterNodeUnschedulable(pod, node, options);
+    if (!r.ok) return r;
+  }
+  if (!pod.node_name.empty()) {
+    r = FilterNodeName(pod, node);
+    if (!r.ok) return r;
+  }
+  if (facts.has_hard_taints) {
+    r = FilterTaintToleration(pod, node, options);
+    if (!r.ok) return r;
+  }
+  if (facts.not_ready) return FilterNodeReady(node);
+  if (!pod.node_selector.empty() || pod.required_node_affinity.has_value()) {
+    r = FilterNodeAffinity(pod, node);
+    if (!r.ok) return r;
+  }
   return FilterNodeResourcesFit(pod, allocatable, usage);
 }
 

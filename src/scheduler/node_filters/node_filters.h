@@ -120,6 +120,17 @@ struct NodeAllocatable {
 };
 NodeAllocatable ComputeNodeAllocatable(const api::Node& node);
 
+// What the pod-independent filters read of a node, computed once per node
+// version so that a node most pods pass need not be read again:
+// spec.unschedulable, whether it has NoSchedule/NoExecute taints, and
+// whether NodeReady rejects it.
+struct NodeFacts {
+  bool unschedulable = false;
+  bool has_hard_taints = false;
+  bool not_ready = false;
+};
+NodeFacts ComputeNodeFacts(const api::Node& node);
+
 // ----------------------------------------------------------- pod side
 // What the node filters need from a pod, computed once per pod.
 struct PodNodeRequirements {
@@ -263,6 +274,11 @@ FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
 FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
                     const NodeAllocatable& allocatable, const NodeUsage& usage,
                     const FilterOptions& options = {});
+// The same with the node's facts computed by the caller
+// (ComputeNodeFacts(node)): filters the facts show passing are skipped.
+FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
+                    const NodeAllocatable& allocatable, const NodeFacts& facts,
+                    const NodeUsage& usage, const FilterOptions& options = {});
 
 // ----------------------------------------------------------- scoring
 // NodeResourcesFit scores (0..100) with upstream's default resources cpu and

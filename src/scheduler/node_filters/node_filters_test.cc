@@ -721,6 +721,46 @@ TEST(RunAllTest, FirstFailingPluginWins) {
   EXPECT_TRUE(ok.plugin.empty());
 }
 
+TEST(RunAllTest, NodeFactsSayWhichFiltersCanReject) {
+  api::Node node = SizedNode({{"cpu", "4"}, {"pods", "10"}});
+  EXPECT_FALSE(ComputeNodeFacts(node).unschedulable);
+  EXPECT_FALSE(ComputeNodeFacts(node).has_hard_taints);
+  EXPECT_FALSE(ComputeNodeFacts(node).not_ready);
+  node.spec.taints = {Taint("a", "", "PreferNoSchedule")};
+  EXPECT_FALSE(ComputeNodeFacts(node).has_hard_taints);
+  node.spec.taints.push_back(Taint("gpu", "", "NoExecute"));
+  node.spec.unschedulable = true;
+  node.status.conditions.push_back(Condition("Ready", "Unknown"));
+  const NodeFacts facts = ComputeNodeFacts(node);
+  EXPECT_TRUE(facts.unschedulable);
+  EXPECT_TRUE(facts.has_hard_taints);
+  EXPECT_TRUE(facts.not_ready);
+
+  // With the facts, the same answers as without, for a pod that
+  // tolerates what the facts flag and for one that does not.
+  api::Pod pod = PodRequesting({{"cpu", "1"}});
+  NodeUsage usage;
+  const NodeAllocatable alloc = ComputeNodeAllocatable(node);
+  auto same = [&] {
+    const PodNodeRequirements req = MustParse(pod);
+    FilterResult with = RunAll(req, node, alloc, facts, usage);
+    FilterResult without = RunAll(req, node, usage);
+    EXPECT_EQ(with.ok, without.ok);
+    EXPECT_EQ(with.reasons, without.reasons);
+    EXPECT_EQ(with.plugin, without.plugin);
+    return with;
+  };
+  EXPECT_EQ(same().plugin, "NodeUnschedulable");
+  pod.spec.tolerations = {Toleration("node.kubernetes.io/unschedulable",
+                                     "Exists", "", "NoSchedule"),
+                          Toleration("gpu", "Exists", "", "NoExecute")};
+  EXPECT_EQ(same().reasons,
+            std::vector<std::string>{"node(s) were not ready"});
+  node.status.conditions[0].status = "True";
+  EXPECT_TRUE(RunAll(MustParse(pod), node, alloc, ComputeNodeFacts(node), usage)
+                  .ok);
+}
+
 TEST(ResourceNamesTest, IsScalarResourceName) {
   EXPECT_TRUE(IsScalarResourceName("nvidia.com/gpu"));
   EXPECT_TRUE(IsScalarResourceName("example.com/aaa"));
