@@ -76,8 +76,7 @@ absl::Status ExplainNodes(
     v.node = node.metadata.name;
     if (pod != nullptr) {
       nf::FilterResult fit =
-          nf::RunAll(*pod, node, info->allocatable, info->facts,
-                     info->usage);
+          nf::RunAll(*pod, node, info->allocatable, info->facts, info->usage);
       if (!fit.ok) {
         v.reason = Join(fit.reasons, ", ");
         e.nodes.push_back(std::move(v));

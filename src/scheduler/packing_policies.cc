@@ -444,8 +444,8 @@ class DraplanePolicy : public FgdPolicy {
     const std::vector<double>& pressure = Pressure();
     const int m = p.node->model_id;
     if (static_cast<size_t>(m) < pressure.size()) {
-      delta -= kReservationWeight * pressure[m] *
-               static_cast<double>(p.gpu_total);
+      delta -=
+          kReservationWeight * pressure[m] * static_cast<double>(p.gpu_total);
     }
     return static_cast<int64_t>(std::floor(delta / kStep));
   }

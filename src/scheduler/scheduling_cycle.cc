@@ -395,9 +395,8 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     if (prefilter_names.has_value() && prefilter_names->count(node_name) == 0) {
       continue;  // NodeAffinity's PreFilter left it out
     }
-    nf::FilterResult fit =
-        nf::RunAll(*requirements, node, info.allocatable, info.facts,
-                   info.usage);
+    nf::FilterResult fit = nf::RunAll(*requirements, node, info.allocatable,
+                                      info.facts, info.usage);
     if (!fit.ok) {
       rejections.push_back({&node_name, {}, std::move(fit)});
       continue;

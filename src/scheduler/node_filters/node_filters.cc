@@ -246,8 +246,7 @@ NodeFacts ComputeNodeFacts(const api::Node& node) {
 FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
                     const NodeAllocatable& allocatable, const NodeUsage& usage,
                     const FilterOptions& options) {
-  return RunAll(pod, node, allocatable, ComputeNodeFacts(node), usage,
-                options);
+  return RunAll(pod, node, allocatable, ComputeNodeFacts(node), usage, options);
 }
 
 FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,

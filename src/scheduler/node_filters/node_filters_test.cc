@@ -754,11 +754,10 @@ TEST(RunAllTest, NodeFactsSayWhichFiltersCanReject) {
   pod.spec.tolerations = {Toleration("node.kubernetes.io/unschedulable",
                                      "Exists", "", "NoSchedule"),
                           Toleration("gpu", "Exists", "", "NoExecute")};
-  EXPECT_EQ(same().reasons,
-            std::vector<std::string>{"node(s) were not ready"});
+  EXPECT_EQ(same().reasons, std::vector<std::string>{"node(s) were not ready"});
   node.status.conditions[0].status = "True";
-  EXPECT_TRUE(RunAll(MustParse(pod), node, alloc, ComputeNodeFacts(node), usage)
-                  .ok);
+  EXPECT_TRUE(
+      RunAll(MustParse(pod), node, alloc, ComputeNodeFacts(node), usage).ok);
 }
 
 TEST(ResourceNamesTest, IsScalarResourceName) {
