@@ -36,7 +36,6 @@ struct NodeView {
   // A cache filled while scoring, so mutable.
   mutable double frag = -1;
   mutable uint64_t frag_generation = 0;
-  bool counted = false;  // in NodeViews' GPUs per model
 };
 
 // What the policies read of one placement.
@@ -77,25 +76,14 @@ class NodeViews {
       }
     }
     v.model_id = ModelId(v.model);
-    if (!v.counted) {
-      v.counted = true;
-      if (gpus_by_model_.size() <= static_cast<size_t>(v.model_id)) {
-        gpus_by_model_.resize(v.model_id + 1);
-      }
-      gpus_by_model_[v.model_id] += static_cast<int64_t>(v.left.size());
-      ++supply_version_;
-    }
     return v;
   }
+  // A small dense id per GPU model name ("" included).
   int ModelId(std::string_view model) {
     auto [it, inserted] = model_ids_.try_emplace(
         std::string(model), static_cast<int>(model_ids_.size()));
     return it->second;
   }
-  // GPUs per model id of the nodes seen so far, and a counter bumped when
-  // it changes.
-  const std::vector<int64_t>& GpusByModel() const { return gpus_by_model_; }
-  uint64_t supply_version() const { return supply_version_; }
 
  private:
   // node_hash_map: `last_` keeps its address while others are added.
@@ -103,8 +91,6 @@ class NodeViews {
   absl::flat_hash_map<std::string, int> model_ids_;
   NodeView* last_ = nullptr;
   uint64_t last_id_ = 0;
-  std::vector<int64_t> gpus_by_model_;
-  uint64_t supply_version_ = 0;
 };
 
 Placement Read(const NodeCandidate& c, NodeViews& views) {
@@ -349,7 +335,7 @@ class FgdPolicy : public PackingPolicy {
     return FragmentationAmount(model, cpu_left, left, n, source_.workload());
   }
   std::string_view name() const override { return "fgd"; }
-  void StartPod() const override { source_.StartPod(); }
+  void StartPod(ClusterState&) const override { source_.StartPod(); }
   int64_t Score(const NodeCandidate& c) const override {
     Placement p = Read(c);
     if (source_.Observe(p)) {
@@ -434,6 +420,24 @@ class DraplanePolicy : public FgdPolicy {
     return f +
            kCpuStrandingWeight * std::max(0.0, static_cast<double>(idle) - fed);
   }
+  // Counts the cluster's GPUs per model when its nodes or slices changed.
+  void StartPod(ClusterState& state) const override {
+    FgdPolicy::StartPod(state);
+    const std::pair<uint64_t, size_t> version(state.GlobalEpoch(),
+                                              state.Nodes().size());
+    if (version == supply_version_) return;
+    supply_version_ = version;
+    supply_.clear();
+    for (const ClusterState::NodeInfo* info : state.Nodes()) {
+      const auto& devices = state.NodeDevices(*info);
+      if (devices.empty()) continue;
+      const auto id =
+          static_cast<size_t>(views_.ModelId(NodeGpuModel(devices)));
+      if (supply_.size() <= id) supply_.resize(id + 1);
+      supply_[id] += static_cast<int64_t>(devices.size());
+    }
+    pressure_generation_ = ~0ull;  // recompute
+  }
   int64_t Score(const NodeCandidate& c) const override {
     Placement p = Read(c);
     if (source_.Observe(p)) {
@@ -453,16 +457,10 @@ class DraplanePolicy : public FgdPolicy {
  private:
   // Per model id: the demand of model-constrained shapes per GPU of the
   // models they allow, relative to the whole workload's demand per GPU.
-  // The GPUs per model are those of the nodes scored so far (in a live
-  // scheduler, nodes that were feasible for some pod).
   const std::vector<double>& Pressure() const {
-    if (pressure_generation_ == frag_generation_ &&
-        pressure_supply_ == views_.supply_version()) {
-      return pressure_;
-    }
+    if (pressure_generation_ == frag_generation_) return pressure_;
     pressure_generation_ = frag_generation_;
-    pressure_supply_ = views_.supply_version();
-    const std::vector<int64_t>& supply = views_.GpusByModel();
+    const std::vector<int64_t>& supply = supply_;
     pressure_.assign(supply.size(), 0);
     double demand = 0;
     int64_t total = 0;
@@ -495,9 +493,10 @@ class DraplanePolicy : public FgdPolicy {
     for (double& x : pressure_) x /= baseline;
     return pressure_;
   }
+  mutable std::vector<int64_t> supply_;  // GPUs per model id
+  mutable std::pair<uint64_t, size_t> supply_version_{~0ull, 0};
   mutable std::vector<double> pressure_;
   mutable uint64_t pressure_generation_ = ~0ull;
-  mutable uint64_t pressure_supply_ = ~0ull;
   mutable double cpu_per_gpu_milli_ = -1;
   mutable uint64_t ratio_generation_ = 0;
 };

@@ -377,7 +377,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     int ties = 0;
   } best;
   const bool compares_devices = policy_->ComparesDevices();
-  if (compares_devices) policy_->StartPod();
+  if (compares_devices) policy_->StartPod(*state_);
   size_t feasible = 0;
   size_t processed = 0;
   bool any_error = false;

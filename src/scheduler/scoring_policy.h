@@ -98,8 +98,9 @@ class ScoringPolicy {
   // Among a node's placements with the best Score, the one with the
   // highest preference wins (the first on ties). Does not rank nodes.
   virtual int64_t DevicePreference(const NodeCandidate&) const { return 0; }
-  // Called once per pod before its nodes are scored.
-  virtual void StartPod() const {}
+  // Called once per pod before its nodes are scored, with the cluster
+  // they are scored in.
+  virtual void StartPod(ClusterState& /*state*/) const {}
 };
 
 // What a policy may be given besides its name.

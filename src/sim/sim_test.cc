@@ -243,6 +243,47 @@ TEST_F(GpuChoiceTest, PoliciesChooseTheGpuInsideTheNode) {
   }
 }
 
+// Where a whole-GPU pod that any model can run goes, on one T4 node
+// (first in order) and three G2 nodes of one GPU each, when a tenth of the
+// workload can only use T4 and another tenth only G2.
+std::string PlaceUnconstrained(const std::string& policy) {
+  std::vector<TraceNode> nodes = {{"a", 16000, 65536, 1, "T4"},
+                                  {"b", 16000, 65536, 1, "G2"},
+                                  {"c", 16000, 65536, 1, "G2"},
+                                  {"d", 16000, 65536, 1, "G2"}};
+  auto cluster = BuildCluster(nodes);
+  EXPECT_TRUE(cluster.ok()) << cluster.status();
+  scheduler::ClusterState state(allocator::Features::Defaults());
+  state.SetDeviceClass(cluster->device_class);
+  for (const auto& n : cluster->nodes) state.SetNode(n);
+  for (const auto& sl : cluster->slices) state.SetSlice(sl);
+  scheduler::PolicyOptions options;
+  for (int i = 0; i < 8; ++i) options.pod_shapes.push_back({1000, 1, 1000, {}});
+  options.pod_shapes.push_back({1000, 1, 1000, {"T4"}});
+  options.pod_shapes.push_back({1000, 1, 1000, {"G2"}});
+  auto p = scheduler::NewScoringPolicy(policy, options);
+  EXPECT_TRUE(p.ok()) << p.status();
+  scheduler::SchedulingCycle cycle(&state, p->get(), {});
+  auto factory = PodFactory::Create(Pods({{1, 1000}}));
+  EXPECT_TRUE(factory.ok());
+  PodObjects o = factory->Instantiate(0, "pod0");
+  state.SetClaim(o.claim);
+  scheduler::Decision d = cycle.Schedule(o.pod);
+  EXPECT_EQ(d.kind, scheduler::Decision::Kind::kScheduled) << d.message;
+  return d.node;
+}
+
+TEST(ModelReservationTest, DraplaneKeepsScarceModelsForThePodsThatNeedThem) {
+  // FGD's measure: the T4 GPU is a fragment for the G2-only tenth, each
+  // G2 GPU for the T4-only tenth; taking either lowers it by 100: a tie,
+  // and the first node, the only T4, goes.
+  EXPECT_EQ(PlaceUnconstrained("fgd"), "a");
+  // draplane prices the share taken by the pressure on the model: the
+  // T4-only demand has one GPU, the G2-only demand three, so T4 costs
+  // three times as much (pressure 0.4 vs 0.13 of the mean demand per GPU).
+  EXPECT_EQ(PlaceUnconstrained("draplane"), "b");
+}
+
 TEST(SimulatorTest, RunsTheProtocolOnASmallTrace) {
   auto nodes = ParseNodeList(kNodes, "nodes.csv");
   auto pods = ParsePodList(kPods, "pods.csv");
