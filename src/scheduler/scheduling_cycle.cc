@@ -398,7 +398,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     nf::FilterResult fit = nf::RunAll(*requirements, node, info.allocatable,
                                       info.facts, info.usage);
     if (!fit.ok) {
-      rejections.push_back({&node_name, {}, std::move(fit)});
+      rejections.push_back({&node_name, false, {}, std::move(fit)});
       continue;
     }
     bool available = true;
@@ -409,7 +409,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       }
     }
     if (!available) {
-      rejections.push_back({&node_name, kNotAvailable, {}});
+      rejections.push_back({&node_name, true, kNotAvailable, {}});
       continue;
     }
     const Answer* answer = nullptr;
@@ -419,17 +419,17 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
         case allocator::OutcomeKind::kAllocated:
           break;
         case allocator::OutcomeKind::kUnallocatable:
-          rejections.push_back({&node_name, kCannotAllocate, {}});
+          rejections.push_back({&node_name, true, kCannotAllocate, {}});
           if (static_cast<int>(dra_failed.size()) <
               options_.max_explained_nodes) {
             dra_failed.push_back(&info);
           }
           continue;
         case allocator::OutcomeKind::kTimeout:
-          rejections.push_back({&node_name, kTimedOut, {}});
+          rejections.push_back({&node_name, true, kTimedOut, {}});
           continue;
         case allocator::OutcomeKind::kInvalidPools:
-          rejections.push_back({&node_name, answer->message, {}});
+          rejections.push_back({&node_name, true, answer->message, {}});
           continue;
         case allocator::OutcomeKind::kFatal:
           any_error = true;
@@ -498,7 +498,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       return d;
     }
     for (Rejection& r : rejections) {
-      if (!r.dra_reason.empty()) {
+      if (r.by_dra) {
         diagnosis.SetNodeStatus(*r.node_name, {std::string(r.dra_reason)},
                                 true);
       } else {

@@ -143,7 +143,8 @@ class SchedulingCycle {
   // Why a node was rejected in the cycle running now.
   struct Rejection {
     const std::string* node_name;
-    std::string_view dra_reason;  // empty: `filter` says why
+    bool by_dra;                  // dra_reason says why, else `filter`
+    std::string_view dra_reason;  // a constant or in an answer kept
     node_filters::FilterResult filter;
   };
   std::vector<Rejection> rejections_;  // reused from cycle to cycle

@@ -265,7 +265,10 @@ FilterResult RunAll(const PodNodeRequirements& pod, const api::Node& node,
     r = FilterTaintToleration(pod, node, options);
     if (!r.ok) return r;
   }
-  if (facts.not_ready) return FilterNodeReady(node);
+  if (facts.not_ready) {
+    r = FilterNodeReady(node);
+    if (!r.ok) return r;
+  }
   if (!pod.node_selector.empty() || pod.required_node_affinity.has_value()) {
     r = FilterNodeAffinity(pod, node);
     if (!r.ok) return r;
