@@ -169,6 +169,16 @@ TEST(FragmentationTest, TypicalWorkloadAndNodeMeasure) {
   EXPECT_NEAR(scheduler::FragmentationAmount(node, cpu_only), 1300, 1e-9);
 }
 
+// The trace nodes' objects in `state`.
+void LoadCluster(const std::vector<TraceNode>& nodes,
+                 scheduler::ClusterState& state) {
+  auto cluster = BuildCluster(nodes);
+  ASSERT_TRUE(cluster.ok()) << cluster.status();
+  state.SetDeviceClass(cluster->device_class);
+  for (const auto& n : cluster->nodes) state.SetNode(n);
+  for (const auto& sl : cluster->slices) state.SetSlice(sl);
+}
+
 // A two-GPU node with one GPU partly used; which GPU gets a 300 share.
 class GpuChoiceTest : public ::testing::Test {
  protected:
@@ -178,13 +188,8 @@ class GpuChoiceTest : public ::testing::Test {
   };
   Placed Run(const std::string& policy, std::vector<int64_t> first_shares,
              int64_t share, bool learn = false) {
-    std::vector<TraceNode> nodes = {{"a", 64000, 262144, 4, "T4"}};
-    auto cluster = BuildCluster(nodes);
-    EXPECT_TRUE(cluster.ok()) << cluster.status();
     scheduler::ClusterState state(allocator::Features::Defaults());
-    state.SetDeviceClass(cluster->device_class);
-    for (const auto& n : cluster->nodes) state.SetNode(n);
-    for (const auto& s : cluster->slices) state.SetSlice(s);
+    LoadCluster({{"a", 64000, 262144, 4, "T4"}}, state);
     scheduler::PolicyOptions options;
     if (!learn) options.pod_shapes = {{1000, 1, 700, {}}, {1000, 1, 300, {}}};
     auto p = scheduler::NewScoringPolicy(policy, options);
@@ -247,16 +252,12 @@ TEST_F(GpuChoiceTest, PoliciesChooseTheGpuInsideTheNode) {
 // (first in order) and three G2 nodes of one GPU each, when a tenth of the
 // workload can only use T4 and another tenth only G2.
 std::string PlaceUnconstrained(const std::string& policy) {
-  std::vector<TraceNode> nodes = {{"a", 16000, 65536, 1, "T4"},
-                                  {"b", 16000, 65536, 1, "G2"},
-                                  {"c", 16000, 65536, 1, "G2"},
-                                  {"d", 16000, 65536, 1, "G2"}};
-  auto cluster = BuildCluster(nodes);
-  EXPECT_TRUE(cluster.ok()) << cluster.status();
   scheduler::ClusterState state(allocator::Features::Defaults());
-  state.SetDeviceClass(cluster->device_class);
-  for (const auto& n : cluster->nodes) state.SetNode(n);
-  for (const auto& sl : cluster->slices) state.SetSlice(sl);
+  LoadCluster({{"a", 16000, 65536, 1, "T4"},
+               {"b", 16000, 65536, 1, "G2"},
+               {"c", 16000, 65536, 1, "G2"},
+               {"d", 16000, 65536, 1, "G2"}},
+              state);
   scheduler::PolicyOptions options;
   for (int i = 0; i < 8; ++i) options.pod_shapes.push_back({1000, 1, 1000, {}});
   options.pod_shapes.push_back({1000, 1, 1000, {"T4"}});
