@@ -259,6 +259,7 @@ spec:
 
 
 def check_patch_label_annotate(e):
+    e.seed_file("03-resourceclaim-and-pod.yaml")  # made the claim
     e.k("label", "resourceclaim", "training-gpu-claim", "-n", "ml-workloads",
         "team=ml")
     e.k("annotate", "resourceclaim", "training-gpu-claim", "-n", "ml-workloads",
@@ -371,6 +372,7 @@ spec:
 def check_describe_with_events(e):
     # kubectl describe finds events by the object's kind, name, namespace
     # and uid.
+    e.seed_file("03-resourceclaim-and-pod.yaml")  # made the pod
     uid = e.kjson("get", "pod", "distributed-training", "-n",
                   "ml-workloads")["metadata"]["uid"]
     e.k("create", "-f", "-", input="""
@@ -459,6 +461,8 @@ def metric_samples(text):
 def check_metrics(e):
     # The seed's metrics through the real kubectl (as kube-apiserver's own
     # /metrics is read), checked by Prometheus' own text parser and linter.
+    # The claim metrics have series once the seed's claims exist.
+    e.seed_file("03-resourceclaim-and-pod.yaml")
     text = e.k("get", "--raw", "/metrics").stdout
     if e.draref is None:
         raise Skip("build/draref not built (the Go test tree): exposition "
