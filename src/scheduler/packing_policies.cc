@@ -478,7 +478,7 @@ class DraplanePolicy : public FgdPolicy {
         const int id = views_.ModelId(m);
         if (static_cast<size_t>(id) >= supply.size() ||
             std::find(ids.begin(), ids.end(), id) != ids.end()) {
-          continue;  // no node seen with it, or named twice
+          continue;  // no GPU of that model, or named twice
         }
         ids.push_back(id);
         allowed += supply[id];
