@@ -26,6 +26,10 @@
 //   sync_cpu_seconds, and only the scheduling after it (decisions, claim
 //   writes, bindings, events) is timed, as upstream's scheduler_perf times
 //   a synced scheduler.
+//
+// Profiling: with DRAPLANE_BENCH_PERF_CTL set to the control FIFO of
+// `perf record --control=fifo:FIFO -D -1`, only the timed part of an api
+// run is recorded.
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -93,6 +97,18 @@ double CpuSeconds() {
   getrusage(RUSAGE_SELF, &u);
   return u.ru_utime.tv_sec + u.ru_stime.tv_sec +
          (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// Sends `command` ("enable" / "disable") to the perf control FIFO named by
+// DRAPLANE_BENCH_PERF_CTL, when set.
+void PerfControl(const char* command) {
+  const char* fifo = std::getenv("DRAPLANE_BENCH_PERF_CTL");
+  if (fifo == nullptr || *fifo == '\0') return;
+  if (FILE* f = std::fopen(fifo, "w"); f != nullptr) {
+    std::fputs(command, f);
+    std::fputc('\n', f);
+    std::fclose(f);
+  }
 }
 
 scheduler::ObjectPtr Ptr(const Json& json) {
@@ -259,6 +275,7 @@ int RunApi(const Flags& f) {
     const absl::Time sync_start = absl::Now();
     const double sync_cpu_start = CpuSeconds();
     if (!(*sched)->Start().ok()) return 2;
+    PerfControl("enable");
     start = created_at = absl::Now();
     cpu_start = CpuSeconds();
     scheduled_before = (*sched)->stats().scheduled;
@@ -266,6 +283,7 @@ int RunApi(const Flags& f) {
     sync_cpu_seconds = cpu_start - sync_cpu_start;
   } else {
     if (!(*sched)->Start().ok()) return 2;
+    PerfControl("enable");
     start = absl::Now();
     cpu_start = CpuSeconds();
     create_pods();
@@ -277,6 +295,7 @@ int RunApi(const Flags& f) {
   }
   absl::Time end = absl::Now();
   const double cpu_seconds = CpuSeconds() - cpu_start;
+  PerfControl("disable");
   scheduler::SchedulerStats stats = (*sched)->stats();
   (*sched)->Stop();
   controller.Stop();

@@ -265,11 +265,19 @@ absl::StatusOr<Json> EncodeObject(const Object& object,
         }
       },
       object.value);
+  // kind and apiVersion first, then the body's members, moved (its keys
+  // are distinct, so only kind and apiVersion need a search).
   Json out = Json::object();
+  // Room for every member first (see internal::EncodeStruct).
+  out.get_ref<Json::object_t&>().reserve(body.size() + 2);
   out["kind"] = object.type.kind;
   out["apiVersion"] = target;
   for (auto it = body.begin(); it != body.end(); ++it) {
-    out[it.key()] = it.value();
+    if (it.key() == "kind" || it.key() == "apiVersion") {
+      out[it.key()] = std::move(it.value());
+    } else {
+      internal::AppendMember(out, it.key(), std::move(it.value()));
+    }
   }
   if (group == "resource.k8s.io" && version == "v1beta1" &&
       IsResourceGroupKind(object.type.kind)) {

@@ -94,6 +94,14 @@ inline constexpr bool kIsEmbed = false;
 template <class S, class R>
 inline constexpr bool kIsEmbed<EmbedSpec<S, R>> = true;
 
+// The struct an Embed() spec holds out of line.
+template <class Spec>
+struct EmbeddedOf;
+template <class S, class R>
+struct EmbeddedOf<EmbedSpec<S, R>> {
+  using type = R;
+};
+
 // Specialised for every modelled struct.
 template <class S>
 inline constexpr int FieldsOf = 0;
@@ -472,6 +480,15 @@ Json ToJson(const std::map<std::string, T>& v);
 template <class T>
 Json ToJson(const FlatMap<std::string, T>& v);
 
+// Appends a member to an object without looking for an existing one: a
+// struct's JSON names are distinct (embedded structs included, as in Go),
+// so the ordered map's search on insertion is skipped.
+inline void AppendMember(Json& out, std::string_view name, Json value) {
+  auto& members = out.get_ref<Json::object_t&>();
+  static_cast<std::vector<std::pair<const std::string, Json>>&>(members)
+      .emplace_back(std::string(name), std::move(value));
+}
+
 inline Json EncodeScalar(const std::string& v) { return v; }
 template <class I>
 requires(std::is_integral_v<I>) Json EncodeScalar(I v) { return v; }
@@ -510,14 +527,16 @@ inline Json ToJson(const std::vector<bool>& v) {
 template <class T>
 Json ToJson(const std::map<std::string, T>& v) {
   Json out = Json::object();
-  for (const auto& [k, item] : v) out[k] = ToJson(item);
+  out.get_ref<Json::object_t&>().reserve(v.size());
+  for (const auto& [k, item] : v) AppendMember(out, k, ToJson(item));
   return out;
 }
 
 template <class T>
 Json ToJson(const FlatMap<std::string, T>& v) {
   Json out = Json::object();
-  for (const auto& [k, item] : v) out[k] = ToJson(item);
+  out.get_ref<Json::object_t&>().reserve(v.size());
+  for (const auto& [k, item] : v) AppendMember(out, k, ToJson(item));
   return out;
 }
 
@@ -544,13 +563,49 @@ bool IsEmpty(const T& v) {
   }
 }
 
-// Appends a member to an object without looking for an existing one: a
-// struct's JSON names are distinct (embedded structs included, as in Go),
-// so the ordered map's search on insertion is skipped.
-inline void AppendMember(Json& out, std::string_view name, Json value) {
-  auto& members = out.get_ref<Json::object_t&>();
-  static_cast<std::vector<std::pair<const std::string, Json>>&>(members)
-      .emplace_back(std::string(name), std::move(value));
+// The most JSON members S encodes to, embedded structs' members included
+// and its Rest() member not counted.
+template <class S>
+constexpr size_t MaxMembers();
+template <class Spec>
+constexpr size_t MaxMembersOfSpec() {
+  if constexpr (kIsRest<Spec>) {
+    return 0;
+  } else if constexpr (kIsEmbed<Spec>) {
+    return MaxMembers<typename EmbeddedOf<Spec>::type>();
+  } else {
+    return 1;
+  }
+}
+template <class S>
+constexpr size_t MaxMembers() {
+  return std::apply(
+      [](const auto&... spec) {
+        return (size_t{0} + ... +
+                MaxMembersOfSpec<std::remove_cvref_t<decltype(spec)>>());
+      },
+      FieldsOf<S>);
+}
+
+// The Rest() member of `v` (or of a struct it embeds), null when none.
+template <class S>
+const Json* RestOf(const S& v) {
+  const Json* rest = nullptr;
+  std::apply(
+      [&](const auto&... spec) {
+        (
+            [&] {
+              using Spec = std::remove_cvref_t<decltype(spec)>;
+              if constexpr (kIsEmbed<Spec>) {
+                if (const Json* r = RestOf(*(v.*(spec.member))); r) rest = r;
+              } else if constexpr (kIsRest<Spec>) {
+                rest = &(v.*(spec.member));
+              }
+            }(),
+            ...);
+      },
+      FieldsOf<S>);
+  return rest;
 }
 
 template <class S>
@@ -578,11 +633,17 @@ void EncodeMembers(const S& v, Json& out, const Json** rest) {
 template <class S>
 Json EncodeStruct(const S& v) {
   Json out = Json::object();
-  const Json* rest = nullptr;
+  // The members' room reserved first: a growing ordered_map copies its
+  // members (their const keys make the pairs' moves potentially
+  // throwing), whole subtrees included.
+  const Json* rest = RestOf(v);
+  out.get_ref<Json::object_t&>().reserve(
+      MaxMembers<S>() +
+      (rest != nullptr && rest->is_object() ? rest->size() : 0));
   EncodeMembers(v, out, &rest);
   if (rest != nullptr && rest->is_object()) {
     for (auto it = rest->begin(); it != rest->end(); ++it) {
-      if (!out.contains(it.key())) out[it.key()] = it.value();
+      if (!out.contains(it.key())) AppendMember(out, it.key(), it.value());
     }
   }
   return out;
