@@ -14,14 +14,16 @@
 #include <string_view>
 #include <vector>
 
+#include "common/json_object_map.h"
 #include "nlohmann/json.hpp"
 
 namespace draplane::api {
 
 // A JSON value kept verbatim: opaque driver parameters, managedFields'
 // fieldsV1, and every field of a core kind that draplane does not model.
-// Object key order is preserved.
-using Json = nlohmann::ordered_json;
+// Object key order is preserved (nlohmann's ordered_json with members that
+// move: common/json_object_map.h).
+using Json = nlohmann::basic_json<JsonObjectMap>;
 
 // Serialises `json` compactly (indent < 0) or indented. Never throws:
 // invalid UTF-8 in strings (possible only for values built in code; parsed

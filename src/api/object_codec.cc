@@ -268,7 +268,7 @@ absl::StatusOr<Json> EncodeObject(const Object& object,
   // kind and apiVersion first, then the body's members, moved (its keys
   // are distinct, so only kind and apiVersion need a search).
   Json out = Json::object();
-  // Room for every member first (see internal::EncodeStruct).
+  // Room for every member first: one allocation instead of growing.
   out.get_ref<Json::object_t&>().reserve(body.size() + 2);
   out["kind"] = object.type.kind;
   out["apiVersion"] = target;

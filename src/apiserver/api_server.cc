@@ -172,18 +172,7 @@ absl::StatusOr<api::Object> TypedEventObject(const ResourceInfo& r,
     decoded = api::DecodeObject(*v);
   }
   if (!decoded.ok()) return decoded.status();
-  if (drop_managed_fields) {
-    if (api::ObjectMeta* meta = decoded->object.mutable_metadata();
-        meta != nullptr) {
-      meta->managed_fields.clear();
-    } else if (auto* u = std::get_if<api::UnstructuredObject>(
-                   &decoded->object.value)) {
-      if (auto m = u->json.find("metadata");
-          m != u->json.end() && m->is_object()) {
-        m->erase("managedFields");
-      }
-    }
-  }
+  if (drop_managed_fields) internal::DropManagedFields(decoded->object);
   return std::move(decoded->object);
 }
 
@@ -1435,6 +1424,16 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
       if (n.table) {
         if (!send(type, *ev->object)) return;
         continue;
+      }
+      // The stored version of a live object, managedFields dropped: the
+      // registry's typed form, shared with the next update's validation.
+      if (typed != nullptr && typed->DropsManagedFields() &&
+          t.version == r.StorageVersion() &&
+          ev->type != internal::ObjectEvent::kDeleted) {
+        if (auto object = registry_.TypedObject(e.value, e.revision)) {
+          if (!typed->WriteEvent(type, std::move(object))) return;
+          continue;
+        }
       }
       if (typed != nullptr) {
         auto object = watch_cache_.Typed(

@@ -77,6 +77,13 @@ struct ListResult {
 // not call the store.
 using WatchSink = std::function<void(const Event&)>;
 
+// Called once with the record of a create or update when it is applied,
+// before any watcher is told of it (so that what the writer derives from
+// the value, e.g. its parsed form, is in place before a watcher asks).
+// Runs while the store holds an internal lock: it must be quick and must
+// not call the store. Not called for a write that fails.
+using AppliedFn = std::function<void(const Record&)>;
+
 // A live watch. Destroying it cancels it: once the destructor returns the
 // sink is never called again.
 class Watch {
@@ -109,13 +116,15 @@ class Store {
   virtual int64_t Count(std::string_view prefix) const = 0;
 
   // Creates `key`; AlreadyExists when it exists.
-  virtual absl::StatusOr<Record> Create(std::string_view key,
-                                        std::string value) = 0;
+  virtual absl::StatusOr<Record> Create(
+      std::string_view key, std::string value,
+      const AppliedFn& on_applied = nullptr) = 0;
   // Replaces `key`'s value. `expected_mod_revision` 0 = unconditional;
   // otherwise IsConflict() unless it equals the key's mod_revision.
   // NotFound when the key does not exist.
-  virtual absl::StatusOr<Record> Update(std::string_view key, std::string value,
-                                        int64_t expected_mod_revision) = 0;
+  virtual absl::StatusOr<Record> Update(
+      std::string_view key, std::string value, int64_t expected_mod_revision,
+      const AppliedFn& on_applied = nullptr) = 0;
   // Deletes `key`, with the same precondition as Update. Returns the
   // deleted record with mod_revision set to the deletion's revision.
   virtual absl::StatusOr<Record> Delete(std::string_view key,

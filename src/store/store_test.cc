@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace draplane::store {
@@ -105,6 +106,38 @@ TEST_P(StoreTest, PreconditionsAndErrors) {
   EXPECT_EQ(store->Revision(), 1);
   EXPECT_EQ(*store->Get("/k")->value, "v");
   EXPECT_TRUE(absl::IsInvalidArgument(store->Create("", "v").status()));
+}
+
+// The writer's AppliedFn sees its record before any watcher sees the
+// event, and is not called for a write that fails.
+TEST_P(StoreTest, AppliedFnRunsBeforeWatchersAreTold) {
+  auto store = Open();
+  std::vector<std::string> order;  // under the store's lock only
+  auto w = store->WatchPrefix("/", 0, [&](const Event& e) {
+    order.push_back(StrCat("watch ", e.revision));
+  });
+  ASSERT_TRUE(w.ok());
+  Record seen;
+  auto record = [&](const Record& r) {
+    seen = r;
+    order.push_back(StrCat("applied ", r.mod_revision));
+  };
+  auto created = store->Create("/k", "v1", record);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(seen.key, "/k");
+  EXPECT_EQ(seen.value, created->value);  // the very value stored
+  EXPECT_EQ(seen.mod_revision, 1);
+  EXPECT_EQ(seen.create_revision, 1);
+  auto updated = store->Update("/k", "v2", 1, record);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ(seen.value, updated->value);
+  EXPECT_EQ(*seen.value, "v2");
+  EXPECT_EQ(seen.mod_revision, 2);
+  EXPECT_EQ(seen.create_revision, 1);
+  EXPECT_FALSE(store->Update("/k", "v3", 1, record).ok());  // stale
+  EXPECT_FALSE(store->Create("/k", "v3", record).ok());     // exists
+  EXPECT_EQ(order, (std::vector<std::string>{"applied 1", "watch 1",
+                                             "applied 2", "watch 2"}));
 }
 
 TEST_P(StoreTest, ListPagesAndReadsOldRevisions) {

@@ -484,9 +484,8 @@ Json ToJson(const FlatMap<std::string, T>& v);
 // struct's JSON names are distinct (embedded structs included, as in Go),
 // so the ordered map's search on insertion is skipped.
 inline void AppendMember(Json& out, std::string_view name, Json value) {
-  auto& members = out.get_ref<Json::object_t&>();
-  static_cast<std::vector<std::pair<const std::string, Json>>&>(members)
-      .emplace_back(std::string(name), std::move(value));
+  out.get_ref<Json::object_t&>().Container::emplace_back(std::string(name),
+                                                         std::move(value));
 }
 
 inline Json EncodeScalar(const std::string& v) { return v; }
@@ -633,9 +632,7 @@ void EncodeMembers(const S& v, Json& out, const Json** rest) {
 template <class S>
 Json EncodeStruct(const S& v) {
   Json out = Json::object();
-  // The members' room reserved first: a growing ordered_map copies its
-  // members (their const keys make the pairs' moves potentially
-  // throwing), whole subtrees included.
+  // The members' room reserved first: one allocation instead of growing.
   const Json* rest = RestOf(v);
   out.get_ref<Json::object_t&>().reserve(
       MaxMembers<S>() +

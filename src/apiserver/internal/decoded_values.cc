@@ -2,7 +2,20 @@
 
 #include <utility>
 
+#include "api/object_codec.h"
+
 namespace draplane::apiserver::internal {
+
+void DropManagedFields(api::Object& object) {
+  if (api::ObjectMeta* meta = object.mutable_metadata(); meta != nullptr) {
+    meta->managed_fields.clear();
+  } else if (auto* u = std::get_if<api::UnstructuredObject>(&object.value)) {
+    if (auto m = u->json.find("metadata");
+        m != u->json.end() && m->is_object()) {
+      m->erase("managedFields");
+    }
+  }
+}
 
 void SetResourceVersion(api::Json& object, const std::string& rv) {
   api::Json& meta = object["metadata"];
@@ -58,19 +71,40 @@ std::shared_ptr<const api::Json> DecodedValues::Get(const store::Value& value,
   return object;
 }
 
-void DecodedValues::Put(const store::Value& value,
-                        std::shared_ptr<const api::Json> object) {
-  if (value == nullptr || object == nullptr) return;
-  std::vector<Entry> evicted;  // destroyed after the lock is released
+std::shared_ptr<const api::Object> DecodedValues::Typed(
+    const store::Value& value, int64_t revision) {
+  if (value == nullptr) return nullptr;
+  {
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(value.get());
+    if (it != entries_.end() && it->second.typed) return it->second.typed;
+  }
+  const std::shared_ptr<const api::Json> json = Get(value, revision);
+  auto decoded = api::DecodeObject(*json);
+  if (!decoded.ok()) return nullptr;
+  DropManagedFields(decoded->object);
+  auto typed = std::make_shared<const api::Object>(std::move(decoded->object));
   std::lock_guard lock(mu_);
-  PutLocked(value, std::move(object), evicted);
+  auto it = entries_.find(value.get());
+  if (it == entries_.end()) return typed;  // not remembered
+  if (!it->second.typed) it->second.typed = std::move(typed);
+  return it->second.typed;
+}
+
+void DecodedValues::Put(const store::Value& value,
+                        std::shared_ptr<const api::Json> object,
+                        std::vector<Entry>* evicted) {
+  if (value == nullptr || object == nullptr) return;
+  std::vector<Entry> mine;  // destroyed after the lock is released
+  std::lock_guard lock(mu_);
+  PutLocked(value, std::move(object), evicted != nullptr ? *evicted : mine);
 }
 
 void DecodedValues::PutLocked(const store::Value& value,
                               std::shared_ptr<const api::Json> object,
                               std::vector<Entry>& evicted) {
   auto [it, inserted] =
-      entries_.try_emplace(value.get(), Entry{value, std::move(object)});
+      entries_.try_emplace(value.get(), Entry{value, std::move(object), {}});
   if (!inserted) return;
   order_.push_back(value.get());
   while (order_.size() > capacity_) {

@@ -17,6 +17,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "api/meta_types.h"
+#include "api/object.h"
 #include "store/store.h"
 
 namespace draplane::apiserver::internal {
@@ -27,6 +28,10 @@ void SetResourceVersion(api::Json& object, const std::string& rv);
 inline void SetResourceVersion(api::Json& object, int64_t revision) {
   SetResourceVersion(object, std::to_string(revision));
 }
+
+// Drops metadata.managedFields (of a modelled kind's ObjectMeta, or of an
+// unstructured object's JSON).
+void DropManagedFields(api::Object& object);
 
 class DecodedValues {
  public:
@@ -41,16 +46,28 @@ class DecodedValues {
   std::shared_ptr<const api::Json> Get(const store::Value& value,
                                        int64_t revision, bool remember = true);
 
-  // Records `object` as the parsed form of `value` (the caller has just
-  // serialised it, without resourceVersion, and set resourceVersion to
-  // the value's revision).
-  void Put(const store::Value& value, std::shared_ptr<const api::Json> object);
+  // The typed object `value` holds as Get(value, revision) reads it, less
+  // metadata.managedFields: what an in-process watcher that drops them
+  // decodes, and all that update validation reads of the old object.
+  // Decoded on first use and shared for as long as the value is
+  // remembered; null when the object does not decode.
+  std::shared_ptr<const api::Object> Typed(const store::Value& value,
+                                           int64_t revision);
 
- private:
   struct Entry {
     store::Value value;  // keeps the address from being reused
     std::shared_ptr<const api::Json> object;
+    std::shared_ptr<const api::Object> typed;  // null until Typed() asks
   };
+  // Records `object` as the parsed form of `value` (the caller has just
+  // serialised it, without resourceVersion, and set resourceVersion to
+  // the value's revision). The entries this pushes out are destroyed
+  // before it returns, or moved to `evicted` when given (for a caller
+  // holding a lock that should not wait for that).
+  void Put(const store::Value& value, std::shared_ptr<const api::Json> object,
+           std::vector<Entry>* evicted = nullptr);
+
+ private:
   // Adds an entry; the entries it pushes out are moved to `evicted`, to
   // be destroyed after the lock is released (freeing a parsed object
   // takes as long as a lookup takes many times over).

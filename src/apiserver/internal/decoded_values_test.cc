@@ -75,6 +75,45 @@ TEST(DecodedValuesTest, ForgetsTheOldestBeyondCapacity) {
   EXPECT_NE(cache.Get(a, 1).get(), pa.get());  // forgotten, parsed again
 }
 
+TEST(DecodedValuesTest, TypedIsDecodedOnceWithoutManagedFields) {
+  DecodedValues cache;
+  store::Value v = Value(
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",)"
+      R"("metadata":{"name":"c","namespace":"n","uid":"u","managedFields":)"
+      R"([{"manager":"m","operation":"Update","apiVersion":"v1",)"
+      R"("fieldsType":"FieldsV1","fieldsV1":{"f:spec":{}}}]},)"
+      R"("spec":{"devices":{"requests":[{"name":"r","exactly":)"
+      R"({"deviceClassName":"gpu"}}]}}})");
+  auto typed = cache.Typed(v, 7);
+  ASSERT_NE(typed, nullptr);
+  const auto* claim = std::get_if<api::ResourceClaim>(&typed->value);
+  ASSERT_NE(claim, nullptr);
+  EXPECT_EQ(claim->metadata.name, "c");
+  EXPECT_EQ(claim->metadata.resource_version, "7");
+  EXPECT_TRUE(claim->metadata.managed_fields.empty());
+  ASSERT_EQ(claim->spec.devices.requests.size(), 1u);
+  EXPECT_EQ(cache.Typed(v, 7).get(), typed.get());  // shared
+  // The JSON form keeps its managedFields.
+  EXPECT_TRUE(cache.Get(v, 7)->at("metadata").contains("managedFields"));
+  // Unstructured kinds lose theirs from the JSON they keep.
+  store::Value event =
+      Value(R"({"apiVersion":"example.com/v1","kind":"Thing","metadata":)"
+            R"({"name":"t","managedFields":[{"manager":"m"}]}})");
+  auto thing = cache.Typed(event, 8);
+  ASSERT_NE(thing, nullptr);
+  const auto* u = std::get_if<api::UnstructuredObject>(&thing->value);
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(api::DumpJson(u->json["metadata"]),
+            R"({"name":"t","resourceVersion":"8"})");
+  // What does not decode is null, every time.
+  store::Value bad =
+      Value(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",)"
+            R"("spec":"not an object"})");
+  EXPECT_EQ(cache.Typed(bad, 9), nullptr);
+  EXPECT_EQ(cache.Typed(bad, 9), nullptr);
+  EXPECT_EQ(cache.Typed(nullptr, 1), nullptr);
+}
+
 TEST(DecodedValuesTest, NonObjectsReadAsEmptyObjects) {
   DecodedValues cache;
   EXPECT_EQ(api::DumpJson(*cache.Get(Value("not json"), 2)),

@@ -128,9 +128,12 @@ api::ValidationOptions Validation() {
   return options;
 }
 
-// Defaulting and validation; returns the storage JSON.
+// Defaulting and validation; returns the storage JSON. `old` is the
+// stored object for an update (its managedFields may be left out: update
+// validation does not read them), null for a create.
 absl::StatusOr<Json> Admit(const ResourceInfo& r, const Json& candidate,
-                           const Json* old, std::string_view subresource) {
+                           const api::Object* old,
+                           std::string_view subresource) {
   auto decoded = api::DecodeObject(candidate);
   if (!decoded.ok()) {
     return BadRequest(std::string(decoded.status().message()));
@@ -141,16 +144,9 @@ absl::StatusOr<Json> Admit(const ResourceInfo& r, const Json& candidate,
   if (old == nullptr) {
     errors = api::ValidateObject(object, Validation());
   } else {
-    auto old_decoded = api::DecodeObject(*old);
-    if (!old_decoded.ok()) {
-      return InternalServerError(StrCat("stored object cannot be decoded: ",
-                                        old_decoded.status().message()));
-    }
     errors = subresource == "status"
-                 ? api::ValidateObjectStatusUpdate(object, old_decoded->object,
-                                                   Validation())
-                 : api::ValidateObjectUpdate(object, old_decoded->object,
-                                             Validation());
+                 ? api::ValidateObjectStatusUpdate(object, *old, Validation())
+                 : api::ValidateObjectUpdate(object, *old, Validation());
   }
   if (!errors.empty()) return Invalid(r, NameOf(candidate), errors);
   auto encoded = api::EncodeObject(object, r.ApiVersion(r.StorageVersion()));
@@ -474,14 +470,17 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
       result.object = std::make_shared<const Json>(*std::move(admitted));
       return result;
     }
-    auto rec = store_->Create(Key(r, ns, name), StoredForm(*admitted));
+    std::vector<DecodedValues::Entry> evicted;
+    auto rec = store_->Create(Key(r, ns, name), StoredForm(*admitted),
+                              [&](const store::Record& applied) {
+                                result.object = Published(*std::move(admitted),
+                                                          applied, evicted);
+                              });
     if (absl::IsAlreadyExists(rec.status())) {
       if (generated && attempt + 1 < kMaxGenerateNameRetries) continue;
       return AlreadyExists(r, name);
     }
     if (!rec.ok()) return rec.status();
-    result.object = Versioned(*std::move(admitted), rec->mod_revision);
-    decoded_.Put(rec->value, result.object);
     return result;
   }
 }
@@ -522,8 +521,8 @@ absl::StatusOr<WriteResult> Registry::Modify(
         Read(rec->value, rec->mod_revision);
     auto desired = mutate(*current);
     if (!desired.ok()) return desired.status();
-    auto result = WriteUpdate(r, ns, name, current, rec->mod_revision,
-                              *std::move(desired), options);
+    auto result = WriteUpdate(r, ns, name, rec->value, current,
+                              rec->mod_revision, *std::move(desired), options);
     if (store::IsConflict(result.status())) continue;
     return result;
   }
@@ -532,6 +531,7 @@ absl::StatusOr<WriteResult> Registry::Modify(
 
 absl::StatusOr<WriteResult> Registry::WriteUpdate(
     const ResourceInfo& r, std::string_view ns, std::string_view name,
+    const store::Value& current_value,
     const std::shared_ptr<const Json>& current_ptr, int64_t current_revision,
     Json desired, const WriteOptions& options) {
   const Json& current = *current_ptr;
@@ -622,7 +622,16 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   // Validation sees the stored resourceVersion (an unconditional update
   // takes the latest one, as upstream's registry does).
   SetResourceVersion(candidate, std::to_string(current_revision));
-  auto admitted = Admit(r, candidate, &current, options.subresource);
+  // The old object typed, shared with watchers (decoded once per version).
+  const std::shared_ptr<const api::Object> old_typed =
+      decoded_.Typed(current_value, current_revision);
+  if (old_typed == nullptr) {
+    auto old_decoded = api::DecodeObject(current);
+    return InternalServerError(
+        StrCat("stored object cannot be decoded: ",
+               old_decoded.ok() ? "" : old_decoded.status().message()));
+  }
+  auto admitted = Admit(r, candidate, old_typed.get(), options.subresource);
   if (!admitted.ok()) return admitted.status();
   Json next = *std::move(admitted);
   MutableMetadata(next).erase("resourceVersion");
@@ -680,11 +689,14 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     result.object = Versioned(std::move(next), del->mod_revision);
     return result;
   }
-  auto rec = store_->Update(key, StoredForm(next), current_revision);
+  std::vector<DecodedValues::Entry> evicted;
+  auto rec = store_->Update(key, StoredForm(next), current_revision,
+                            [&](const store::Record& applied) {
+                              result.object =
+                                  Published(std::move(next), applied, evicted);
+                            });
   if (!rec.ok()) return rec.status();
-  if (claim) allocation_guard_->Record(key, &next);
-  result.object = Versioned(std::move(next), rec->mod_revision);
-  decoded_.Put(rec->value, result.object);
+  if (claim) allocation_guard_->Record(key, result.object.get());
   return result;
 }
 
@@ -773,6 +785,15 @@ absl::StatusOr<std::unique_ptr<store::Watch>> Registry::Watch(
                        store_->CompactRevision(), ")"));
   }
   return w;
+}
+
+std::shared_ptr<const Json> Registry::Published(
+    Json object, const store::Record& applied,
+    std::vector<DecodedValues::Entry>& evicted) {
+  std::shared_ptr<const Json> versioned =
+      Versioned(std::move(object), applied.mod_revision);
+  decoded_.Put(applied.value, versioned, &evicted);
+  return versioned;
 }
 
 std::shared_ptr<const Json> Registry::Read(const store::Value& value,

@@ -165,6 +165,15 @@ class Registry {
     return decoded_.Get(value, 0, /*remember=*/false);
   }
 
+  // The typed object a stored value holds at its own `revision`, less
+  // metadata.managedFields (DecodedValues::Typed): decoded once for the
+  // watchers and the next update's validation. Null when it does not
+  // decode.
+  std::shared_ptr<const api::Object> TypedObject(const store::Value& value,
+                                                 int64_t revision) const {
+    return decoded_.Typed(value, revision);
+  }
+
   // The store key prefix of `r` in `ns`.
   static std::string Prefix(const ResourceInfo& r, std::string_view ns);
 
@@ -172,8 +181,17 @@ class Registry {
   // `current` is the object read at `current_revision`.
   absl::StatusOr<WriteResult> WriteUpdate(
       const ResourceInfo& r, std::string_view ns, std::string_view name,
+      const store::Value& current_value,
       const std::shared_ptr<const api::Json>& current, int64_t current_revision,
       api::Json desired, const WriteOptions& options);
+  // `object` (the stored form of a write just applied) with its
+  // resourceVersion, remembered as the parsed form of the applied value.
+  // Called from the store's AppliedFn, so that a watcher never parses what
+  // the writer has in hand; the entries this pushes out of the parsed
+  // values go to `evicted`, to be destroyed after the store's lock.
+  std::shared_ptr<const api::Json> Published(
+      api::Json object, const store::Record& applied,
+      std::vector<DecodedValues::Entry>& evicted);
   // The object `value` holds, read at `revision` (its resourceVersion).
   std::shared_ptr<const api::Json> Read(const store::Value& value,
                                         int64_t revision) const;

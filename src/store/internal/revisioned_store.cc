@@ -158,24 +158,29 @@ int64_t RevisionedStore::Count(std::string_view prefix) const {
 }
 
 absl::StatusOr<Record> RevisionedStore::Create(std::string_view key,
-                                               std::string value) {
-  return Write(Op::kCreate, key, std::move(value), 0);
+                                               std::string value,
+                                               const AppliedFn& on_applied) {
+  return Write(Op::kCreate, key, std::move(value), 0,
+               on_applied ? &on_applied : nullptr);
 }
 
 absl::StatusOr<Record> RevisionedStore::Update(std::string_view key,
                                                std::string value,
-                                               int64_t expected_mod_revision) {
-  return Write(Op::kUpdate, key, std::move(value), expected_mod_revision);
+                                               int64_t expected_mod_revision,
+                                               const AppliedFn& on_applied) {
+  return Write(Op::kUpdate, key, std::move(value), expected_mod_revision,
+               on_applied ? &on_applied : nullptr);
 }
 
 absl::StatusOr<Record> RevisionedStore::Delete(std::string_view key,
                                                int64_t expected_mod_revision) {
-  return Write(Op::kDelete, key, "", expected_mod_revision);
+  return Write(Op::kDelete, key, "", expected_mod_revision, nullptr);
 }
 
 absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
                                               std::string value,
-                                              int64_t expected_mod_revision) {
+                                              int64_t expected_mod_revision,
+                                              const AppliedFn* on_applied) {
   if (key.empty()) return absl::InvalidArgumentError("empty key");
   std::unique_lock write_lock(write_mu_);
   // The newest version of the key, staged or applied.
@@ -238,7 +243,7 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
   if (journal_ == nullptr) {  // memory only: applied at once
     Record record{entry.key, nullptr, entry.create_revision, entry.revision};
     std::unique_lock lock(state_mu_);
-    ApplyLocked(entry, /*notify=*/true);
+    ApplyLocked(entry, /*notify=*/true, on_applied);
     record.value = entry.deleted ? history_.back().value
                                  : keys_.find(key)->second.back().value;
     if (options_.retain_revisions > 0 &&
@@ -249,6 +254,7 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
   }
   auto staged = std::make_shared<Staged>();
   staged->entry = std::move(entry);
+  staged->on_applied = on_applied;
   staged_revision_ = staged->entry.revision;
   staged_keys_[staged->entry.key] = staged;
   staged_.push_back(staged);
@@ -288,7 +294,7 @@ void RevisionedStore::CommitStaged(const Staged& mine) {
   std::unique_lock lock(state_mu_);
   for (const auto& b : batch) {
     const JournalEntry& e = b->entry;
-    ApplyLocked(e, /*notify=*/true);
+    ApplyLocked(e, /*notify=*/true, b->on_applied);
     b->record = Record{e.key,
                        e.deleted ? history_.back().value
                                  : keys_.find(e.key)->second.back().value,
@@ -311,7 +317,8 @@ size_t RevisionedStore::StagedWrites() const {
   return staged_.size();
 }
 
-void RevisionedStore::ApplyLocked(const JournalEntry& entry, bool notify) {
+void RevisionedStore::ApplyLocked(const JournalEntry& entry, bool notify,
+                                  const AppliedFn* on_applied) {
   std::vector<Version>& versions = keys_[entry.key];
   Event event;
   event.revision = entry.revision;
@@ -333,8 +340,11 @@ void RevisionedStore::ApplyLocked(const JournalEntry& entry, bool notify) {
   }
   revision_ = std::max(revision_, entry.revision);
   history_.push_back(std::move(event));
-  if (!notify) return;
   const Event& e = history_.back();
+  if (on_applied != nullptr && !entry.deleted) {
+    (*on_applied)(Record{e.key, e.value, e.create_revision, e.revision});
+  }
+  if (!notify) return;
   for (auto& [id, w] : watchers_) {
     if (e.revision > w.after_revision && HasPrefix(e.key, w.prefix)) {
       w.sink(e);

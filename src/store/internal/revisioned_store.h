@@ -35,10 +35,12 @@ class RevisionedStore : public Store {
                              int64_t revision) const override;
   absl::StatusOr<ListResult> List(const ListOptions& options) const override;
   int64_t Count(std::string_view prefix) const override;
-  absl::StatusOr<Record> Create(std::string_view key,
-                                std::string value) override;
+  // The same defaults as Store's.
+  absl::StatusOr<Record> Create(std::string_view key, std::string value,
+                                const AppliedFn& on_applied = nullptr) override;
   absl::StatusOr<Record> Update(std::string_view key, std::string value,
-                                int64_t expected_mod_revision) override;
+                                int64_t expected_mod_revision,
+                                const AppliedFn& on_applied = nullptr) override;
   absl::StatusOr<Record> Delete(std::string_view key,
                                 int64_t expected_mod_revision) override;
   absl::StatusOr<std::unique_ptr<Watch>> WatchPrefix(std::string_view prefix,
@@ -65,7 +67,8 @@ class RevisionedStore : public Store {
   enum class Op { kCreate, kUpdate, kDelete };
 
   absl::StatusOr<Record> Write(Op op, std::string_view key, std::string value,
-                               int64_t expected_mod_revision);
+                               int64_t expected_mod_revision,
+                               const AppliedFn* on_applied);
   // A journaled write between its checks and its commit.
   struct Staged {
     JournalEntry entry;
@@ -73,6 +76,9 @@ class RevisionedStore : public Store {
     bool done = false;
     absl::Status status;
     Record record;
+    // The writer's, called by the committer when applying (the writer
+    // waits until then); null when none.
+    const AppliedFn* on_applied = nullptr;
   };
   // Group commit: the first waiting writer journals every staged write in
   // one transaction and applies them; returns when `mine` is done.
@@ -82,7 +88,10 @@ class RevisionedStore : public Store {
   const Version* VersionAt(const std::vector<Version>& versions,
                            int64_t revision) const;
   // Caller holds state_mu_ exclusively.
-  void ApplyLocked(const JournalEntry& entry, bool notify);
+  // `on_applied` (may be null) gets the applied record before watchers
+  // are notified.
+  void ApplyLocked(const JournalEntry& entry, bool notify,
+                   const AppliedFn* on_applied = nullptr);
   void CompactLocked(int64_t revision);
   void RemoveWatcher(uint64_t id);
 
