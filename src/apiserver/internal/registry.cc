@@ -162,6 +162,14 @@ std::string StoredForm(Json& object) {
   return api::DumpJson(object);
 }
 
+// StoredForm(object), leaving metadata.resourceVersion in Go's place with
+// an empty value, for Registry::Published to fill in.
+std::string StoredFormToPublish(Json& object) {
+  std::string stored = StoredForm(object);
+  SetResourceVersion(object, "");
+  return stored;
+}
+
 struct ContinueToken {
   int64_t revision = 0;
   std::string start;  // the last key returned, relative to the prefix
@@ -390,8 +398,8 @@ absl::Status Registry::CheckNamespace(const ResourceInfo& r,
   auto rec = store_->Get(Key(*namespaces, "", ns));
   if (absl::IsNotFound(rec.status())) return NotFound(*namespaces, ns);
   if (!rec.ok()) return rec.status();
-  Json object = Json::parse(*rec->value, nullptr, false);
-  if (!MetaString(object, "deletionTimestamp").empty()) {
+  if (!MetaString(*Read(rec->value, rec->mod_revision), "deletionTimestamp")
+           .empty()) {
     return Forbidden(r, name,
                      StrCat("unable to create new content in namespace ", ns,
                             " because it is being terminated"));
@@ -471,7 +479,7 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
       return result;
     }
     std::vector<DecodedValues::Entry> evicted;
-    auto rec = store_->Create(Key(r, ns, name), StoredForm(*admitted),
+    auto rec = store_->Create(Key(r, ns, name), StoredFormToPublish(*admitted),
                               [&](const store::Record& applied) {
                                 result.object = Published(*std::move(admitted),
                                                           applied, evicted);
@@ -690,7 +698,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     return result;
   }
   std::vector<DecodedValues::Entry> evicted;
-  auto rec = store_->Update(key, StoredForm(next), current_revision,
+  auto rec = store_->Update(key, StoredFormToPublish(next), current_revision,
                             [&](const store::Record& applied) {
                               result.object =
                                   Published(std::move(next), applied, evicted);
@@ -790,8 +798,9 @@ absl::StatusOr<std::unique_ptr<store::Watch>> Registry::Watch(
 std::shared_ptr<const Json> Registry::Published(
     Json object, const store::Record& applied,
     std::vector<DecodedValues::Entry>& evicted) {
-  std::shared_ptr<const Json> versioned =
-      Versioned(std::move(object), applied.mod_revision);
+  // Placed by StoredFormToPublish: only its value is set here.
+  object["metadata"]["resourceVersion"] = std::to_string(applied.mod_revision);
+  auto versioned = std::make_shared<const Json>(std::move(object));
   decoded_.Put(applied.value, versioned, &evicted);
   return versioned;
 }

@@ -184,8 +184,9 @@ class Registry {
       const store::Value& current_value,
       const std::shared_ptr<const api::Json>& current, int64_t current_revision,
       api::Json desired, const WriteOptions& options);
-  // `object` (the stored form of a write just applied) with its
-  // resourceVersion, remembered as the parsed form of the applied value.
+  // `object` (the stored form of a write just applied, its
+  // resourceVersion placed and empty) with its resourceVersion set,
+  // remembered as the parsed form of the applied value.
   // Called from the store's AppliedFn, so that a watcher never parses what
   // the writer has in hand; the entries this pushes out of the parsed
   // values go to `evicted`, to be destroyed after the store's lock.
