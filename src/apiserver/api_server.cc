@@ -702,6 +702,25 @@ class ApiServer::Impl {
     return absl::OkStatus();
   }
 
+  // Sends a create's or update's result: as SendObject, or, to an
+  // in-process caller that takes typed replies, the written value's typed
+  // form (shared with the watchers; managedFields left out as asked).
+  absl::Status SendWritten(const HttpRequest& req, const Target& t,
+                           const internal::WriteResult& result, int code,
+                           const std::vector<std::string>& warnings,
+                           ResponseWriter& w) {
+    InProcessExchange* x = ExchangeOf(w);
+    if (x != nullptr && x->TakesTypedReply() && result.value != nullptr &&
+        t.version == t.resource->StorageVersion() &&
+        !Negotiate(req.Header("accept")).table) {
+      if (auto typed = registry_.TypedObject(result.value, result.revision)) {
+        x->SendTyped(code, JsonHeaders(warnings, kJson), std::move(typed));
+        return absl::OkStatus();
+      }
+    }
+    return SendObject(req, t, result.object, code, warnings, w);
+  }
+
   absl::StatusOr<Json> Table(const HttpRequest& req, const Target& t,
                              const std::vector<Json>& objects,
                              const std::string& resource_version,
@@ -925,7 +944,7 @@ class ApiServer::Impl {
         return created.status();
       }
     }
-    return SendObject(req, t, result->object, 201, warnings, w);
+    return SendWritten(req, t, *result, 201, warnings, w);
   }
 
   absl::Status Update(const HttpRequest& req, const Target& t,
@@ -955,8 +974,8 @@ class ApiServer::Impl {
         registry_.Update(*t.resource, t.namespace_, t.name, *std::move(storage),
                          WriteOptionsOf(req, t, *dry));
     if (!result.ok()) return result.status();
-    return SendObject(req, t, result->object, result->created ? 201 : 200,
-                      warnings, w);
+    return SendWritten(req, t, *result, result->created ? 201 : 200, warnings,
+                       w);
   }
 
   absl::Status Patch(const HttpRequest& req, const Target& t,

@@ -38,6 +38,16 @@ class InProcessExchange {
   virtual void SendJson(int status, const HttpHeaders& headers,
                         std::shared_ptr<const api::Json> body) = 0;
 
+  // Whether a create's or update's answer may be the written object typed,
+  // without metadata.managedFields (the caller asked for that, as it would
+  // have dropped them from the decoded body).
+  virtual bool TakesTypedReply() const = 0;
+  // In place of SendJson for such an answer: `object` is what the caller
+  // would have decoded from the body, less managedFields, shared with
+  // the watchers of that version.
+  virtual void SendTyped(int status, const HttpHeaders& headers,
+                         std::shared_ptr<const api::Object> object) = 0;
+
   // Whether a watch may hand its ADDED/MODIFIED/DELETED events over with
   // WriteEvent instead of JSON lines (bookmarks and errors stay lines).
   virtual bool TakesTypedEvents() const = 0;

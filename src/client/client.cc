@@ -471,10 +471,16 @@ absl::StatusOr<api::Object> Client::WriteObject(bool create,
                             ResourcePath(*e->kind, e->ns, e->name, subresource),
                             std::move(e->body));
   call.json_body_is_encoded_object = true;
+  call.drop_managed_fields = options.drop_managed_fields;
   AddWriteOptions(call, options);
   auto reply = Do(std::move(call));
   if (!reply.ok()) return reply.status();
-  return DecodeBody(*reply);
+  if (reply->typed != nullptr) return *reply->typed;
+  if (!options.drop_managed_fields) return DecodeBody(*reply);
+  auto json = ReplyJson(*reply);
+  if (!json.ok()) return json.status();
+  DropManagedFields(*json);
+  return DecodeJson(*json);
 }
 
 absl::StatusOr<api::Object> Client::Create(const api::Object& object,

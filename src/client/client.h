@@ -65,6 +65,10 @@ struct ObjectList {
 struct WriteOptions {
   std::string field_manager;  // "" = the server's default
   bool dry_run = false;
+  // The returned object without metadata.managedFields (as informers keep
+  // objects). An in-process client then gets the server's shared typed
+  // object instead of decoding the reply.
+  bool drop_managed_fields = false;
 };
 
 enum class PatchType { kJson, kMerge, kStrategicMerge, kApply };

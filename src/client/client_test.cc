@@ -122,6 +122,45 @@ TEST_P(ClientTest, UpdateStatusWritesOnlyTheStatus) {
   EXPECT_EQ(Meta(*updated).labels.count("ignored"), 0u);
 }
 
+// With drop_managed_fields a write returns what a Get returns, less
+// metadata.managedFields (in process: the server's shared typed object).
+TEST_P(ClientTest, WritesCanReturnTheObjectWithoutManagedFields) {
+  WriteOptions drop;
+  drop.field_manager = "tester";
+  drop.drop_managed_fields = true;
+  auto without_managed_fields = [&](const api::Object& got) {
+    api::Object copy = got;
+    copy.mutable_metadata()->managed_fields.clear();
+    return *api::EncodeObject(copy);
+  };
+  auto created = client_->Create(Pod("p"), drop);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_TRUE(Meta(*created).managed_fields.empty());
+  auto got = client_->Get(Kind("Pod"), "default", "p");
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_FALSE(Meta(*got).managed_fields.empty());  // the server has them
+  EXPECT_EQ(*api::EncodeObject(*created), without_managed_fields(*got));
+
+  api::Object next = *created;
+  std::get<api::Pod>(next.value).status.message = "hello";
+  auto updated = client_->UpdateStatus(next, drop);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ(std::get<api::Pod>(updated->value).status.message, "hello");
+  EXPECT_TRUE(Meta(*updated).managed_fields.empty());
+  got = client_->Get(Kind("Pod"), "default", "p");
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*api::EncodeObject(*updated), without_managed_fields(*got));
+
+  // Without the option the reply keeps them.
+  next = *updated;
+  next.mutable_metadata()->labels["kept"] = "yes";
+  WriteOptions keep;
+  keep.field_manager = "tester";
+  auto kept = client_->Update(next, keep);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_FALSE(Meta(*kept).managed_fields.empty());
+}
+
 TEST_P(ClientTest, AllFourPatchTypes) {
   ASSERT_TRUE(client_->Create(Claim("c")).ok());
   const api::KindInfo& k = Kind("ResourceClaim");

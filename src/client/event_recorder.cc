@@ -74,8 +74,11 @@ class EventRecorder::Impl {
       std::string what = StrCat(event.involved_object.kind, " ",
                                 event.involved_object.namespace_, "/",
                                 event.involved_object.name);
-      absl::StatusOr<api::Object> created =
-          client_->Create(api::Object{{"v1", "Event"}, std::move(event)});
+      // Only success matters: the created Event is not decoded.
+      WriteOptions options;
+      options.drop_managed_fields = true;
+      absl::StatusOr<api::Object> created = client_->Create(
+          api::Object{{"v1", "Event"}, std::move(event)}, options);
       if (created.ok()) {
         ++written_;
       } else {

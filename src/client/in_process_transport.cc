@@ -2,6 +2,7 @@
 #include <cctype>
 #include <utility>
 
+#include "api/object_codec.h"
 #include "apiserver/in_process_exchange.h"
 #include "client/transport.h"
 #include "common/str_cat.h"
@@ -27,7 +28,8 @@ class CapturingWriter : public apiserver::ResponseWriter,
  public:
   explicit CapturingWriter(const HttpCall& call)
       : body_(call.json_body),
-        encoded_object_(call.json_body_is_encoded_object) {}
+        encoded_object_(call.json_body_is_encoded_object),
+        typed_reply_(call.drop_managed_fields) {}
 
   void Send(int status, const apiserver::HttpHeaders& headers,
             std::string body) override {
@@ -59,6 +61,13 @@ class CapturingWriter : public apiserver::ResponseWriter,
     reply.headers = LowerHeaders(headers);
     reply.json = std::move(body);
   }
+  bool TakesTypedReply() const override { return typed_reply_; }
+  void SendTyped(int status, const apiserver::HttpHeaders& headers,
+                 std::shared_ptr<const api::Object> object) override {
+    reply.status = status;
+    reply.headers = LowerHeaders(headers);
+    reply.typed = std::move(object);
+  }
   bool TakesTypedEvents() const override { return false; }
   bool DropsManagedFields() const override { return false; }
   bool WriteEvent(std::string_view,
@@ -71,6 +80,7 @@ class CapturingWriter : public apiserver::ResponseWriter,
  private:
   std::shared_ptr<api::Json> body_;
   const bool encoded_object_;
+  const bool typed_reply_;
 };
 
 // Forwards a streamed body to the caller's callbacks.
@@ -115,6 +125,13 @@ class StreamingWriter : public apiserver::ResponseWriter,
   void SendJson(int status, const apiserver::HttpHeaders& headers,
                 std::shared_ptr<const api::Json> body) override {
     Send(status, headers, api::DumpJson(*body) + "\n");
+  }
+  bool TakesTypedReply() const override { return false; }
+  // Not asked for (TakesTypedReply); would reach the caller as bytes.
+  void SendTyped(int status, const apiserver::HttpHeaders& headers,
+                 std::shared_ptr<const api::Object> object) override {
+    auto json = api::EncodeObject(*object);
+    Send(status, headers, json.ok() ? api::DumpJson(*json) + "\n" : "");
   }
   bool TakesTypedEvents() const override { return on_object_ != nullptr; }
   bool DropsManagedFields() const override { return drop_managed_fields_; }

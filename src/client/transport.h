@@ -37,8 +37,9 @@ struct HttpCall {
   // `json_body` is api::EncodeObject's output for a typed object (the
   // server need not decode and encode it again to normalise it).
   bool json_body_is_encoded_object = false;
-  // For a watch through the in-process transport: typed events leave out
-  // metadata.managedFields (WatchOptions::drop_managed_fields).
+  // Through the in-process transport: a watch's typed events, or a create's
+  // or update's typed reply, leave out metadata.managedFields
+  // (WatchOptions / WriteOptions::drop_managed_fields).
   bool drop_managed_fields = false;
 };
 
@@ -49,6 +50,9 @@ struct HttpReply {
   // In-process only: the JSON body as the server built it, in place of
   // `body` (which is then empty).
   std::shared_ptr<const api::Json> json;
+  // In-process only, for a write whose call dropped managedFields: the
+  // written object typed, without them, in place of `body` and `json`.
+  std::shared_ptr<const api::Object> typed;
 };
 
 // A watch event handed over typed (in-process only; see

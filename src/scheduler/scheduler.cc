@@ -29,6 +29,15 @@ namespace {
 using client::Informer;
 using internal::SchedulingQueue;
 
+// The claim writes' options: the written claim comes back as the informers
+// keep claims, without managedFields (in process: the server's shared
+// typed object, not a decoded copy of its reply).
+const client::WriteOptions kClaimWrite = [] {
+  client::WriteOptions options;
+  options.drop_managed_fields = true;
+  return options;
+}();
+
 int32_t PodPriority(const api::Pod& pod) {
   const api::Json& u = pod.spec.unknown_fields;
   auto it = u.find("priority");
@@ -509,7 +518,8 @@ absl::StatusOr<ObjectPtr> Scheduler::Impl::WriteClaim(const api::Pod& pod,
       if (std::find(finalizers.begin(), finalizers.end(), kClaimFinalizer) ==
           finalizers.end()) {
         claim.metadata.finalizers.emplace_back(kClaimFinalizer);
-        absl::StatusOr<api::Object> updated = client_->Update(object);
+        absl::StatusOr<api::Object> updated =
+            client_->Update(object, kClaimWrite);
         if (!updated.ok()) {
           conflict = updated.status();
         } else {
@@ -535,7 +545,8 @@ absl::StatusOr<ObjectPtr> Scheduler::Impl::WriteClaim(const api::Pod& pod,
         c.status.reserved_for.push_back(
             {"", "pods", pod.metadata.name, pod.metadata.uid});
       }
-      absl::StatusOr<api::Object> written = client_->UpdateStatus(object);
+      absl::StatusOr<api::Object> written =
+          client_->UpdateStatus(object, kClaimWrite);
       if (written.ok()) {
         added = !reserved;
         return std::make_shared<const api::Object>(*std::move(written));

@@ -483,6 +483,8 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
                               [&](const store::Record& applied) {
                                 result.object = Published(*std::move(admitted),
                                                           applied, evicted);
+                                result.value = applied.value;
+                                result.revision = applied.mod_revision;
                               });
     if (absl::IsAlreadyExists(rec.status())) {
       if (generated && attempt + 1 < kMaxGenerateNameRetries) continue;
@@ -665,6 +667,8 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   WriteResult result;
   if (EqualButResourceVersion(next, current)) {  // no-op: nothing written
     result.object = current_ptr;
+    result.value = current_value;
+    result.revision = current_revision;
     return result;
   }
   const Json& next_meta = next.at("metadata");
@@ -702,6 +706,8 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
                             [&](const store::Record& applied) {
                               result.object =
                                   Published(std::move(next), applied, evicted);
+                              result.value = applied.value;
+                              result.revision = applied.mod_revision;
                             });
   if (!rec.ok()) return rec.status();
   if (claim) allocation_guard_->Record(key, result.object.get());

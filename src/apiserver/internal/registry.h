@@ -69,6 +69,10 @@ struct WriteResult {
   std::shared_ptr<const api::Json> object;  // never null on success
   bool created = false;
   std::vector<std::string> warnings;
+  // The stored value `object` reads, at its `revision`, for its typed
+  // form (Registry::TypedObject); null for a dry run or a deletion.
+  store::Value value;
+  int64_t revision = 0;
 };
 
 struct DeleteOptions {
