@@ -607,18 +607,18 @@ const Json* RestOf(const S& v) {
   return rest;
 }
 
+// Appends v's modelled members (embedded structs' included) to `out`; the
+// Rest() member is RestOf()'s.
 template <class S>
-void EncodeMembers(const S& v, Json& out, const Json** rest) {
+void EncodeMembers(const S& v, Json& out) {
   std::apply(
       [&](const auto&... spec) {
         (
             [&] {
               using Spec = std::remove_cvref_t<decltype(spec)>;
               if constexpr (kIsEmbed<Spec>) {
-                EncodeMembers(*(v.*(spec.member)), out, rest);
-              } else if constexpr (kIsRest<Spec>) {
-                *rest = &(v.*(spec.member));
-              } else {
+                EncodeMembers(*(v.*(spec.member)), out);
+              } else if constexpr (!kIsRest<Spec>) {
                 const auto& member = v.*(spec.member);
                 if (!(spec.flags & kEmitAlways) && IsEmpty(member)) return;
                 AppendMember(out, spec.name, ToJson(member));
@@ -637,7 +637,7 @@ Json EncodeStruct(const S& v) {
   out.get_ref<Json::object_t&>().reserve(
       MaxMembers<S>() +
       (rest != nullptr && rest->is_object() ? rest->size() : 0));
-  EncodeMembers(v, out, &rest);
+  EncodeMembers(v, out);
   if (rest != nullptr && rest->is_object()) {
     for (auto it = rest->begin(); it != rest->end(); ++it) {
       if (!out.contains(it.key())) AppendMember(out, it.key(), it.value());
