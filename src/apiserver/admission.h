@@ -40,6 +40,14 @@ class AdmissionPlugin {
   // request: build it with AdmissionError() to choose the HTTP answer.
   virtual absl::Status Admit(const AdmissionRequest& request,
                              api::Json& object) = 0;
+  // Whether Admit may change `object` for `request`. A plugin that only
+  // validates (or never changes objects of that request) says false; the
+  // registry then publishes the typed object it validated as what was
+  // stored instead of decoding the stored value again.
+  virtual bool MayMutate(const AdmissionRequest& request) const {
+    (void)request;
+    return true;
+  }
 };
 
 // A denial answered with `code` (e.g. 403) and a Status with `reason`

@@ -713,7 +713,10 @@ class ApiServer::Impl {
     if (x != nullptr && x->TakesTypedReply() && result.value != nullptr &&
         t.version == t.resource->StorageVersion() &&
         !Negotiate(req.Header("accept")).table) {
-      if (auto typed = registry_.TypedObject(result.value, result.revision)) {
+      if (auto typed =
+              result.typed != nullptr
+                  ? result.typed
+                  : registry_.TypedObject(result.value, result.revision)) {
         x->SendTyped(code, JsonHeaders(warnings, kJson), std::move(typed));
         return absl::OkStatus();
       }

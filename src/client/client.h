@@ -157,6 +157,10 @@ class Client {
                      const CancelFlag& cancel);
 
   const RestConfig& config() const { return config_; }
+  // Transport::WatchQueueIsUnbounded of this client's transport.
+  bool WatchQueueIsUnbounded() const {
+    return transport_->WatchQueueIsUnbounded();
+  }
 
  private:
   class RateLimiter;

@@ -151,6 +151,51 @@ TEST_P(ClientTest, WritesCanReturnTheObjectWithoutManagedFields) {
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ(*api::EncodeObject(*updated), without_managed_fields(*got));
 
+  // A claim through a scheduler's writes (finalizer, then allocation and
+  // reservation in the status) and an event (whose parsed forms the
+  // server does not keep): each reply is what a Get returns.
+  auto claim = client_->Create(Claim("c"), drop);
+  ASSERT_TRUE(claim.ok()) << claim.status();
+  auto same_as_get = [&](const api::Object& reply) {
+    const api::ObjectMeta& m = Meta(reply);
+    auto read = client_->Get(Kind(reply.kind()), m.namespace_, m.name);
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_TRUE(m.managed_fields.empty());
+    EXPECT_EQ(*api::EncodeObject(reply), without_managed_fields(*read))
+        << reply.kind();
+  };
+  same_as_get(*claim);
+  api::Object with_finalizer = *claim;
+  with_finalizer.mutable_metadata()->finalizers.push_back(
+      "resource.kubernetes.io/delete-protection");
+  auto finalized = client_->Update(with_finalizer, drop);
+  ASSERT_TRUE(finalized.ok()) << finalized.status();
+  same_as_get(*finalized);
+  api::Object reserved = *finalized;
+  auto& reserved_status = std::get<api::ResourceClaim>(reserved.value).status;
+  reserved_status.allocation.emplace();
+  api::DeviceRequestAllocationResult result;
+  result.request = "gpu";
+  result.driver = "gpu.example.com";
+  result.pool = "node-a";
+  result.device = "gpu-0";
+  reserved_status.allocation->devices.results.push_back(result);
+  reserved_status.reserved_for.push_back({"", "pods", "p", "uid-p"});
+  auto status = client_->UpdateStatus(reserved, drop);
+  ASSERT_TRUE(status.ok()) << status.status();
+  ASSERT_EQ(
+      std::get<api::ResourceClaim>(status->value).status.reserved_for.size(),
+      1u);
+  same_as_get(*status);
+  auto event = client_->Create(
+      Obj(R"({"apiVersion":"v1","kind":"Event","metadata":{"name":"e",
+              "namespace":"default"},"involvedObject":{"kind":"Pod",
+              "name":"p","namespace":"default"},"reason":"Scheduled",
+              "message":"hello","type":"Normal"})"),
+      drop);
+  ASSERT_TRUE(event.ok()) << event.status();
+  same_as_get(*event);
+
   // Without the option the reply keeps them.
   next = *updated;
   next.mutable_metadata()->labels["kept"] = "yes";

@@ -180,6 +180,9 @@ class InProcessTransport : public Transport {
     return absl::OkStatus();
   }
 
+  // ApiServer::Handle's watches queue the store's events without bound.
+  bool WatchQueueIsUnbounded() const override { return true; }
+
  private:
   apiserver::HttpRequest Request(const HttpCall& call) const {
     apiserver::HttpRequest req;

@@ -1,8 +1,10 @@
 // A shared informer: keeps a local cache of one kind in step with the
 // server (list, then watch from the list's resourceVersion; bookmarks
 // advance it; a 410 or a broken stream re-lists after a backoff and
-// reports the differences as events), and calls handlers in order on its
-// own thread. Like client-go's SharedIndexInformer without indexes.
+// reports the differences as events), and calls handlers one at a time, in
+// order, on its own threads (never the caller's; over an in-process
+// transport usually the watching thread, see informer.cc). Like
+// client-go's SharedIndexInformer without indexes.
 #ifndef DRAPLANE_CLIENT_INFORMER_H_
 #define DRAPLANE_CLIENT_INFORMER_H_
 

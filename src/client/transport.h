@@ -84,6 +84,11 @@ class Transport {
           int status, const std::map<std::string, std::string>&)>& on_status,
       const std::function<bool(std::string_view data)>& on_data,
       const ObjectEventFn& on_object, const CancelFlag& cancel) = 0;
+  // Whether the server queues a watch's events without bound while the
+  // caller handles one (in process: draplane's server), so that a caller
+  // may handle each event on the watching thread before reading the next;
+  // a remote server may end a watch that is read too slowly.
+  virtual bool WatchQueueIsUnbounded() const { return false; }
 };
 
 // HTTP/1.1 over TCP, with TLS for https (CA, client certificate, server

@@ -48,7 +48,10 @@ std::shared_ptr<AllocationGuard> AllocationGuard::ForStore(
 }
 
 AllocationGuard::AllocationGuard(store::Store* store, std::string claims_prefix)
-    : store_(store), prefix_(std::move(claims_prefix)) {}
+    : store_(store), prefix_(std::move(claims_prefix)) {
+  std::lock_guard<std::mutex> lock(mu_);
+  LoadLocked();
+}
 
 void AllocationGuard::SetLocked(const std::string& key,
                                 std::vector<std::string> devices) {

@@ -7,8 +7,9 @@
 //
 // Allocation writes are serialised: the registry holds Lock() across
 // Check(), the store write and Record(). The device index is built from
-// the store on first use and is only a hint: a conflicting holder is
-// re-read from the store before a write is refused.
+// the store when the guard is created (again on the next write if that
+// read failed) and is only a hint: a conflicting holder is re-read from
+// the store before a write is refused.
 #ifndef DRAPLANE_APISERVER_INTERNAL_ALLOCATION_GUARD_H_
 #define DRAPLANE_APISERVER_INTERNAL_ALLOCATION_GUARD_H_
 
@@ -32,7 +33,8 @@ class AllocationGuard {
   // so that their claim writes are serialised together.
   static std::shared_ptr<AllocationGuard> ForStore(store::Store* store);
 
-  // `claims_prefix`: the store prefix of ResourceClaims.
+  // `claims_prefix`: the store prefix of ResourceClaims. Reads every claim
+  // in `store`.
   AllocationGuard(store::Store* store, std::string claims_prefix);
 
   std::unique_lock<std::mutex> Lock() {

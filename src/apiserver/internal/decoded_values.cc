@@ -1,5 +1,7 @@
 #include "apiserver/internal/decoded_values.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "api/object_codec.h"
@@ -67,7 +69,7 @@ std::shared_ptr<const api::Json> DecodedValues::Get(const store::Value& value,
   std::lock_guard lock(mu_);
   auto it = entries_.find(value.get());
   if (it != entries_.end()) return it->second.object;
-  PutLocked(value, object, evicted);
+  PutLocked(value, object, nullptr, evicted);
   return object;
 }
 
@@ -91,27 +93,96 @@ std::shared_ptr<const api::Object> DecodedValues::Typed(
   return it->second.typed;
 }
 
-void DecodedValues::Put(const store::Value& value,
-                        std::shared_ptr<const api::Json> object,
+#ifndef NDEBUG
+namespace {
+// Debug builds (the tests under ASan): a writer's typed object must be
+// what Typed() would have decoded from its JSON.
+void CheckTypedMatches(const api::Json& object, const api::Object& typed) {
+  auto decoded = api::DecodeObject(object);
+  if (decoded.ok()) DropManagedFields(decoded->object);
+  auto want = decoded.ok() ? api::EncodeObject(decoded->object)
+                           : absl::StatusOr<api::Json>(decoded.status());
+  auto got = api::EncodeObject(typed);
+  if (!want.ok() || !got.ok() || *want != *got) {
+    std::fprintf(stderr,
+                 "DecodedValues::Put: the typed object differs from its "
+                 "JSON's decoding\n decoded: %s\n typed:   %s\n",
+                 want.ok() ? api::DumpJson(*want).c_str() : "(fails)",
+                 got.ok() ? api::DumpJson(*got).c_str() : "(fails)");
+    std::abort();
+  }
+}
+}  // namespace
+#endif
+
+void DecodedValues::Put(const store::Value& value, Written written,
                         std::vector<Entry>* evicted) {
-  if (value == nullptr || object == nullptr) return;
+  if (value == nullptr || written.object == nullptr) return;
+#ifndef NDEBUG
+  if (written.typed != nullptr) {
+    CheckTypedMatches(*written.object, *written.typed);
+  }
+#endif
   std::vector<Entry> mine;  // destroyed after the lock is released
+  std::vector<Entry>& out = evicted != nullptr ? *evicted : mine;
   std::lock_guard lock(mu_);
-  PutLocked(value, std::move(object), evicted != nullptr ? *evicted : mine);
+  if (written.superseded != nullptr) {
+    RetireLocked(written.superseded.get(), out);
+  }
+  PutLocked(value, std::move(written.object), std::move(written.typed), out);
+}
+
+bool DecodedValues::Holds(const Slot& slot, bool retired) const {
+  auto e = entries_.find(slot.key);
+  return e != entries_.end() && e->second.sequence == slot.sequence &&
+         e->second.retired == retired;
+}
+
+void DecodedValues::EvictLocked(const std::string* key,
+                                std::vector<Entry>& evicted) {
+  auto e = entries_.find(key);
+  evicted.push_back(std::move(e->second));
+  entries_.erase(e);
+}
+
+void DecodedValues::RetireLocked(const std::string* key,
+                                 std::vector<Entry>& evicted) {
+  auto e = entries_.find(key);
+  if (e == entries_.end() || e->second.retired) return;
+  e->second.retired = true;
+  --live_;
+  retired_.push_back({key, e->second.sequence});
+  while (retired_.size() > retired_capacity_) {
+    const Slot slot = retired_.front();
+    retired_.pop_front();
+    if (Holds(slot, /*retired=*/true)) EvictLocked(slot.key, evicted);
+  }
 }
 
 void DecodedValues::PutLocked(const store::Value& value,
                               std::shared_ptr<const api::Json> object,
+                              std::shared_ptr<const api::Object> typed,
                               std::vector<Entry>& evicted) {
-  auto [it, inserted] =
-      entries_.try_emplace(value.get(), Entry{value, std::move(object), {}});
+  const uint64_t sequence = ++next_sequence_;
+  auto [it, inserted] = entries_.try_emplace(
+      value.get(),
+      Entry{value, std::move(object), std::move(typed), sequence, false});
   if (!inserted) return;
-  order_.push_back(value.get());
-  while (order_.size() > capacity_) {
-    auto old = entries_.find(order_.front());
-    evicted.push_back(std::move(old->second));
-    entries_.erase(old);
+  ++live_;
+  order_.push_back({value.get(), sequence});
+  // Every live entry has exactly one slot here, so there is one to find.
+  while (live_ > capacity_) {
+    const Slot slot = order_.front();
     order_.pop_front();
+    if (!Holds(slot, /*retired=*/false)) continue;
+    EvictLocked(slot.key, evicted);
+    --live_;
+  }
+  // Slots of retired and forgotten entries: dropped before they outnumber
+  // the live ones.
+  if (order_.size() > 2 * live_ + 64) {
+    std::erase_if(order_,
+                  [&](const Slot& slot) { return !Holds(slot, false); });
   }
 }
 

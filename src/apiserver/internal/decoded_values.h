@@ -3,12 +3,16 @@
 // it: the object the registry just wrote (or parsed once) is found again
 // for the next read, update or watch event of that revision instead of
 // being parsed again. Entries hold the object as read at the value's own
-// revision (metadata.resourceVersion set). Bounded (the oldest entries are
-// forgotten first); thread-safe.
+// revision (metadata.resourceVersion set). Bounded: `capacity` entries of
+// live values, the oldest forgotten first, and the `retired_capacity`
+// values most recently replaced by an update of their object (kept for
+// watchers a write or two behind), so that the bound counts objects
+// rather than versions. Thread-safe.
 #ifndef DRAPLANE_APISERVER_INTERNAL_DECODED_VALUES_H_
 #define DRAPLANE_APISERVER_INTERNAL_DECODED_VALUES_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -35,7 +39,9 @@ void DropManagedFields(api::Object& object);
 
 class DecodedValues {
  public:
-  explicit DecodedValues(size_t capacity = 16384) : capacity_(capacity) {}
+  explicit DecodedValues(size_t capacity = 16384,
+                         size_t retired_capacity = 1024)
+      : capacity_(capacity), retired_capacity_(retired_capacity) {}
 
   // The JSON object `value` holds, with metadata.resourceVersion set to
   // `revision` when parsed now (`revision` must be the value's own
@@ -58,13 +64,26 @@ class DecodedValues {
     store::Value value;  // keeps the address from being reused
     std::shared_ptr<const api::Json> object;
     std::shared_ptr<const api::Object> typed;  // null until Typed() asks
+    uint64_t sequence = 0;  // which slot of the insertion order is its own
+    bool retired = false;   // replaced by an update of its object
   };
-  // Records `object` as the parsed form of `value` (the caller has just
-  // serialised it, without resourceVersion, and set resourceVersion to
-  // the value's revision). The entries this pushes out are destroyed
-  // before it returns, or moved to `evicted` when given (for a caller
-  // holding a lock that should not wait for that).
-  void Put(const store::Value& value, std::shared_ptr<const api::Json> object,
+  // What a writer knows of the value it has just stored.
+  struct Written {
+    // The parsed form of the value: the caller has just serialised it,
+    // without resourceVersion, and set resourceVersion to the value's
+    // revision. Not null.
+    std::shared_ptr<const api::Json> object;
+    // What Typed() would decode from it (managedFields dropped), when the
+    // writer has it in hand; null to decode on first use.
+    std::shared_ptr<const api::Object> typed;
+    // The value this one replaces (an update's previous value), null for a
+    // create: retired, as only readers lagging behind will ask for it.
+    store::Value superseded;
+  };
+  // Records `written` for `value`. The entries this pushes out are
+  // destroyed before it returns, or moved to `evicted` when given (for a
+  // caller holding a lock that should not wait for that).
+  void Put(const store::Value& value, Written written,
            std::vector<Entry>* evicted = nullptr);
 
  private:
@@ -73,12 +92,30 @@ class DecodedValues {
   // takes as long as a lookup takes many times over).
   void PutLocked(const store::Value& value,
                  std::shared_ptr<const api::Json> object,
+                 std::shared_ptr<const api::Object> typed,
                  std::vector<Entry>& evicted);
 
+  // One insertion: an entry's slot while the entry's sequence matches
+  // (a forgotten entry leaves its slot behind).
+  struct Slot {
+    const std::string* key;
+    uint64_t sequence;
+  };
+  // Whether `slot` is still its entry's, and the entry is (not) retired.
+  bool Holds(const Slot& slot, bool retired) const;
+  void EvictLocked(const std::string* key, std::vector<Entry>& evicted);
+  // Marks the entry of `key` (if any) retired, forgetting the oldest
+  // retired entries beyond retired_capacity_.
+  void RetireLocked(const std::string* key, std::vector<Entry>& evicted);
+
   const size_t capacity_;
+  const size_t retired_capacity_;
   std::mutex mu_;
   absl::flat_hash_map<const std::string*, Entry> entries_;
-  std::deque<const std::string*> order_;  // oldest first
+  size_t live_ = 0;           // entries not retired
+  std::deque<Slot> order_;    // live entries' insertions, oldest first
+  std::deque<Slot> retired_;  // retired entries, oldest first
+  uint64_t next_sequence_ = 0;
 };
 
 }  // namespace draplane::apiserver::internal

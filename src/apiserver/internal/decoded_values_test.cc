@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "api/object_codec.h"
 #include "gtest/gtest.h"
 
 namespace draplane::apiserver::internal {
@@ -48,7 +49,9 @@ TEST(DecodedValuesTest, PutIsFoundByTheValue) {
   store::Value v = Value(R"({"metadata":{"name":"a"}})");
   auto written = std::make_shared<const Json>(
       Json::parse(R"({"metadata":{"name":"a","resourceVersion":"9"}})"));
-  cache.Put(v, written);
+  DecodedValues::Written w;
+  w.object = written;
+  cache.Put(v, std::move(w));
   EXPECT_EQ(cache.Get(v, 9).get(), written.get());
 }
 
@@ -73,6 +76,81 @@ TEST(DecodedValuesTest, ForgetsTheOldestBeyondCapacity) {
   EXPECT_EQ(cache.Get(c, 3).get(), pc.get());
   EXPECT_EQ(cache.Get(b, 2).get(), pb.get());
   EXPECT_NE(cache.Get(a, 1).get(), pa.get());  // forgotten, parsed again
+}
+
+DecodedValues::Written WrittenAs(const std::string& json,
+                                 const store::Value& superseded = nullptr) {
+  DecodedValues::Written w;
+  w.object = std::make_shared<const Json>(Json::parse(json));
+  w.superseded = superseded;
+  return w;
+}
+
+TEST(DecodedValuesTest, ReplacedValuesAreKeptAWhileForLaggingReaders) {
+  DecodedValues cache(16, /*retired_capacity=*/1);
+  auto version = [](int n) {
+    return R"({"metadata":{"name":"a"},"spec":{"x":)" + std::to_string(n) +
+           "}}";
+  };
+  auto written = [&](int n) {
+    return R"({"metadata":{"name":"a","resourceVersion":")" +
+           std::to_string(n) + R"("},"spec":{"x":)" + std::to_string(n) + "}}";
+  };
+  store::Value v1 = Value(version(1));
+  store::Value v2 = Value(version(2));
+  store::Value v3 = Value(version(3));
+  cache.Put(v1, WrittenAs(written(1)));
+  auto first = cache.Get(v1, 1);
+  cache.Put(v2, WrittenAs(written(2), v1));
+  EXPECT_EQ(cache.Get(v2, 2)->at("spec").at("x"), 2);
+  EXPECT_EQ(cache.Get(v1, 1).get(), first.get());  // retired, still here
+  cache.Put(v3, WrittenAs(written(3), v2));
+  // v1 is now beyond the retired capacity: a reader that far behind
+  // parses it again, to equal JSON.
+  auto again = cache.Get(v1, 1);
+  EXPECT_NE(again.get(), first.get());
+  EXPECT_EQ(*again, *first);
+}
+
+TEST(DecodedValuesTest, TheBoundCountsLiveObjectsNotVersions) {
+  DecodedValues cache(3);
+  store::Value a = Value(R"({"metadata":{"name":"a"}})");
+  store::Value b = Value(R"({"metadata":{"name":"b"}})");
+  auto pa = cache.Get(a, 1);
+  auto pb = cache.Get(b, 2);
+  // Many versions of one object, each replacing the one before.
+  store::Value previous;
+  for (int i = 0; i < 200; ++i) {
+    store::Value next =
+        Value(R"({"metadata":{"name":"c"},"n":)" + std::to_string(i) + "}");
+    cache.Put(next, WrittenAs(R"({"metadata":{"name":"c"},"n":)" +
+                                  std::to_string(i) + "}",
+                              previous));
+    previous = next;
+  }
+  EXPECT_EQ(cache.Get(a, 1).get(), pa.get());  // still remembered
+  EXPECT_EQ(cache.Get(b, 2).get(), pb.get());
+  EXPECT_EQ(cache.Get(previous, 3)->at("n"), 199);
+  // A fourth live object pushes out the oldest.
+  store::Value d = Value(R"({"metadata":{"name":"d"}})");
+  cache.Get(d, 4);
+  EXPECT_NE(cache.Get(a, 1).get(), pa.get());
+}
+
+TEST(DecodedValuesTest, AWritersTypedObjectIsShared) {
+  DecodedValues cache;
+  const std::string text =
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",)"
+      R"("metadata":{"name":"c","namespace":"n","resourceVersion":"4"},)"
+      R"("spec":{"devices":{}}})";
+  store::Value v = Value(text);
+  DecodedValues::Written w = WrittenAs(text);
+  auto decoded = api::DecodeObject(*w.object);
+  ASSERT_TRUE(decoded.ok());
+  w.typed = std::make_shared<const api::Object>(decoded->object);
+  const api::Object* typed = w.typed.get();
+  cache.Put(v, std::move(w));
+  EXPECT_EQ(cache.Typed(v, 4).get(), typed);
 }
 
 TEST(DecodedValuesTest, TypedIsDecodedOnceWithoutManagedFields) {

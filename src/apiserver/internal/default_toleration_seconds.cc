@@ -19,13 +19,15 @@ class DefaultTolerationSeconds : public AdmissionPlugin {
 
   std::string_view Name() const override { return "DefaultTolerationSeconds"; }
 
+  bool MayMutate(const AdmissionRequest& request) const override {
+    return request.operation == AdmissionRequest::Operation::kCreate &&
+           request.kind == "Pod" && request.group.empty() &&
+           request.subresource.empty();
+  }
+
   absl::Status Admit(const AdmissionRequest& request,
                      api::Json& object) override {
-    if (request.operation != AdmissionRequest::Operation::kCreate ||
-        request.kind != "Pod" || !request.group.empty() ||
-        !request.subresource.empty() || !object.is_object()) {
-      return absl::OkStatus();
-    }
+    if (!MayMutate(request) || !object.is_object()) return absl::OkStatus();
     api::Json& spec = object["spec"];
     if (!spec.is_object()) return absl::OkStatus();  // validation's business
     api::Json& tolerations = spec["tolerations"];

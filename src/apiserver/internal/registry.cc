@@ -128,12 +128,18 @@ api::ValidationOptions Validation() {
   return options;
 }
 
-// Defaulting and validation; returns the storage JSON. `old` is the
-// stored object for an update (its managedFields may be left out: update
-// validation does not read them), null for a create.
-absl::StatusOr<Json> Admit(const ResourceInfo& r, const Json& candidate,
-                           const api::Object* old,
-                           std::string_view subresource) {
+// What built-in admission made of a candidate.
+struct Admitted {
+  Json json;           // the storage JSON
+  api::Object object;  // the same, typed (json = EncodeObject(object))
+};
+
+// Defaulting and validation. `old` is the stored object for an update (its
+// managedFields may be left out: update validation does not read them),
+// null for a create.
+absl::StatusOr<Admitted> Admit(const ResourceInfo& r, const Json& candidate,
+                               const api::Object* old,
+                               std::string_view subresource) {
   auto decoded = api::DecodeObject(candidate);
   if (!decoded.ok()) {
     return BadRequest(std::string(decoded.status().message()));
@@ -153,7 +159,25 @@ absl::StatusOr<Json> Admit(const ResourceInfo& r, const Json& candidate,
   if (!encoded.ok()) {
     return InternalServerError(std::string(encoded.status().message()));
   }
-  return *std::move(encoded);
+  return Admitted{*std::move(encoded), std::move(object)};
+}
+
+// What DecodedValues::Typed would decode from `stored`, the JSON about to
+// be written: `admitted` (its typed form before the registry's last
+// edits) with those edits (generation, managedFields) applied; the
+// resourceVersion is set when the write is applied. Nothing when
+// admission plugins may have changed `stored` after built-in admission,
+// or for an unstructured kind (whose JSON would have to be edited alike).
+std::optional<api::Object> PublishedTyped(Admitted& admitted,
+                                          bool plugins_may_have_changed) {
+  api::ObjectMeta* meta = admitted.object.mutable_metadata();
+  if (plugins_may_have_changed || meta == nullptr) return std::nullopt;
+  const Json& generation = api::MemberOrNull(
+      api::MemberOrNull(admitted.json, "metadata"), "generation");
+  meta->generation =
+      generation.is_number_integer() ? generation.get<int64_t>() : 0;
+  meta->managed_fields.clear();
+  return std::move(admitted.object);
 }
 
 // What the store holds of `object`: its JSON without resourceVersion.
@@ -270,7 +294,9 @@ absl::Status Registry::RunAdmission(AdmissionRequest::Operation operation,
                                     std::string_view name,
                                     const std::string& subresource,
                                     bool dry_run, const std::string& user,
-                                    const Json* old, Json& object) const {
+                                    const Json* old, Json& object,
+                                    bool* may_have_changed) const {
+  if (may_have_changed != nullptr) *may_have_changed = false;
   if (admission_.empty()) return absl::OkStatus();
   AdmissionRequest request;
   request.operation = operation;
@@ -284,6 +310,9 @@ absl::Status Registry::RunAdmission(AdmissionRequest::Operation operation,
   request.user = user;
   request.old_object = old;
   for (const auto& plugin : admission_) {
+    if (may_have_changed != nullptr && plugin->MayMutate(request)) {
+      *may_have_changed = true;
+    }
     if (auto s = plugin->Admit(request, object); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -464,28 +493,30 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
     auto admitted = Admit(r, object, nullptr, "");
     if (!admitted.ok()) return admitted.status();
     if (auto s = CheckNamespace(r, ns, name); !s.ok()) return s;
-    RecordUpdateManager(r, Json(), *admitted, options.manager,
+    RecordUpdateManager(r, Json(), admitted->json, options.manager,
                         options.manager_api_version, options.subresource);
-    if (auto s =
-            RunAdmission(AdmissionRequest::Operation::kCreate, r, ns, name, "",
-                         options.dry_run, options.user, nullptr, *admitted);
+    bool plugins_may_have_changed = false;
+    if (auto s = RunAdmission(AdmissionRequest::Operation::kCreate, r, ns, name,
+                              "", options.dry_run, options.user, nullptr,
+                              admitted->json, &plugins_may_have_changed);
         !s.ok()) {
       return s;
     }
     WriteResult result;
     result.created = true;
     if (options.dry_run) {
-      result.object = std::make_shared<const Json>(*std::move(admitted));
+      result.object = std::make_shared<const Json>(std::move(admitted->json));
       return result;
     }
+    std::optional<api::Object> typed =
+        PublishedTyped(*admitted, plugins_may_have_changed);
     std::vector<DecodedValues::Entry> evicted;
-    auto rec = store_->Create(Key(r, ns, name), StoredFormToPublish(*admitted),
-                              [&](const store::Record& applied) {
-                                result.object = Published(*std::move(admitted),
-                                                          applied, evicted);
-                                result.value = applied.value;
-                                result.revision = applied.mod_revision;
-                              });
+    auto rec =
+        store_->Create(Key(r, ns, name), StoredFormToPublish(admitted->json),
+                       [&](const store::Record& applied) {
+                         Publish(r, std::move(admitted->json), std::move(typed),
+                                 applied, nullptr, result, evicted);
+                       });
     if (absl::IsAlreadyExists(rec.status())) {
       if (generated && attempt + 1 < kMaxGenerateNameRetries) continue;
       return AlreadyExists(r, name);
@@ -643,7 +674,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   }
   auto admitted = Admit(r, candidate, old_typed.get(), options.subresource);
   if (!admitted.ok()) return admitted.status();
-  Json next = *std::move(admitted);
+  Json& next = admitted->json;
   MutableMetadata(next).erase("resourceVersion");
   if (r.tracks_generation && !options.bypass_strategy) {
     const int64_t gen = old_meta.value("generation", int64_t{0});
@@ -658,9 +689,10 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     RecordUpdateManager(r, current, next, options.manager,
                         options.manager_api_version, options.subresource);
   }
+  bool plugins_may_have_changed = false;
   if (auto s = RunAdmission(AdmissionRequest::Operation::kUpdate, r, ns, name,
                             options.subresource, options.dry_run, options.user,
-                            &current, next);
+                            &current, next, &plugins_may_have_changed);
       !s.ok()) {
     return s;
   }
@@ -701,13 +733,13 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     result.object = Versioned(std::move(next), del->mod_revision);
     return result;
   }
+  std::optional<api::Object> typed =
+      PublishedTyped(*admitted, plugins_may_have_changed);
   std::vector<DecodedValues::Entry> evicted;
   auto rec = store_->Update(key, StoredFormToPublish(next), current_revision,
                             [&](const store::Record& applied) {
-                              result.object =
-                                  Published(std::move(next), applied, evicted);
-                              result.value = applied.value;
-                              result.revision = applied.mod_revision;
+                              Publish(r, std::move(next), std::move(typed),
+                                      applied, current_value, result, evicted);
                             });
   if (!rec.ok()) return rec.status();
   if (claim) allocation_guard_->Record(key, result.object.get());
@@ -784,7 +816,12 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
     if (!up.ok()) return up.status();
     std::shared_ptr<const Json> updated =
         Versioned(std::move(current), up->mod_revision);
-    decoded_.Put(up->value, updated);
+    if (r.remember_decoded) {
+      DecodedValues::Written written;
+      written.object = updated;
+      written.superseded = rec->value;
+      decoded_.Put(up->value, std::move(written));
+    }
     return Json(*updated);
   }
   return Conflict(r, name, "too many concurrent changes; try again");
@@ -801,14 +838,27 @@ absl::StatusOr<std::unique_ptr<store::Watch>> Registry::Watch(
   return w;
 }
 
-std::shared_ptr<const Json> Registry::Published(
-    Json object, const store::Record& applied,
-    std::vector<DecodedValues::Entry>& evicted) {
+void Registry::Publish(const ResourceInfo& r, Json object,
+                       std::optional<api::Object> typed,
+                       const store::Record& applied,
+                       const store::Value& superseded, WriteResult& result,
+                       std::vector<DecodedValues::Entry>& evicted) {
+  std::string rv = std::to_string(applied.mod_revision);
   // Placed by StoredFormToPublish: only its value is set here.
-  object["metadata"]["resourceVersion"] = std::to_string(applied.mod_revision);
-  auto versioned = std::make_shared<const Json>(std::move(object));
-  decoded_.Put(applied.value, versioned, &evicted);
-  return versioned;
+  object["metadata"]["resourceVersion"] = rv;
+  result.object = std::make_shared<const Json>(std::move(object));
+  if (typed.has_value()) {
+    typed->mutable_metadata()->resource_version = std::move(rv);
+    result.typed = std::make_shared<const api::Object>(*std::move(typed));
+  }
+  result.value = applied.value;
+  result.revision = applied.mod_revision;
+  if (!r.remember_decoded) return;
+  DecodedValues::Written written;
+  written.object = result.object;
+  written.typed = result.typed;
+  written.superseded = superseded;
+  decoded_.Put(applied.value, std::move(written), &evicted);
 }
 
 std::shared_ptr<const Json> Registry::Read(const store::Value& value,

@@ -73,6 +73,10 @@ struct WriteResult {
   // form (Registry::TypedObject); null for a dry run or a deletion.
   store::Value value;
   int64_t revision = 0;
+  // `object` typed, less metadata.managedFields, when the write had it in
+  // hand (what TypedObject(value, revision) returns, shared with the
+  // watchers); null otherwise.
+  std::shared_ptr<const api::Object> typed;
 };
 
 struct DeleteOptions {
@@ -188,15 +192,18 @@ class Registry {
       const store::Value& current_value,
       const std::shared_ptr<const api::Json>& current, int64_t current_revision,
       api::Json desired, const WriteOptions& options);
-  // `object` (the stored form of a write just applied, its
-  // resourceVersion placed and empty) with its resourceVersion set,
-  // remembered as the parsed form of the applied value.
+  // Fills `result` with the write just `applied`: `object` (its stored
+  // form, resourceVersion placed and empty) and `typed` (what its typed
+  // decode would be, when the writer has it) with their resourceVersion
+  // set, remembered as the parsed forms of the applied value in place of
+  // `superseded`'s (the value the write replaced; null for a create).
   // Called from the store's AppliedFn, so that a watcher never parses what
   // the writer has in hand; the entries this pushes out of the parsed
   // values go to `evicted`, to be destroyed after the store's lock.
-  std::shared_ptr<const api::Json> Published(
-      api::Json object, const store::Record& applied,
-      std::vector<DecodedValues::Entry>& evicted);
+  void Publish(const ResourceInfo& r, api::Json object,
+               std::optional<api::Object> typed, const store::Record& applied,
+               const store::Value& superseded, WriteResult& result,
+               std::vector<DecodedValues::Entry>& evicted);
   // The object `value` holds, read at `revision` (its resourceVersion).
   std::shared_ptr<const api::Json> Read(const store::Value& value,
                                         int64_t revision) const;
@@ -208,7 +215,8 @@ class Registry {
                             std::string_view name,
                             const std::string& subresource, bool dry_run,
                             const std::string& user, const api::Json* old,
-                            api::Json& object) const;
+                            api::Json& object,
+                            bool* may_have_changed = nullptr) const;
 
   store::Store* store_;
   std::vector<std::shared_ptr<AdmissionPlugin>> admission_;

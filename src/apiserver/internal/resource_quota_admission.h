@@ -28,6 +28,8 @@ class ResourceQuotaAdmission : public AdmissionPlugin {
   std::string_view Name() const override { return "ResourceQuota"; }
   absl::Status Admit(const AdmissionRequest& request,
                      api::Json& object) override;
+  // Quota only charges and denies.
+  bool MayMutate(const AdmissionRequest&) const override { return false; }
   // The registry the quotas are read from and written to; set once,
   // before the first request.
   void Attach(Registry* registry) { registry_ = registry; }

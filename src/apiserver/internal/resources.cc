@@ -41,6 +41,7 @@ ResourceInfo Make(const api::KindInfo& kind) {
     r.tracks_generation = true;
   } else if (k == "Event") {
     r.short_names = {"ev"};
+    r.remember_decoded = false;
   } else if (k == "ResourceQuota") {
     r.short_names = {"quota"};
     r.subresources = {"status"};

@@ -37,6 +37,11 @@ struct ResourceInfo {
   bool allow_unconditional_update = true;
   // A PUT of a missing object creates it.
   bool allow_create_on_update = false;
+  // Written objects are remembered in their parsed forms for the next
+  // read, update and watch event (DecodedValues). Not for events, which
+  // nothing reads back as a rule (kube-apiserver's default watch cache
+  // sizes leave them out likewise).
+  bool remember_decoded = true;
 
   const std::string_view group() const { return kind->group; }
   const std::string_view resource() const { return kind->resource; }

@@ -154,6 +154,16 @@ void Leaves(const Json& set, Path& path, std::vector<Path>& out) {
   }
 }
 
+// !LeavesOf(set).empty(), without listing them.
+bool HasLeaf(const Json& set) {
+  if (!set.is_object()) return false;
+  if (set.empty()) return true;
+  for (auto it = set.begin(); it != set.end(); ++it) {
+    if (it.key() == "." || HasLeaf(it.value())) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<Path> LeavesOf(const Json& set) {
@@ -387,10 +397,13 @@ void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
   ChangedLeaves(patch::PatchSchemaFor(r.group(), r.kind->kind),
                 patch::PatchSchema::kRootType, next,
                 current.is_null() ? nullptr : &current, path, changed);
-  Json& meta = next["metadata"];
-  Json managed = meta.value("managedFields", Json::array());
-  if (!managed.is_array()) managed = Json::array();
   if (changed.empty()) return;
+  Json& meta = next["metadata"];
+  Json managed = Json::array();
+  if (auto mf = meta.find("managedFields");
+      mf != meta.end() && mf->is_array()) {
+    managed = std::move(*mf);
+  }
   Json out = Json::array();
   Json mine = Json::object();
   for (Json& m : managed) {
@@ -404,7 +417,7 @@ void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
     }
     Json& fields = m["fieldsV1"];
     for (const Path& p : changed) RemoveFromSet(fields, p);
-    if (!LeavesOf(fields).empty()) out.push_back(std::move(m));
+    if (HasLeaf(fields)) out.push_back(std::move(m));
   }
   for (const Path& p : changed) {
     Json* node = &mine;
