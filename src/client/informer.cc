@@ -311,8 +311,11 @@ class Informer::Impl {
         std::unique_lock lock(queue_mu_);
         while (!stopping_ && (queue_.empty() || applying_) &&
                (applying_ || absl::Now() < next_resync)) {
+          // While the reflector applies, a due resync waits for it (woken
+          // by what it leaves queued, else within a second).
           const absl::Duration wait =
-              std::min(next_resync - absl::Now(), absl::Seconds(1));
+              applying_ ? absl::Seconds(1)
+                        : std::min(next_resync - absl::Now(), absl::Seconds(1));
           queue_cv_.wait_for(lock, std::chrono::microseconds(std::max<int64_t>(
                                        1, absl::ToInt64Microseconds(wait))));
         }
