@@ -74,7 +74,9 @@ class EventRecorder::Impl {
       std::string what = StrCat(event.involved_object.kind, " ",
                                 event.involved_object.namespace_, "/",
                                 event.involved_object.name);
-      // Only success matters: the created Event is not decoded.
+      // Only success matters: in process the reply is the server's shared
+      // typed object (nothing decoded); over HTTP it is decoded less
+      // managedFields.
       WriteOptions options;
       options.drop_managed_fields = true;
       absl::StatusOr<api::Object> created = client_->Create(

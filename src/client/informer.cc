@@ -150,6 +150,12 @@ class Informer::Impl {
       applying_ = true;
     }
     Apply(item, active_handlers_);
+    ReleaseApplying();
+  }
+
+  // Ends a thread's turn at applying deltas; wakes the dispatcher for what
+  // queued up meanwhile.
+  void ReleaseApplying() {
     std::lock_guard lock(queue_mu_);
     applying_ = false;
     if (!queue_.empty()) queue_cv_.notify_all();
@@ -326,11 +332,7 @@ class Informer::Impl {
       // Gives the applying role back however this iteration ends.
       struct Release {
         Impl* impl;
-        ~Release() {
-          std::lock_guard lock(impl->queue_mu_);
-          impl->applying_ = false;
-          if (!impl->queue_.empty()) impl->queue_cv_.notify_all();
-        }
+        ~Release() { impl->ReleaseApplying(); }
       } release{this};
       for (Item& item : batch) {
         if (Stopping()) return;
