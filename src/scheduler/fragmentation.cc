@@ -84,4 +84,39 @@ double FragmentationAmount(std::string_view model, int64_t cpu_left_milli,
   return frag;
 }
 
+std::vector<int64_t> UnfillableShare(const TargetWorkload& workload,
+                                     double min_ratio) {
+  std::map<int64_t, double> share_of_size;
+  for (const WeightedShape& w : workload) {
+    if (w.shape.gpu_count == 1 && w.shape.gpu_milli > 0 &&
+        w.shape.gpu_milli < 1000) {
+      share_of_size[w.shape.gpu_milli] += w.popularity;
+    }
+  }
+  double most = 0;
+  for (const auto& [size, share] : share_of_size) most = std::max(most, share);
+  std::vector<int64_t> sizes;
+  for (const auto& [size, share] : share_of_size) {
+    if (share >= min_ratio * most) sizes.push_back(size);
+  }
+  // reachable[g]: g is a sum of the sizes.
+  std::vector<char> reachable(1001, 0);
+  reachable[0] = 1;
+  for (size_t g = 1; g < reachable.size(); ++g) {
+    for (int64_t size : sizes) {
+      if (static_cast<size_t>(size) <= g && reachable[g - size]) {
+        reachable[g] = 1;
+        break;
+      }
+    }
+  }
+  std::vector<int64_t> left(reachable.size(), 0);
+  int64_t filled = 0;
+  for (size_t g = 0; g < reachable.size(); ++g) {
+    if (reachable[g]) filled = static_cast<int64_t>(g);
+    left[g] = static_cast<int64_t>(g) - filled;
+  }
+  return left;
+}
+
 }  // namespace draplane::scheduler

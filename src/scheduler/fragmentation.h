@@ -65,6 +65,16 @@ double FragmentationAmount(std::string_view model, int64_t cpu_left_milli,
                            const int64_t* gpu_left_milli, size_t gpus,
                            const TargetWorkload& workload);
 
+// Beyond the paper: for each free share g = 0..1000 of one GPU, what is
+// left of g once filled as closely as sums of the workload's sharing sizes
+// allow (each size used any number of times). Only the sizes (gpu_count 1,
+// 1..999 thousandths) that at least `min_ratio` times as many pods ask
+// for as the most common sharing size count: the gaps the common sizes
+// leave are too many for the rarer ones to count on. Sizes add up over
+// shapes (a size asked with several cpu requests).
+std::vector<int64_t> UnfillableShare(const TargetWorkload& workload,
+                                     double min_ratio);
+
 }  // namespace draplane::scheduler
 
 #endif  // DRAPLANE_SCHEDULER_FRAGMENTATION_H_

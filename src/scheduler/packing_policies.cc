@@ -383,14 +383,21 @@ class FgdPolicy : public PackingPolicy {
 // for the GPU share it takes: kReservationWeight x the pressure on the
 // node's GPU model (what the workload's model-constrained shapes ask per
 // GPU of the models they allow, over the whole workload's demand per GPU;
-// 0 without constraints). The best gain wins, compared in steps of kStep
-// thousandths of a GPU (FGD compares sigmoid percents), ties going to the
-// first node; inside a node, among equally good GPUs, the fullest.
+// 0 without constraints), minus kWasteWeight x the rise of the GPU's
+// expected waste (the free share that the workload's common sharing sizes
+// cannot fill: UnfillableShare). The best gain wins,
+// compared in steps of kStep thousandths of a GPU (FGD compares sigmoid
+// percents), ties going to the first node; inside a node, among equally
+// good GPUs, the fullest.
 class DraplanePolicy : public FgdPolicy {
  public:
   static constexpr double kCpuStrandingWeight = 4;
   static constexpr double kStep = 10;
   static constexpr double kReservationWeight = 0.3;
+  static constexpr double kWasteWeight = 30;
+  // A sharing size counts as filling a GPU's free share when at least
+  // this many times as many pods ask for it as for the most common one.
+  static constexpr double kFillerRatio = 0.1;
 
   explicit DraplanePolicy(std::vector<PodShape> pods)
       : FgdPolicy(std::move(pods)) {}
@@ -451,6 +458,14 @@ class DraplanePolicy : public FgdPolicy {
       delta -=
           kReservationWeight * pressure[m] * static_cast<double>(p.gpu_total);
     }
+    if (Shares(p) && c.devices != nullptr) {
+      const int64_t free = (*c.devices)[c.takes.front().device].free_milli;
+      if (free >= 0 && free <= 1000) {
+        const std::vector<int64_t>& waste = ExpectedWaste();
+        const int64_t left = std::max<int64_t>(0, free - p.gpu_milli);
+        delta -= kWasteWeight * static_cast<double>(waste[left] - waste[free]);
+      }
+    }
     return static_cast<int64_t>(std::floor(delta / kStep));
   }
 
@@ -493,6 +508,16 @@ class DraplanePolicy : public FgdPolicy {
     for (double& x : pressure_) x /= baseline;
     return pressure_;
   }
+  // UnfillableShare of the current workload, at kFillerRatio.
+  const std::vector<int64_t>& ExpectedWaste() const {
+    if (waste_generation_ != frag_generation_ || waste_.empty()) {
+      waste_ = UnfillableShare(source_.workload(), kFillerRatio);
+      waste_generation_ = frag_generation_;
+    }
+    return waste_;
+  }
+  mutable std::vector<int64_t> waste_;
+  mutable uint64_t waste_generation_ = ~0ull;
   mutable std::vector<int64_t> supply_;  // GPUs per model id
   mutable std::pair<uint64_t, size_t> supply_version_{~0ull, 0};
   mutable std::vector<double> pressure_;

@@ -186,12 +186,16 @@ class GpuChoiceTest : public ::testing::Test {
     std::string node;
     std::string device;
   };
+  // The target workload is `shapes`, or half 700 shares and half 300
+  // when empty; `learn`: none given.
   Placed Run(const std::string& policy, std::vector<int64_t> first_shares,
-             int64_t share, bool learn = false) {
+             int64_t share, bool learn = false,
+             std::vector<scheduler::PodShape> shapes = {}) {
     scheduler::ClusterState state(allocator::Features::Defaults());
     LoadCluster({{"a", 64000, 262144, 4, "T4"}}, state);
     scheduler::PolicyOptions options;
-    if (!learn) options.pod_shapes = {{1000, 1, 700, {}}, {1000, 1, 300, {}}};
+    if (shapes.empty()) shapes = {{1000, 1, 700, {}}, {1000, 1, 300, {}}};
+    if (!learn) options.pod_shapes = std::move(shapes);
     auto p = scheduler::NewScoringPolicy(policy, options);
     EXPECT_TRUE(p.ok()) << p.status();
     // The first pods by the allocator alone (first fit), the last by the
@@ -248,6 +252,22 @@ TEST_F(GpuChoiceTest, PoliciesChooseTheGpuInsideTheNode) {
   }
 }
 
+TEST_F(GpuChoiceTest, DraplaneAvoidsLeavingShareOnlyRarePodsCouldFill) {
+  // Workload: 470, 320 and 650 thousandths in equal parts. After a 470
+  // share, 530 free on gpu-0 could still take another 470 (60 left); a 320
+  // share there would leave 210 that none of them fits.
+  std::vector<scheduler::PodShape> shapes;
+  for (int64_t share : {470, 320, 650}) {
+    shapes.push_back({1000, 1, share, {}});
+  }
+  // Best fit puts the 320 share on gpu-0; draplane opens a free GPU,
+  // whose 680 left a 650 share fits.
+  EXPECT_EQ(Run("bestfit", {470}, 320, false, shapes).device, "gpu-0");
+  EXPECT_EQ(Run("draplane", {470}, 320, false, shapes).device, "gpu-1");
+  // With a 650 share on gpu-1 (350 free), the 320 share goes there.
+  EXPECT_EQ(Run("draplane", {470, 650}, 320, false, shapes).device, "gpu-1");
+}
+
 // Where a whole-GPU pod that any model can run goes, on one T4 node
 // (first in order) and three G2 nodes of one GPU each, when a tenth of the
 // workload can only use T4 and another tenth only G2.
@@ -283,6 +303,48 @@ TEST(ModelReservationTest, DraplaneKeepsScarceModelsForThePodsThatNeedThem) {
   // T4-only demand has one GPU, the G2-only demand three, so T4 costs
   // three times as much (pressure 0.4 vs 0.13 of the mean demand per GPU).
   EXPECT_EQ(PlaceUnconstrained("draplane"), "b");
+}
+
+TEST(FragmentationTest, UnfillableShareCountsOnlyCommonSizes) {
+  // 470 and 650 shares, each for 40 % of the pods, 160 shares for `rare`
+  // per mille, whole GPUs for the rest.
+  auto workload = [](int rare) {
+    scheduler::TargetWorkload w;
+    w.push_back({{1000, 1, 470, {}}, 0.4});
+    w.push_back({{1000, 1, 650, {}}, 0.4});
+    w.push_back({{1000, 1, 160, {}}, rare / 1000.0});
+    w.push_back({{1000, 1, 1000, {}}, (200 - rare) / 1000.0});
+    return w;
+  };
+  // 160 shares for an eighth as many pods as 470 shares: counted on.
+  const std::vector<int64_t> common =
+      scheduler::UnfillableShare(workload(50), 0.1);
+  ASSERT_EQ(common.size(), 1001u);
+  EXPECT_EQ(common[0], 0);
+  EXPECT_EQ(common[100], 100);  // nothing fits
+  EXPECT_EQ(common[190], 30);   // 160
+  EXPECT_EQ(common[530], 50);   // 160 x 3 (470 leaves 60)
+  EXPECT_EQ(common[630], 0);    // 470 + 160
+  EXPECT_EQ(common[1000], 30);  // 650 + 160 x 2
+  // For 30 per mille (under a tenth): not.
+  const std::vector<int64_t> rare =
+      scheduler::UnfillableShare(workload(30), 0.1);
+  EXPECT_EQ(rare[190], 190);
+  EXPECT_EQ(rare[530], 60);
+  EXPECT_EQ(rare[630], 160);
+  EXPECT_EQ(rare[1000], 60);  // 470 x 2
+  // The ratio, not the share of all pods, decides: the same sizes in a
+  // workload where they are a tenth as common.
+  scheduler::TargetWorkload diluted = workload(50);
+  for (auto& w : diluted) w.popularity /= 10;
+  diluted.push_back({{1000, 0, 0, {}}, 0.9});
+  EXPECT_EQ(scheduler::UnfillableShare(diluted, 0.1), common);
+  // A size asked with several cpu requests adds up.
+  scheduler::TargetWorkload split = workload(0);
+  split.push_back({{2000, 1, 160, {}}, 0.025});
+  split.push_back({{3000, 1, 160, {}}, 0.025});
+  EXPECT_EQ(scheduler::UnfillableShare(split, 0.1)[190], 30);
+  EXPECT_EQ(scheduler::UnfillableShare({}, 0.1)[700], 700);
 }
 
 TEST(SimulatorTest, RunsTheProtocolOnASmallTrace) {
