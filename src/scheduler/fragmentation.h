@@ -71,7 +71,8 @@ double FragmentationAmount(std::string_view model, int64_t cpu_left_milli,
 // 1..999 thousandths) that at least `min_ratio` times as many pods ask
 // for as the most common sharing size count: the gaps the common sizes
 // leave are too many for the rarer ones to count on. Sizes add up over
-// shapes (a size asked with several cpu requests).
+// shapes (a size asked with several cpu requests or models); the shapes'
+// cpu and GPU models are not looked at.
 std::vector<int64_t> UnfillableShare(const TargetWorkload& workload,
                                      double min_ratio);
 

@@ -383,9 +383,10 @@ class FgdPolicy : public PackingPolicy {
 // for the GPU share it takes: kReservationWeight x the pressure on the
 // node's GPU model (what the workload's model-constrained shapes ask per
 // GPU of the models they allow, over the whole workload's demand per GPU;
-// 0 without constraints), minus kWasteWeight x the rise of the GPU's
-// expected waste (the free share that the workload's common sharing sizes
-// cannot fill: UnfillableShare). The best gain wins,
+// 0 without constraints); a placement that shares a GPU also loses
+// kWasteWeight x the rise of that GPU's expected waste (the free share
+// that the workload's common sharing sizes cannot fill: UnfillableShare;
+// a fall is a bonus). The best gain wins,
 // compared in steps of kStep thousandths of a GPU (FGD compares sigmoid
 // percents), ties going to the first node; inside a node, among equally
 // good GPUs, the fullest.
@@ -458,8 +459,10 @@ class DraplanePolicy : public FgdPolicy {
       delta -=
           kReservationWeight * pressure[m] * static_cast<double>(p.gpu_total);
     }
-    if (Shares(p) && c.devices != nullptr) {
-      const int64_t free = (*c.devices)[c.takes.front().device].free_milli;
+    const int device = c.takes.empty() ? -1 : c.takes.front().device;
+    if (Shares(p) && c.devices != nullptr && device >= 0 &&
+        device < static_cast<int>(c.devices->size())) {
+      const int64_t free = (*c.devices)[device].free_milli;
       if (free >= 0 && free <= 1000) {
         const std::vector<int64_t>& waste = ExpectedWaste();
         const int64_t left = std::max<int64_t>(0, free - p.gpu_milli);

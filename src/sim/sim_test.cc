@@ -252,19 +252,25 @@ TEST_F(GpuChoiceTest, PoliciesChooseTheGpuInsideTheNode) {
   }
 }
 
-TEST_F(GpuChoiceTest, DraplaneAvoidsLeavingShareOnlyRarePodsCouldFill) {
-  // Workload: 470, 320 and 650 thousandths in equal parts. After a 470
-  // share, 530 free on gpu-0 could still take another 470 (60 left); a 320
-  // share there would leave 210 that none of them fits.
+TEST_F(GpuChoiceTest, DraplaneAvoidsLeavingShareNoCommonSizeFits) {
+  // Workload: 470, 320 and 650 thousandths and whole GPUs in equal parts.
+  // After a 470 share, the 530 free on gpu-0 could still take another 470
+  // (60 left); a 320 share there would leave 210 that no size fits.
   std::vector<scheduler::PodShape> shapes;
-  for (int64_t share : {470, 320, 650}) {
+  for (int64_t share : {470, 320, 650, 1000}) {
     shapes.push_back({1000, 1, share, {}});
   }
-  // Best fit puts the 320 share on gpu-0; draplane opens a free GPU,
-  // whose 680 left a 650 share fits.
+  // FGD's measure prefers gpu-0: it falls by 55 there (the 530 already
+  // counted as fragmented for the 650 share and whole GPUs) and rises by
+  // 170 on a free GPU (680 left, too small for a whole GPU). Best fit
+  // takes gpu-0 too.
+  EXPECT_EQ(Run("fgd", {470}, 320, false, shapes).device, "gpu-0");
   EXPECT_EQ(Run("bestfit", {470}, 320, false, shapes).device, "gpu-0");
+  // draplane pays for the 150 more that can never be filled (210 instead
+  // of 60) and opens a free GPU, whose 680 left a 650 share fits.
   EXPECT_EQ(Run("draplane", {470}, 320, false, shapes).device, "gpu-1");
-  // With a 650 share on gpu-1 (350 free), the 320 share goes there.
+  // With a 650 share on gpu-1 (350 free, 30 after a 320 share either
+  // way), the 320 share goes there.
   EXPECT_EQ(Run("draplane", {470, 650}, 320, false, shapes).device, "gpu-1");
 }
 
