@@ -383,6 +383,16 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
   return chain;
 }
 
+// The options of a write the server makes on its own behalf (scale,
+// binding, the dry-run check of a pod's inline claim templates): main
+// resource, no field manager.
+internal::WriteOptions OwnWrite(bool dry_run, bool bypass_strategy = false) {
+  internal::WriteOptions options;
+  options.dry_run = dry_run;
+  options.bypass_strategy = bypass_strategy;
+  return options;
+}
+
 }  // namespace
 
 class ApiServer::Impl {
@@ -823,7 +833,7 @@ class ApiServer::Impl {
           next["spec"]["replicas"] = spec["replicas"];
           return next;
         },
-        {.dry_run = *dry, .subresource = ""});
+        OwnWrite(*dry));
     if (!result.ok()) return result.status();
     SendJson(w, 200, ScaleOf(*result->object), {});
     return absl::OkStatus();
@@ -914,7 +924,7 @@ class ApiServer::Impl {
           BodyToStorage(tt, inl.object, FieldValidation::kStrict, warnings);
       if (!stored.ok()) return stored.status();
       auto check = registry_.Create(*tt.resource, t.namespace_, *stored,
-                                    {.dry_run = true, .subresource = ""});
+                                    OwnWrite(/*dry_run=*/true));
       if (!check.ok()) return check.status();
       templates.emplace_back(tt, *std::move(stored));
       warnings.push_back(inl.warning);
@@ -1264,7 +1274,7 @@ class ApiServer::Impl {
           SetPodScheduled(next["status"]);
           return next;
         },
-        {.dry_run = *dry, .bypass_strategy = true});
+        OwnWrite(*dry, /*bypass_strategy=*/true));
     if (!result.ok()) return result.status();
     SendJson(w, 201,
              Json{{"kind", "Status"},
