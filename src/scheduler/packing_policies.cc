@@ -107,6 +107,15 @@ bool Shares(const Placement& p) {
   return p.gpu_count == 1 && p.gpu_milli < 1000;
 }
 
+// The free share of the one device a placement takes, before it; -1 when
+// it takes another number of devices or the node's devices are unknown.
+int64_t FreeShareOfTakenDevice(const NodeCandidate& c) {
+  if (c.takes.size() != 1 || c.devices == nullptr) return -1;
+  const int device = c.takes.front().device;
+  if (device < 0 || device >= static_cast<int>(c.devices->size())) return -1;
+  return (*c.devices)[device].free_milli;
+}
+
 class PackingPolicy : public ScoringPolicy {
  protected:
   Placement Read(const NodeCandidate& c) const {
@@ -128,8 +137,7 @@ class PackingPolicy : public ScoringPolicy {
   // The simulator's "best" GPU choice: the fitting GPU with the least
   // free share (the lowest index on ties, as the first placement wins).
   int64_t DevicePreference(const NodeCandidate& c) const override {
-    if (c.takes.size() != 1 || c.devices == nullptr) return 0;
-    return -(*c.devices)[c.takes.front().device].free_milli;
+    return -std::max<int64_t>(0, FreeShareOfTakenDevice(c));
   }
 };
 
@@ -459,15 +467,11 @@ class DraplanePolicy : public FgdPolicy {
       delta -=
           kReservationWeight * pressure[m] * static_cast<double>(p.gpu_total);
     }
-    const int device = c.takes.empty() ? -1 : c.takes.front().device;
-    if (Shares(p) && c.devices != nullptr && device >= 0 &&
-        device < static_cast<int>(c.devices->size())) {
-      const int64_t free = (*c.devices)[device].free_milli;
-      if (free >= 0 && free <= 1000) {
-        const std::vector<int64_t>& waste = ExpectedWaste();
-        const int64_t left = std::max<int64_t>(0, free - p.gpu_milli);
-        delta -= kWasteWeight * static_cast<double>(waste[left] - waste[free]);
-      }
+    if (const int64_t free = FreeShareOfTakenDevice(c);
+        Shares(p) && free >= 0 && free <= 1000) {
+      const std::vector<int64_t>& waste = ExpectedWaste();
+      const int64_t left = std::max<int64_t>(0, free - p.gpu_milli);
+      delta -= kWasteWeight * static_cast<double>(waste[left] - waste[free]);
     }
     return static_cast<int64_t>(std::floor(delta / kStep));
   }
@@ -513,7 +517,7 @@ class DraplanePolicy : public FgdPolicy {
   }
   // UnfillableShare of the current workload, at kFillerRatio.
   const std::vector<int64_t>& ExpectedWaste() const {
-    if (waste_generation_ != frag_generation_ || waste_.empty()) {
+    if (waste_generation_ != frag_generation_) {
       waste_ = UnfillableShare(source_.workload(), kFillerRatio);
       waste_generation_ = frag_generation_;
     }
