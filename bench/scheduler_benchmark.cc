@@ -19,7 +19,14 @@
 //
 // Usage: scheduler_benchmark [--mode decision|api] [--store memory|sqlite]
 //          [--nodes 500] [--devices 10] [--pods 5000] [--policy upstream]
-//          [--phase all|schedule]
+//          [--phase all|schedule] [--init-claims 0]
+//   --init-claims N (api mode): before anything is timed, N claims from the
+//   template's spec in namespace "init", allocated directly (node after
+//   node, device after device, as scheduler_perf's allocResourceClaims
+//   fills the cluster) and not reserved, so that --pods measures scheduling
+//   into a partly used cluster. Upstream's SchedulingWithResourceClaimTemplate
+//   /5000pods_500nodes is --nodes 500 --devices 10 --init-claims 2500
+//   --pods 2500 --phase all (scripts/upstream-scheduler-perf runs upstream's).
 //   --phase schedule (api mode): pods and their claims are created first,
 //   then the scheduler starts; its informers' initial list (every node,
 //   slice, claim and pod) is reported apart as sync_seconds /
@@ -73,6 +80,8 @@ struct Flags {
   // together; "schedule" = pods and their claims exist first, only the
   // scheduler's work (claim writes, bindings, events) is timed.
   std::string phase = "all";
+  // api mode: claims allocated before the timed part (namespace "init").
+  int init_claims = 0;
 };
 
 // Bytes the program holds on the heap (jemalloc when linked, else glibc).
@@ -209,6 +218,50 @@ int RunDecision(const Flags& f) {
 }
 
 #ifdef DRAPLANE_SCHEDULER_API_BENCH
+// --init-claims: f.init_claims claims in namespace "init", the k-th
+// allocated device k % devices of node k / devices.
+absl::Status CreateAllocatedClaims(testing::InProcessCluster& c,
+                                   const Flags& f) {
+  if (f.init_claims <= 0) return absl::OkStatus();
+  if (f.init_claims > static_cast<int64_t>(f.nodes) * f.devices) {
+    return absl::InvalidArgumentError(
+        "--init-claims exceeds the cluster's devices");
+  }
+  c.MustCreate(Json{{"apiVersion", "v1"},
+                    {"kind", "Namespace"},
+                    {"metadata", {{"name", "init"}}}});
+  const Json spec =
+      scheduler::testing::PerfTemplateJson("init")["spec"]["spec"];
+  for (int k = 0; k < f.init_claims; ++k) {
+    api::Object claim = c.MustCreate(Json{
+        {"apiVersion", "resource.k8s.io/v1"},
+        {"kind", "ResourceClaim"},
+        {"metadata", {{"name", StrCat("claim-", k)}, {"namespace", "init"}}},
+        {"spec", spec}});
+    const std::string node = StrCat("node-", k / f.devices);
+    api::AllocationResult allocation;
+    api::DeviceRequestAllocationResult result;
+    result.request = "req-0";
+    result.driver = "test-driver.cdi.k8s.io";
+    result.pool = node;
+    result.device = StrCat("instance-", k % f.devices);
+    allocation.devices.results.push_back(std::move(result));
+    api::NodeSelectorRequirement on_node;
+    on_node.key = "metadata.name";
+    on_node.operator_ = "In";
+    on_node.values = {node};
+    api::NodeSelectorTerm term;
+    term.match_fields.push_back(std::move(on_node));
+    allocation.node_selector.emplace();
+    allocation.node_selector->node_selector_terms.push_back(std::move(term));
+    std::get<api::ResourceClaim>(claim.value).status.allocation =
+        std::move(allocation);
+    absl::StatusOr<api::Object> written = c.client().UpdateStatus(claim);
+    if (!written.ok()) return written.status();
+  }
+  return absl::OkStatus();
+}
+
 int RunApi(const Flags& f) {
   testing::InProcessClusterOptions options;
   // The built-in controllers (garbage collector, namespace finalizer) run
@@ -235,6 +288,10 @@ int RunApi(const Flags& f) {
     c.MustCreate(scheduler::testing::NodeJson(name));
     c.MustCreate(scheduler::testing::PerfSliceJson(name, f.devices));
   }
+  if (absl::Status s = CreateAllocatedClaims(c, f); !s.ok()) {
+    std::cerr << s << "\n";
+    return 2;
+  }
   auto controller_client = c.NewClient();
   auto scheduler_client = c.NewClient();
   auto creator = c.NewClient();
@@ -243,8 +300,8 @@ int RunApi(const Flags& f) {
     std::cerr << s << "\n";
     return 2;
   }
-  const int64_t expected =
-      std::min<int64_t>(f.pods, static_cast<int64_t>(f.nodes) * f.devices);
+  const int64_t expected = std::min<int64_t>(
+      f.pods, static_cast<int64_t>(f.nodes) * f.devices - f.init_claims);
   auto create_pods = [&] {
     for (int i = 0; i < f.pods; ++i) {
       api::Object pod = Decode(scheduler::testing::TemplatePodJson(
@@ -308,12 +365,13 @@ int RunApi(const Flags& f) {
       "\"devices_per_node\":%d,\"pods\":%d,\"scheduled\":%lld,"
       "\"seconds\":%.3f,\"pods_per_second\":%.0f,\"create_seconds\":%.3f,"
       "\"cpu_ms_per_pod\":%.3f,\"sync_seconds\":%.3f,"
-      "\"sync_cpu_seconds\":%.3f,\"attempts\":%lld,\"errors\":%lld}\n",
+      "\"sync_cpu_seconds\":%.3f,\"attempts\":%lld,\"errors\":%lld,"
+      "\"init_claims\":%d}\n",
       f.phase.c_str(), f.store.c_str(), f.policy.c_str(), f.nodes, f.devices,
       f.pods, static_cast<long long>(stats.scheduled), seconds, timed / seconds,
       absl::ToDoubleSeconds(created_at - start), 1000 * cpu_seconds / timed,
       sync_seconds, sync_cpu_seconds, static_cast<long long>(stats.attempts),
-      static_cast<long long>(stats.errors));
+      static_cast<long long>(stats.errors), f.init_claims);
   cluster->reset();
   if (!dir.empty()) std::filesystem::remove_all(dir);
   return stats.scheduled == expected ? 0 : 1;
@@ -341,6 +399,8 @@ int main(int argc, char** argv) {
       f.policy = v;
     else if (k == "--phase")
       f.phase = v;
+    else if (k == "--init-claims")
+      f.init_claims = std::atoi(v.c_str());
     else {
       std::cerr << "unknown flag " << k << "\n";
       return 2;

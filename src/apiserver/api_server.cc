@@ -384,12 +384,11 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
 }
 
 // The options of a write the server makes on its own behalf (scale,
-// binding, the dry-run check of a pod's inline claim templates): main
+// the dry-run check of a pod's inline claim templates): main
 // resource, no field manager.
-internal::WriteOptions OwnWrite(bool dry_run, bool bypass_strategy = false) {
+internal::WriteOptions OwnWrite(bool dry_run) {
   internal::WriteOptions options;
   options.dry_run = dry_run;
-  options.bypass_strategy = bypass_strategy;
   return options;
 }
 
@@ -1223,58 +1222,55 @@ class ApiServer::Impl {
     const std::string uid = meta.value("uid", "");
     const std::string rv = meta.value("resourceVersion", "");
     const Json& annotations = annotations_member;
-    auto result = registry_.Modify(
+    // As upstream's BindingREST: a storage-level update of the pod, with
+    // no pod admission, validation or managedFields of its own.
+    auto result = registry_.GuaranteedUpdate(
         *t.resource, t.namespace_, t.name,
-        [&](const Json& current) -> absl::StatusOr<Json> {
-          const Json& current_meta = current.at("metadata");
-          if (const std::string actual = current_meta.value("uid", "");
-              !uid.empty() && uid != actual) {
-            return internal::PreconditionFailed(*t.resource, t.name, "UID", uid,
-                                                actual);
+        [&](api::Object& object) -> absl::Status {
+          auto* pod = std::get_if<api::Pod>(&object.value);
+          if (pod == nullptr) {
+            return internal::InternalServerError("the stored pod is no Pod");
           }
-          if (const std::string actual =
-                  current_meta.value("resourceVersion", "");
-              !rv.empty() && rv != actual) {
+          const api::ObjectMeta& current_meta = pod->metadata;
+          if (!uid.empty() && uid != current_meta.uid) {
+            return internal::PreconditionFailed(*t.resource, t.name, "UID", uid,
+                                                current_meta.uid);
+          }
+          if (!rv.empty() && rv != current_meta.resource_version) {
             return internal::PreconditionFailed(*t.resource, t.name,
-                                                "ResourceVersion", rv, actual);
+                                                "ResourceVersion", rv,
+                                                current_meta.resource_version);
           }
           auto refuse = [&](std::string_view why) {
             return internal::SubresourceConflict(*t.resource, "binding", t.name,
                                                  why);
           };
-          if (!current_meta.value("deletionTimestamp", "").empty()) {
+          if (current_meta.deletion_timestamp.has_value()) {
             return refuse(StrCat("pod ", t.name,
                                  " is being deleted, cannot be assigned to a "
                                  "host"));
           }
-          const Json& spec = api::MemberOrNull(current, "spec");
-          if (const std::string assigned =
-                  spec.is_object() ? spec.value("nodeName", "") : "";
-              !assigned.empty()) {
+          if (!pod->spec.node_name.empty()) {
             return refuse(StrCat("pod ", t.name,
-                                 " is already assigned to node \"", assigned,
-                                 "\""));
+                                 " is already assigned to node \"",
+                                 pod->spec.node_name, "\""));
           }
-          if (const Json& gates = api::MemberOrNull(spec, "schedulingGates");
+          if (const Json& gates = api::MemberOrNull(pod->spec.unknown_fields,
+                                                    "schedulingGates");
               gates.is_array() && !gates.empty()) {
             return refuse(
                 StrCat("pod ", t.name, " has non-empty .spec.schedulingGates"));
           }
-          Json next = current;
-          next["spec"]["nodeName"] = node;
-          Json& next_meta = internal::MutableMetadata(next);
-          next_meta.erase("resourceVersion");
-          if (annotations.is_object() && !annotations.empty()) {
-            Json& merged = next_meta["annotations"];
-            if (!merged.is_object()) merged = Json::object();
+          pod->spec.node_name = node;
+          if (annotations.is_object()) {
             for (const auto& [key, value] : annotations.items()) {
-              merged[key] = value;
+              pod->metadata.annotations[key] = value.get<std::string>();
             }
           }
-          SetPodScheduled(next["status"]);
-          return next;
+          SetPodScheduled(pod->status);
+          return absl::OkStatus();
         },
-        OwnWrite(*dry, /*bypass_strategy=*/true));
+        *dry);
     if (!result.ok()) return result.status();
     SendJson(w, 201,
              Json{{"kind", "Status"},
@@ -1290,23 +1286,20 @@ class ApiServer::Impl {
   // condition replaces an existing one in place (its reason and message
   // go; its lastTransitionTime stays when the status was already True) or
   // is appended.
-  static void SetPodScheduled(Json& status) {
-    if (!status.is_object()) status = Json::object();
-    Json& conditions = status["conditions"];
-    if (!conditions.is_array()) conditions = Json::array();
-    Json condition = {{"type", "PodScheduled"},
-                      {"status", "True"},
-                      {"lastProbeTime", nullptr},
-                      {"lastTransitionTime", internal::Timestamp(absl::Now())}};
-    for (Json& c : conditions) {
-      if (!c.is_object() || c.value("type", "") != "PodScheduled") continue;
-      if (c.value("status", "") == "True" && c.contains("lastTransitionTime")) {
-        condition["lastTransitionTime"] = c["lastTransitionTime"];
+  static void SetPodScheduled(api::PodStatus& status) {
+    api::PodCondition condition;
+    condition.type = "PodScheduled";
+    condition.status = "True";
+    condition.last_transition_time = internal::Timestamp(absl::Now());
+    for (api::PodCondition& c : status.conditions) {
+      if (c.type != "PodScheduled") continue;
+      if (c.status == "True" && c.last_transition_time.has_value()) {
+        condition.last_transition_time = std::move(c.last_transition_time);
       }
       c = std::move(condition);
       return;
     }
-    conditions.push_back(std::move(condition));
+    status.conditions.push_back(std::move(condition));
   }
 
   void Watch(const HttpRequest& req, const Target& t, ResponseWriter& w);

@@ -627,7 +627,20 @@ TEST_F(ApiServerTest, PodBindingAssignsANodeOnce) {
           "target":{"kind":"Node","name":"node1"}})";
   auto bound = Do("POST", "/api/v1/namespaces/default/pods/p/binding", binding);
   ASSERT_EQ(bound.code, 201) << bound.body;
+  const Json before = pod;
   pod = Do("GET", "/api/v1/namespaces/default/pods/p").JsonBody();
+  // Nothing else changes (the stored managedFields included: upstream's
+  // binding writes to storage, recording no manager).
+  ASSERT_TRUE(before["metadata"].contains("managedFields")) << before.dump();
+  Json expected = before;
+  expected["spec"]["nodeName"] = "node1";
+  expected["metadata"]["annotations"]["scheduled-by"] = "test";
+  expected["metadata"]["resourceVersion"] = pod["metadata"]["resourceVersion"];
+  expected["status"]["conditions"][1] = pod["status"]["conditions"][1];
+  // (Compared as unordered JSON: the binding's members go in Go's order.)
+  EXPECT_EQ(nlohmann::json::parse(pod.dump()),
+            nlohmann::json::parse(expected.dump()))
+      << "before: " << before.dump() << "\nafter: " << pod.dump();
   EXPECT_EQ(pod["spec"]["nodeName"], "node1");
   EXPECT_EQ(pod["metadata"]["annotations"]["scheduled-by"], "test");
   // As upstream: one write (the status is part of it), no generation bump,

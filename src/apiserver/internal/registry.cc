@@ -639,7 +639,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
         meta.erase(field);
       }
     }
-    if (HasStatusSubresource(r) && !options.bypass_strategy) {
+    if (HasStatusSubresource(r)) {
       if (current.contains("status")) {
         candidate["status"] = current["status"];
       } else {
@@ -676,7 +676,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   if (!admitted.ok()) return admitted.status();
   Json& next = admitted->json;
   MutableMetadata(next).erase("resourceVersion");
-  if (r.tracks_generation && !options.bypass_strategy) {
+  if (r.tracks_generation) {
     const int64_t gen = old_meta.value("generation", int64_t{0});
     const bool spec_changed =
         api::MemberOrNull(next, "spec") != api::MemberOrNull(current, "spec");
@@ -744,6 +744,55 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   if (!rec.ok()) return rec.status();
   if (claim) allocation_guard_->Record(key, result.object.get());
   return result;
+}
+
+absl::StatusOr<WriteResult> Registry::GuaranteedUpdate(
+    const ResourceInfo& r, std::string_view ns, std::string_view name,
+    const TypedMutation& mutate, bool dry_run) {
+  const std::string key = Key(r, ns, name);
+  for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
+    auto rec = store_->Get(key);
+    if (absl::IsNotFound(rec.status())) return NotFound(r, name);
+    if (!rec.ok()) return rec.status();
+    const std::shared_ptr<const api::Object> current =
+        decoded_.Typed(rec->value, rec->mod_revision);
+    if (current == nullptr) {
+      return InternalServerError(
+          StrCat("stored object ", key, " cannot be decoded"));
+    }
+    api::Object next = *current;
+    if (auto s = mutate(next); !s.ok()) return s;
+    auto encoded = api::EncodeObject(next, r.ApiVersion(r.StorageVersion()));
+    if (!encoded.ok()) {
+      return InternalServerError(std::string(encoded.status().message()));
+    }
+    Json& json = *encoded;
+    // The typed form leaves managedFields out; they are metadata's last
+    // member in Go's order, so appending them keeps the stored order.
+    const std::shared_ptr<const Json> stored =
+        Read(rec->value, rec->mod_revision);
+    const Json& stored_meta = api::MemberOrNull(*stored, "metadata");
+    if (const Json& mf = api::MemberOrNull(stored_meta, "managedFields");
+        !mf.is_null()) {
+      MutableMetadata(json)["managedFields"] = mf;
+    }
+    WriteResult result;
+    if (dry_run) {
+      result.object = Versioned(std::move(json), rec->mod_revision);
+      return result;
+    }
+    std::vector<DecodedValues::Entry> evicted;
+    auto written =
+        store_->Update(key, StoredFormToPublish(json), rec->mod_revision,
+                       [&](const store::Record& applied) {
+                         Publish(r, std::move(json), std::move(next), applied,
+                                 rec->value, result, evicted);
+                       });
+    if (store::IsConflict(written.status())) continue;
+    if (!written.ok()) return written.status();
+    return result;
+  }
+  return Conflict(r, name, "too many concurrent changes; try again");
 }
 
 absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,

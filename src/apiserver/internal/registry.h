@@ -57,12 +57,6 @@ struct WriteOptions {
   std::string manager;
   std::string manager_api_version;  // the version the client wrote in
   std::string user;                 // the authenticated user (admission)
-  // Main-resource writes only: skip the update strategy's resets, as
-  // upstream's pods/binding does by writing straight to storage: the
-  // desired status is written as it is (not reset to the stored one) and
-  // metadata.generation is not bumped. For the server's own writes; never
-  // set from a request.
-  bool bypass_strategy = false;
 };
 
 struct WriteResult {
@@ -151,6 +145,19 @@ class Registry {
                                      const Mutation& mutate,
                                      const WriteOptions& options,
                                      bool create = false);
+  // Upstream's storage-level GuaranteedUpdate, as pods/binding uses it:
+  // `mutate` edits a copy of the current object, typed (less
+  // managedFields, resourceVersion set to the stored one), and the result
+  // is written as it is: no update strategy, admission, validation or
+  // managedFields recording (the stored managedFields stay). Retried on
+  // conflicts with a fresh copy; an error from `mutate` is returned as it
+  // is. The kind must be a typed one (not api::UnstructuredObject).
+  using TypedMutation = std::function<absl::Status(api::Object& object)>;
+  absl::StatusOr<WriteResult> GuaranteedUpdate(const ResourceInfo& r,
+                                               std::string_view ns,
+                                               std::string_view name,
+                                               const TypedMutation& mutate,
+                                               bool dry_run);
   // Deletes, or marks for deletion when finalizers remain. Returns the
   // deleted (or marked) object.
   absl::StatusOr<api::Json> Delete(const ResourceInfo& r, std::string_view ns,
