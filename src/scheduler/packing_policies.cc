@@ -9,34 +9,19 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/node_hash_map.h"
 #include "common/str_cat.h"
+#include "scheduler/internal/node_views.h"
 
 namespace draplane::scheduler {
 
 namespace {
 
+using internal::NodeView;
+using internal::NodeViews;
+
 // The simulator's normalisation constants (pkg/type/const.go).
 constexpr double kMaxSpecCpu = 128000;
 constexpr double kMaxSpecGpu = 8000;
-
-// What the policies read of a node, cached per node until its devices
-// (epoch) or its cpu requests change.
-struct NodeView {
-  uint64_t epoch = 0;
-  int64_t cpu_requested = -1;
-  std::string_view model;
-  int model_id = 0;
-  int64_t cpu_left = 0;
-  std::vector<int64_t> left;  // free share per device
-  int64_t left_total = 0;
-  int free_gpus = 0;  // devices entirely free
-  // fgd: the node's fragmentation and the workload generation it is for
-  // (-1 = not computed).
-  // A cache filled while scoring, so mutable.
-  mutable double frag = -1;
-  mutable uint64_t frag_generation = 0;
-};
 
 // What the policies read of one placement.
 struct Placement {
@@ -45,52 +30,6 @@ struct Placement {
   int gpu_count = 0;      // devices the placement takes
   int64_t gpu_milli = 0;  // per device (the first one's share)
   int64_t gpu_total = 0;  // summed share taken
-};
-
-class NodeViews {
- public:
-  const NodeView& Of(const NodeCandidate& c) {
-    static const NodeView kEmpty;
-    if (c.info == nullptr) return kEmpty;
-    // The placements of one node are scored one after another.
-    if (last_id_ != c.info->id || last_ == nullptr) {
-      last_ = &views_[c.info->id];
-      last_id_ = c.info->id;
-    }
-    NodeView& v = *last_;
-    const int64_t requested = c.info->usage.requested.milli_cpu;
-    if (v.cpu_requested == requested && v.epoch == c.info->epoch) return v;
-    v.epoch = c.info->epoch;
-    v.cpu_requested = requested;
-    v.cpu_left = c.info->allocatable.amounts.milli_cpu - requested;
-    v.left.clear();
-    v.left_total = 0;
-    v.free_gpus = 0;
-    v.frag = -1;
-    if (c.devices != nullptr) {
-      v.model = NodeGpuModel(*c.devices);
-      for (const auto& d : *c.devices) {
-        v.left.push_back(d.free_milli);
-        v.left_total += d.free_milli;
-        v.free_gpus += d.free_milli == 1000 ? 1 : 0;
-      }
-    }
-    v.model_id = ModelId(v.model);
-    return v;
-  }
-  // A small dense id per GPU model name ("" included).
-  int ModelId(std::string_view model) {
-    auto [it, inserted] = model_ids_.try_emplace(
-        std::string(model), static_cast<int>(model_ids_.size()));
-    return it->second;
-  }
-
- private:
-  // node_hash_map: `last_` keeps its address while others are added.
-  absl::node_hash_map<uint64_t, NodeView> views_;
-  absl::flat_hash_map<std::string, int> model_ids_;
-  NodeView* last_ = nullptr;
-  uint64_t last_id_ = 0;
 };
 
 Placement Read(const NodeCandidate& c, NodeViews& views) {
@@ -124,6 +63,9 @@ class PackingPolicy : public ScoringPolicy {
   mutable NodeViews views_;
 
  public:
+  void StartPod(ClusterState& state) const override {
+    views_.Bound(state.Nodes().size());
+  }
   bool ScoresAllNodes() const override { return true; }
   // The paper's simulator runs a kube-scheduler fork whose selectHost
   // takes the first best node; it gives the nodes a random order per seed
@@ -343,7 +285,10 @@ class FgdPolicy : public PackingPolicy {
     return FragmentationAmount(model, cpu_left, left, n, source_.workload());
   }
   std::string_view name() const override { return "fgd"; }
-  void StartPod(ClusterState&) const override { source_.StartPod(); }
+  void StartPod(ClusterState& state) const override {
+    PackingPolicy::StartPod(state);
+    source_.StartPod();
+  }
   int64_t Score(const NodeCandidate& c) const override {
     Placement p = Read(c);
     if (source_.Observe(p)) {
