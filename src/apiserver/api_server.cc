@@ -1190,17 +1190,16 @@ class ApiServer::Impl {
             StrCat("the Binding's ", path, " must be a string"));
       }
     }
-    const Json& annotations_member = api::MemberOrNull(meta, "annotations");
-    bool annotations_ok =
-        annotations_member.is_null() || annotations_member.is_object();
-    if (annotations_ok && annotations_member.is_object()) {
-      for (const auto& v : annotations_member) {
-        annotations_ok = annotations_ok && v.is_string();
+    for (const char* field : {"annotations", "labels"}) {
+      const Json& member = api::MemberOrNull(meta, field);
+      bool ok = member.is_null() || member.is_object();
+      if (ok && member.is_object()) {
+        for (const auto& v : member) ok = ok && v.is_string();
       }
-    }
-    if (!annotations_ok) {
-      return internal::BadRequest(
-          "the Binding's metadata.annotations must map strings to strings");
+      if (!ok) {
+        return internal::BadRequest(StrCat("the Binding's metadata.", field,
+                                           " must map strings to strings"));
+      }
     }
     if (meta.value("name", t.name) != t.name) {
       return internal::BadRequest(
@@ -1221,9 +1220,12 @@ class ApiServer::Impl {
     }
     const std::string uid = meta.value("uid", "");
     const std::string rv = meta.value("resourceVersion", "");
-    const Json& annotations = annotations_member;
-    // As upstream's BindingREST: a storage-level update of the pod, with
-    // no pod admission, validation or managedFields of its own.
+    const Json& annotations = api::MemberOrNull(meta, "annotations");
+    const Json& labels = api::MemberOrNull(meta, "labels");
+    // As upstream's BindingREST (setPodNodeAndMetadata, with its 1.37
+    // defaults ClearingNominatedNodeNameAfterBinding and
+    // PodTopologyLabelsAdmission on): a storage-level update of the pod,
+    // with no pod admission, validation or managedFields of its own.
     auto result = registry_.GuaranteedUpdate(
         *t.resource, t.namespace_, t.name,
         [&](api::Object& object) -> absl::Status {
@@ -1262,9 +1264,24 @@ class ApiServer::Impl {
                 StrCat("pod ", t.name, " has non-empty .spec.schedulingGates"));
           }
           pod->spec.node_name = node;
+          pod->status.nominated_node_name.clear();
           if (annotations.is_object()) {
             for (const auto& [key, value] : annotations.items()) {
               pod->metadata.annotations[key] = value.get<std::string>();
+            }
+          }
+          // The bypassed strategy would have dropped them (upstream's
+          // podutil.DropInitContainerAnnotations).
+          for (const char* legacy :
+               {"pod.beta.kubernetes.io/init-containers",
+                "pod.alpha.kubernetes.io/init-containers",
+                "pod.beta.kubernetes.io/init-container-statuses",
+                "pod.alpha.kubernetes.io/init-container-statuses"}) {
+            pod->metadata.annotations.erase(legacy);
+          }
+          if (labels.is_object()) {
+            for (const auto& [key, value] : labels.items()) {
+              pod->metadata.labels[key] = value.get<std::string>();
             }
           }
           SetPodScheduled(pod->status);
@@ -1284,8 +1301,8 @@ class ApiServer::Impl {
 
   // Upstream's podutil.UpdatePodCondition with {PodScheduled, True}: the
   // condition replaces an existing one in place (its reason and message
-  // go; its lastTransitionTime stays when the status was already True) or
-  // is appended.
+  // go; its lastTransitionTime, set or not, stays when the status was
+  // already True) or is appended.
   static void SetPodScheduled(api::PodStatus& status) {
     api::PodCondition condition;
     condition.type = "PodScheduled";
@@ -1293,7 +1310,7 @@ class ApiServer::Impl {
     condition.last_transition_time = internal::Timestamp(absl::Now());
     for (api::PodCondition& c : status.conditions) {
       if (c.type != "PodScheduled") continue;
-      if (c.status == "True" && c.last_transition_time.has_value()) {
+      if (c.status == "True") {
         condition.last_transition_time = std::move(c.last_transition_time);
       }
       c = std::move(condition);

@@ -613,7 +613,8 @@ TEST_F(ApiServerTest, PodBindingAssignsANodeOnce) {
   auto unschedulable =
       Do("PUT", "/api/v1/namespaces/default/pods/p/status",
          R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
-          "status":{"phase":"Pending","conditions":[
+          "status":{"phase":"Pending","nominatedNodeName":"node9",
+           "conditions":[
             {"type":"Ready","status":"False"},
             {"type":"PodScheduled","status":"False","reason":"Unschedulable",
              "message":"no nodes"}]}})");
@@ -623,24 +624,34 @@ TEST_F(ApiServerTest, PodBindingAssignsANodeOnce) {
   const std::string rv = pod["metadata"]["resourceVersion"];
   const std::string binding =
       R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"p",
-          "annotations":{"scheduled-by":"test"}},
+          "annotations":{"scheduled-by":"test",
+                         "pod.beta.kubernetes.io/init-containers":"[]"},
+          "labels":{"topology.kubernetes.io/zone":"z1"}},
           "target":{"kind":"Node","name":"node1"}})";
   auto bound = Do("POST", "/api/v1/namespaces/default/pods/p/binding", binding);
   ASSERT_EQ(bound.code, 201) << bound.body;
   const Json before = pod;
   pod = Do("GET", "/api/v1/namespaces/default/pods/p").JsonBody();
-  // Nothing else changes (the stored managedFields included: upstream's
-  // binding writes to storage, recording no manager).
+  // As upstream 1.37: the Binding's labels are copied, its legacy
+  // init-container annotations dropped, the nomination cleared. Nothing
+  // else changes (the stored managedFields included: upstream's binding
+  // writes to storage, recording no manager).
+  ASSERT_EQ(before["status"]["nominatedNodeName"], "node9");
   ASSERT_TRUE(before["metadata"].contains("managedFields")) << before.dump();
   Json expected = before;
   expected["spec"]["nodeName"] = "node1";
   expected["metadata"]["annotations"]["scheduled-by"] = "test";
+  expected["metadata"]["labels"]["topology.kubernetes.io/zone"] = "z1";
+  expected["status"].erase("nominatedNodeName");
   expected["metadata"]["resourceVersion"] = pod["metadata"]["resourceVersion"];
   expected["status"]["conditions"][1] = pod["status"]["conditions"][1];
   // (Compared as unordered JSON: the binding's members go in Go's order.)
   EXPECT_EQ(nlohmann::json::parse(pod.dump()),
             nlohmann::json::parse(expected.dump()))
       << "before: " << before.dump() << "\nafter: " << pod.dump();
+  // managedFields stay metadata's last member (Go's order).
+  ASSERT_FALSE(pod["metadata"].empty());
+  EXPECT_EQ((--pod["metadata"].end()).key(), "managedFields");
   EXPECT_EQ(pod["spec"]["nodeName"], "node1");
   EXPECT_EQ(pod["metadata"]["annotations"]["scheduled-by"], "test");
   // As upstream: one write (the status is part of it), no generation bump,
@@ -692,6 +703,9 @@ TEST_F(ApiServerTest, PodBindingChecksItsInputAndPreconditions) {
       bind("p", R"({"name":"p","annotations":{"a":1}})", R"({"name":"n"})")
           .code,
       400);
+  EXPECT_EQ(bind("p", R"({"name":"p","labels":["a"]})", R"({"name":"n"})")
+                .JsonBody()["message"],
+            "the Binding's metadata.labels must map strings to strings");
   auto uid = bind("p", R"({"name":"p","uid":"other"})", R"({"name":"n"})");
   EXPECT_EQ(uid.code, 409);
   EXPECT_THAT(uid.JsonBody()["message"].get<std::string>(),

@@ -749,6 +749,11 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
 absl::StatusOr<WriteResult> Registry::GuaranteedUpdate(
     const ResourceInfo& r, std::string_view ns, std::string_view name,
     const TypedMutation& mutate, bool dry_run) {
+  if (r.kind->kind == "ResourceClaim") {
+    // Claim writes go through the allocation guard (WriteUpdate).
+    return InternalServerError(
+        "GuaranteedUpdate does not write ResourceClaims");
+  }
   const std::string key = Key(r, ns, name);
   for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
     auto rec = store_->Get(key);

@@ -151,7 +151,9 @@ class Registry {
   // is written as it is: no update strategy, admission, validation or
   // managedFields recording (the stored managedFields stay). Retried on
   // conflicts with a fresh copy; an error from `mutate` is returned as it
-  // is. The kind must be a typed one (not api::UnstructuredObject).
+  // is. The kind must be a typed one (not api::UnstructuredObject) and not
+  // ResourceClaim (whose writes the allocation guard checks: an internal
+  // error).
   using TypedMutation = std::function<absl::Status(api::Object& object)>;
   absl::StatusOr<WriteResult> GuaranteedUpdate(const ResourceInfo& r,
                                                std::string_view ns,

@@ -71,10 +71,12 @@ TEST(NodeViewsTest, BoundForgetsTheViewsOfRemovedNodes) {
   // 20 live nodes (180 were removed): every view goes.
   views.Bound(20);
   EXPECT_EQ(views.size(), 0u);
-  // And they are read again on use.
-  const NodeView& v = views.Of(nodes.front()->Candidate());
-  EXPECT_EQ(v.left_total, 1500);
-  EXPECT_EQ(views.size(), 1u);
+  // And they are read again on use, the last node's too (the one read
+  // just before: no pointer into the forgotten views is kept).
+  nodes.back()->devices[0].free_milli = 0;
+  EXPECT_EQ(views.Of(nodes.back()->Candidate()).left_total, 500);
+  EXPECT_EQ(views.Of(nodes.front()->Candidate()).left_total, 1500);
+  EXPECT_EQ(views.size(), 2u);
 }
 
 TEST(NodeViewsTest, ModelIdsAreDenseAndStable) {
@@ -84,7 +86,13 @@ TEST(NodeViewsTest, ModelIdsAreDenseAndStable) {
   EXPECT_NE(empty, t4);
   EXPECT_EQ(views.ModelId("T4"), t4);
   EXPECT_EQ(views.ModelId("A100"), 2);
-  views.Bound(0);  // ids outlive the views
+  std::vector<std::unique_ptr<FakeNode>> nodes;
+  for (uint64_t id = 1; id <= 100; ++id) {
+    nodes.push_back(std::make_unique<FakeNode>(id, std::vector<int64_t>{1000}));
+    views.Of(nodes.back()->Candidate());
+  }
+  views.Bound(0);  // every view goes; the ids stay
+  ASSERT_EQ(views.size(), 0u);
   EXPECT_EQ(views.ModelId("T4"), t4);
 }
 
