@@ -322,6 +322,7 @@ int RunApi(const Flags& f) {
   double cpu_start = 0;
   double sync_seconds = 0, sync_cpu_seconds = 0;
   int64_t scheduled_before = 0;  // during Start(), after the sync
+  store::JournalStats journal_start;
   if (f.phase == "schedule") {
     create_pods();
     absl::Time wait_until = absl::Now() + absl::Minutes(10);
@@ -333,6 +334,7 @@ int RunApi(const Flags& f) {
     const double sync_cpu_start = CpuSeconds();
     if (!(*sched)->Start().ok()) return 2;
     PerfControl("enable");
+    journal_start = c.store().journal_stats();
     start = created_at = absl::Now();
     cpu_start = CpuSeconds();
     scheduled_before = (*sched)->stats().scheduled;
@@ -341,6 +343,7 @@ int RunApi(const Flags& f) {
   } else {
     if (!(*sched)->Start().ok()) return 2;
     PerfControl("enable");
+    journal_start = c.store().journal_stats();
     start = absl::Now();
     cpu_start = CpuSeconds();
     create_pods();
@@ -352,6 +355,7 @@ int RunApi(const Flags& f) {
   }
   absl::Time end = absl::Now();
   const double cpu_seconds = CpuSeconds() - cpu_start;
+  const store::JournalStats journal_end = c.store().journal_stats();
   PerfControl("disable");
   scheduler::SchedulerStats stats = (*sched)->stats();
   (*sched)->Stop();
@@ -359,6 +363,7 @@ int RunApi(const Flags& f) {
   double seconds = absl::ToDoubleSeconds(end - start);
   const int64_t timed =
       std::max<int64_t>(1, stats.scheduled - scheduled_before);
+  const int64_t journal_commits = journal_end.commits - journal_start.commits;
   std::printf(
       "{\"mode\":\"api\",\"phase\":\"%s\",\"store\":\"%s\","
       "\"policy\":\"%s\",\"nodes\":%d,"
@@ -366,12 +371,20 @@ int RunApi(const Flags& f) {
       "\"seconds\":%.3f,\"pods_per_second\":%.0f,\"create_seconds\":%.3f,"
       "\"cpu_ms_per_pod\":%.3f,\"sync_seconds\":%.3f,"
       "\"sync_cpu_seconds\":%.3f,\"attempts\":%lld,\"errors\":%lld,"
-      "\"init_claims\":%d}\n",
+      "\"init_claims\":%d,\"journal_commits\":%lld,"
+      "\"journal_writes_per_commit\":%.2f,\"journal_commit_seconds\":%.3f}\n",
       f.phase.c_str(), f.store.c_str(), f.policy.c_str(), f.nodes, f.devices,
       f.pods, static_cast<long long>(stats.scheduled), seconds, timed / seconds,
       absl::ToDoubleSeconds(created_at - start), 1000 * cpu_seconds / timed,
       sync_seconds, sync_cpu_seconds, static_cast<long long>(stats.attempts),
-      static_cast<long long>(stats.errors), f.init_claims);
+      static_cast<long long>(stats.errors), f.init_claims,
+      static_cast<long long>(journal_commits),
+      journal_commits == 0
+          ? 0.0
+          : static_cast<double>(journal_end.entries - journal_start.entries) /
+                journal_commits,
+      1e-9 * static_cast<double>(journal_end.commit_nanos -
+                                 journal_start.commit_nanos));
   cluster->reset();
   if (!dir.empty()) std::filesystem::remove_all(dir);
   return stats.scheduled == expected ? 0 : 1;

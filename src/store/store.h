@@ -91,6 +91,15 @@ class Watch {
   virtual ~Watch() = default;
 };
 
+// What a durable store's journal has done since the store was opened (all
+// zero for the in-memory store): the figures behind etcd's
+// etcd_disk_wal_fsync_duration_seconds, for benchmarks and metrics.
+struct JournalStats {
+  int64_t commits = 0;       // group commits: one transaction and one sync each
+  int64_t entries = 0;       // writes those commits journaled
+  int64_t commit_nanos = 0;  // wall time spent in them, in total
+};
+
 struct StoreOptions {
   // Revisions of history kept for watches and old reads; older history is
   // compacted automatically (in batches, so up to twice this is kept).
@@ -138,6 +147,8 @@ class Store {
 
   // Drops history at or below `revision` (<= the current revision).
   virtual absl::Status Compact(int64_t revision) = 0;
+
+  virtual JournalStats journal_stats() const = 0;
 };
 
 // A store that keeps everything in memory.

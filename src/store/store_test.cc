@@ -90,6 +90,13 @@ TEST_P(StoreTest, WritesAdvanceTheRevisionByOne) {
   auto again = store->Create("/r/a", "new");
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->create_revision, 5);
+  // Each of the five writes, made one after another, was a commit of its
+  // own in the durable store; the in-memory one journals nothing.
+  const JournalStats journal = store->journal_stats();
+  const bool durable = GetParam() == Backend::kSqlite;
+  EXPECT_EQ(journal.commits, durable ? 5 : 0);
+  EXPECT_EQ(journal.entries, durable ? 5 : 0);
+  EXPECT_EQ(journal.commit_nanos > 0, durable);
 }
 
 TEST_P(StoreTest, PreconditionsAndErrors) {

@@ -40,6 +40,7 @@ class InProcessCluster {
   // The cluster's shared client.
   client::Client& client() { return *client_; }
   apiserver::ApiServer& server() { return *server_; }
+  const store::Store& store() const { return *store_; }
 
   // Creates an object given as API JSON; dies with the server's message on
   // failure (test setup).

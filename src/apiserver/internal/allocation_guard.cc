@@ -1,5 +1,8 @@
 #include "apiserver/internal/allocation_guard.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "common/str_cat.h"
 
 namespace draplane::apiserver::internal {
@@ -53,19 +56,26 @@ AllocationGuard::AllocationGuard(store::Store* store, std::string claims_prefix)
   LoadLocked();
 }
 
-void AllocationGuard::SetLocked(const std::string& key,
+void AllocationGuard::SetLocked(const std::string& key, int64_t revision,
                                 std::vector<std::string> devices) {
-  auto old = devices_.find(key);
-  if (old != devices_.end()) {
-    for (const std::string& d : old->second) {
-      auto h = holder_.find(d);
-      if (h != holder_.end() && h->second == key) holder_.erase(h);
-    }
-    devices_.erase(old);
+  Claim& claim = claims_[key];
+  if (revision < claim.revision) return;  // a newer write is applied
+  claim.revision = revision;
+  for (const std::string& d : claim.devices) {
+    auto h = holder_.find(d);
+    if (h != holder_.end() && h->second == key) holder_.erase(h);
   }
-  if (devices.empty()) return;
   for (const std::string& d : devices) holder_[d] = key;
-  devices_[key] = std::move(devices);
+  claim.devices = std::move(devices);
+  DropIfUnusedLocked(key);
+}
+
+void AllocationGuard::DropIfUnusedLocked(const std::string& key) {
+  auto it = claims_.find(key);
+  if (it != claims_.end() && it->second.devices.empty() &&
+      it->second.writes == 0) {
+    claims_.erase(it);
+  }
 }
 
 void AllocationGuard::LoadLocked() {
@@ -77,40 +87,113 @@ void AllocationGuard::LoadLocked() {
   for (const store::Record& rec : list->records) {
     api::Json object =
         api::Json::parse(*rec.value, nullptr, /*allow_exceptions=*/false);
-    SetLocked(rec.key, ExclusiveDevices(object));
+    SetLocked(rec.key, rec.mod_revision, ExclusiveDevices(object));
   }
   loaded_ = true;
 }
 
-absl::Status AllocationGuard::Check(const std::string& key,
-                                    const api::Json& object) {
+absl::StatusOr<AllocationGuard::Reservation> AllocationGuard::Reserve(
+    const std::string& key, const api::Json* object) {
+  std::vector<std::string> devices;
+  if (object != nullptr) devices = ExclusiveDevices(*object);
+  std::lock_guard<std::mutex> lock(mu_);
   LoadLocked();
-  for (const std::string& device : ExclusiveDevices(object)) {
+  for (const std::string& device : devices) {
+    if (auto r = reserved_.find(device);
+        r != reserved_.end() && r->second.key != key) {
+      return absl::FailedPreconditionError(
+          StrCat("device ", device, " is being allocated to claim ",
+                 r->second.key.substr(prefix_.size())));
+    }
     auto h = holder_.find(device);
     if (h == holder_.end() || h->second == key) continue;
     // Re-read the holder: the index may be stale (e.g. a claim deleted
-    // with its allocation).
+    // with its allocation). What the store says now is as of at least its
+    // current revision; a write of the holder still in flight is newer.
     std::string holder = h->second;
+    const int64_t read_at = store_->Revision();
     absl::StatusOr<store::Record> rec = store_->Get(holder, 0);
     std::vector<std::string> held;
     if (rec.ok()) {
       held = ExclusiveDevices(
           api::Json::parse(*rec->value, nullptr, /*allow_exceptions=*/false));
     }
-    SetLocked(holder, held);
+    SetLocked(holder, rec.ok() ? rec->mod_revision : read_at, held);
     if (std::find(held.begin(), held.end(), device) != held.end()) {
-      std::string name = holder.substr(prefix_.size());
       return absl::FailedPreconditionError(
-          StrCat("device ", device, " is already allocated to claim ", name));
+          StrCat("device ", device, " is already allocated to claim ",
+                 holder.substr(prefix_.size())));
     }
   }
-  return absl::OkStatus();
+  ++claims_[key].writes;
+  for (const std::string& device : devices) {
+    Reserved& r = reserved_[device];
+    r.key = key;
+    ++r.writes;
+  }
+  Reservation reservation;
+  reservation.guard_ = this;
+  reservation.key_ = key;
+  reservation.devices_ = std::move(devices);
+  return reservation;
 }
 
-void AllocationGuard::Record(const std::string& key, const api::Json* object) {
-  if (!loaded_) return;
-  SetLocked(key, object == nullptr ? std::vector<std::string>{}
-                                   : ExclusiveDevices(*object));
+void AllocationGuard::EndLocked(const std::string& key,
+                                const std::vector<std::string>& devices,
+                                int64_t revision, const api::Json* object) {
+  for (const std::string& device : devices) {
+    auto r = reserved_.find(device);
+    if (r != reserved_.end() && --r->second.writes == 0) reserved_.erase(r);
+  }
+  --claims_[key].writes;
+  // Before the first successful load the store is the index: nothing to
+  // apply.
+  if (revision > 0 && loaded_) {
+    SetLocked(key, revision,
+              object == nullptr ? std::vector<std::string>{}
+                                : ExclusiveDevices(*object));
+  }
+  DropIfUnusedLocked(key);
+}
+
+std::string AllocationGuard::HolderForTest(const std::string& device) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto r = reserved_.find(device); r != reserved_.end()) {
+    return r->second.key;
+  }
+  auto h = holder_.find(device);
+  return h == holder_.end() ? "" : h->second;
+}
+
+AllocationGuard::Reservation::Reservation(Reservation&& other) noexcept
+    : guard_(std::exchange(other.guard_, nullptr)),
+      key_(std::move(other.key_)),
+      devices_(std::move(other.devices_)) {}
+
+AllocationGuard::Reservation& AllocationGuard::Reservation::operator=(
+    Reservation&& other) noexcept {
+  if (this != &other) {
+    End(0, nullptr);
+    guard_ = std::exchange(other.guard_, nullptr);
+    key_ = std::move(other.key_);
+    devices_ = std::move(other.devices_);
+  }
+  return *this;
+}
+
+AllocationGuard::Reservation::~Reservation() { End(0, nullptr); }
+
+void AllocationGuard::Reservation::Committed(int64_t revision,
+                                             const api::Json* object) {
+  End(revision, object);
+}
+
+void AllocationGuard::Reservation::End(int64_t revision,
+                                       const api::Json* object) {
+  if (guard_ == nullptr) return;
+  AllocationGuard* guard = std::exchange(guard_, nullptr);
+  std::lock_guard<std::mutex> lock(guard->mu_);
+  guard->EndLocked(key_, devices_, revision, object);
 }
 
 }  // namespace draplane::apiserver::internal

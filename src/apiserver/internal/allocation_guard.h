@@ -5,14 +5,22 @@
 // scheduler and a stale leader) can never hand one device out twice.
 // Admin-access results and shared results (shareID) are not exclusive.
 //
-// Allocation writes are serialised: the registry holds Lock() across
-// Check(), the store write and Record(). The device index is built from
-// the store when the guard is created (again on the next write if that
-// read failed) and is only a hint: a conflicting holder is re-read from
-// the store before a write is refused.
+// A claim write Reserve()s its devices before its store write and tells
+// the guard how the write ended (Reservation::Committed, or destroying the
+// reservation when it failed). A device reserved by one claim's write in
+// flight is refused to every other claim until that write ends, so the
+// guard's lock is never held across a store write: claim writes share the
+// store's group commits instead of taking turns at the disk.
+//
+// The index of committed holders is built from the store when the guard is
+// created (again on the next write if that read failed) and is only a hint:
+// a conflicting committed holder is re-read from the store before a write
+// is refused. Each claim's entry is applied in revision order, so writes
+// that end out of order leave the newest allocation in the index.
 #ifndef DRAPLANE_APISERVER_INTERNAL_ALLOCATION_GUARD_H_
 #define DRAPLANE_APISERVER_INTERNAL_ALLOCATION_GUARD_H_
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "api/meta_types.h"
 #include "store/store.h"
 
@@ -28,36 +36,78 @@ namespace draplane::apiserver::internal {
 
 class AllocationGuard {
  public:
+  // One claim write's hold on the devices it allocates. Movable; destroying
+  // it without Committed() ends the write as failed (nothing changes).
+  class Reservation {
+   public:
+    Reservation() = default;
+    Reservation(Reservation&& other) noexcept;
+    Reservation& operator=(Reservation&& other) noexcept;
+    ~Reservation();
+
+    // The write was stored at `revision`; `object` is the claim as stored
+    // (null: the write deleted the claim).
+    void Committed(int64_t revision, const api::Json* object);
+
+   private:
+    friend class AllocationGuard;
+    void End(int64_t revision, const api::Json* object);
+
+    AllocationGuard* guard_ = nullptr;  // null: ended or empty
+    std::string key_;
+    std::vector<std::string> devices_;
+  };
+
   // The guard of `store`: one per store, shared by every API server over
   // it (the standalone server runs two, with and without authentication),
-  // so that their claim writes are serialised together.
+  // so that their claim writes are checked together.
   static std::shared_ptr<AllocationGuard> ForStore(store::Store* store);
 
   // `claims_prefix`: the store prefix of ResourceClaims. Reads every claim
   // in `store`.
   AllocationGuard(store::Store* store, std::string claims_prefix);
 
-  std::unique_lock<std::mutex> Lock() {
-    return std::unique_lock<std::mutex>(mu_);
-  }
-  // With the lock held: OK when `object` (the claim about to be stored
-  // under `key`) holds no device another claim holds exclusively; else
-  // FailedPrecondition "device D is already allocated to claim ns/name".
-  absl::Status Check(const std::string& key, const api::Json& object);
-  // With the lock held, after the write of `object` under `key` (null
-  // object: the claim was deleted).
-  void Record(const std::string& key, const api::Json* object);
+  // Before a write of the claim `key` that stores `object` (null: deletes
+  // the claim): the reservation of its exclusive devices, or
+  // FailedPrecondition "device D is already allocated to claim ns/name"
+  // when another claim holds D, or "... is being allocated to claim
+  // ns/name" when another claim's write with D has not ended yet. The
+  // reservation must end before the guard is destroyed.
+  absl::StatusOr<Reservation> Reserve(const std::string& key,
+                                      const api::Json* object);
+
+  // For tests: the claim key holding `device` ("driver/pool/device") as
+  // far as the index knows, committed or reserved; "" when none.
+  std::string HolderForTest(const std::string& device);
 
  private:
+  struct Claim {
+    std::vector<std::string> devices;  // committed, as of `revision`
+    int64_t revision = 0;
+    int writes = 0;  // reservations not ended
+  };
+  struct Reserved {
+    std::string key;  // the claim whose writes reserved the device
+    int writes = 0;
+  };
+
   void LoadLocked();
-  void SetLocked(const std::string& key, std::vector<std::string> devices);
+  // Sets `key`'s committed devices as of `revision` unless the index
+  // already has a newer revision of it.
+  void SetLocked(const std::string& key, int64_t revision,
+                 std::vector<std::string> devices);
+  void DropIfUnusedLocked(const std::string& key);
+  void EndLocked(const std::string& key,
+                 const std::vector<std::string>& devices, int64_t revision,
+                 const api::Json* object);
 
   store::Store* store_;
   std::string prefix_;
-  std::mutex mu_;
+  std::mutex mu_;  // guards everything below
   bool loaded_ = false;
-  std::map<std::string, std::string> holder_;  // device -> claim key
-  std::map<std::string, std::vector<std::string>> devices_;  // claim -> devices
+  std::map<std::string, std::string, std::less<>> holder_;  // device -> claim
+  std::map<std::string, Claim, std::less<>> claims_;
+  std::map<std::string, Reserved, std::less<>> reserved_;  // device -> writes
 };
 
 // The exclusively allocated devices ("driver/pool/device") of a claim

@@ -713,23 +713,23 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
     result.object = Versioned(std::move(next), current_revision);
     return result;
   }
-  // Claim writes are serialised with the allocation check (the lock is
-  // held until the store write is done).
+  // A claim write holds its devices from the allocation check until the
+  // store write ends (the reservation's destructor when it fails).
   const bool claim = r.kind->kind == "ResourceClaim";
-  std::unique_lock<std::mutex> guard_lock;
+  AllocationGuard::Reservation reservation;
   const std::string key = Key(r, ns, name);
   if (claim) {
-    guard_lock = allocation_guard_->Lock();
-    if (!finalized) {
-      if (auto s = allocation_guard_->Check(key, next); !s.ok()) {
-        return Conflict(r, name, std::string(s.message()));
-      }
+    auto reserved =
+        allocation_guard_->Reserve(key, finalized ? nullptr : &next);
+    if (!reserved.ok()) {
+      return Conflict(r, name, std::string(reserved.status().message()));
     }
+    reservation = *std::move(reserved);
   }
   if (finalized) {
     auto del = store_->Delete(key, current_revision);
     if (!del.ok()) return del.status();
-    if (claim) allocation_guard_->Record(key, nullptr);
+    if (claim) reservation.Committed(del->mod_revision, nullptr);
     result.object = Versioned(std::move(next), del->mod_revision);
     return result;
   }
@@ -742,7 +742,7 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
                                       applied, current_value, result, evicted);
                             });
   if (!rec.ok()) return rec.status();
-  if (claim) allocation_guard_->Record(key, result.object.get());
+  if (claim) reservation.Committed(rec->mod_revision, result.object.get());
   return result;
 }
 

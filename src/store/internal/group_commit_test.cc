@@ -115,6 +115,11 @@ TEST_F(GroupCommitTest, WritesDuringACommitJoinTheNextOne) {
   EXPECT_EQ(revisions, (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(store_.Revision(), 6);
   EXPECT_EQ(store_.Count("/"), 6);
+  // Two commits journaled the six writes; the first was held for a while.
+  const JournalStats stats = store_.journal_stats();
+  EXPECT_EQ(stats.commits, 2);
+  EXPECT_EQ(stats.entries, 6);
+  EXPECT_GT(stats.commit_nanos, 0);
 }
 
 TEST_F(GroupCommitTest, StagedWritesAreCheckedAgainstEachOther) {

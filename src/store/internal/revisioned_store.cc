@@ -1,6 +1,7 @@
 #include "store/internal/revisioned_store.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "absl/strings/cord.h"
@@ -275,7 +276,16 @@ void RevisionedStore::CommitStaged(const Staged& mine) {
   std::vector<const JournalEntry*> entries;
   entries.reserve(batch.size());
   for (const auto& b : batch) entries.push_back(&b->entry);
+  const auto append_start = std::chrono::steady_clock::now();
   const absl::Status appended = journal_->Append(entries);
+  journal_commits_.fetch_add(1, std::memory_order_relaxed);
+  journal_entries_.fetch_add(static_cast<int64_t>(entries.size()),
+                             std::memory_order_relaxed);
+  journal_commit_nanos_.fetch_add(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now() - append_start)
+          .count(),
+      std::memory_order_relaxed);
 
   std::lock_guard write_lock(write_mu_);
   if (!appended.ok()) {
@@ -310,6 +320,12 @@ void RevisionedStore::CommitStaged(const Staged& mine) {
     const int64_t target = revision_ - options_.retain_revisions;
     if (journal_->Compact(target).ok()) CompactLocked(target);
   }
+}
+
+JournalStats RevisionedStore::journal_stats() const {
+  return JournalStats{journal_commits_.load(std::memory_order_relaxed),
+                      journal_entries_.load(std::memory_order_relaxed),
+                      journal_commit_nanos_.load(std::memory_order_relaxed)};
 }
 
 size_t RevisionedStore::StagedWrites() const {

@@ -4,6 +4,7 @@
 #ifndef DRAPLANE_STORE_INTERNAL_REVISIONED_STORE_H_
 #define DRAPLANE_STORE_INTERNAL_REVISIONED_STORE_H_
 
+#include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
@@ -47,6 +48,7 @@ class RevisionedStore : public Store {
                                                      int64_t after_revision,
                                                      WatchSink sink) override;
   absl::Status Compact(int64_t revision) override;
+  JournalStats journal_stats() const override;
 
   // Journaled writes checked and waiting for the next group commit (not
   // counting the batch being committed); for tests and metrics.
@@ -101,6 +103,10 @@ class RevisionedStore : public Store {
   // Lock order: commit_mu_, write_mu_, state_mu_.
   // One journal user at a time (the group committer, compaction).
   std::mutex commit_mu_;
+  // Written by the group committer, read by journal_stats() at any time.
+  std::atomic<int64_t> journal_commits_{0};
+  std::atomic<int64_t> journal_entries_{0};
+  std::atomic<int64_t> journal_commit_nanos_{0};
   // Serialises writers' checks; the state below changes only under both
   // write_mu_ and state_mu_, so a holder of write_mu_ reads it freely.
   // Never held across a journal append, so a slow disk blocks neither
