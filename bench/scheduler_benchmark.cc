@@ -13,8 +13,9 @@
 //   api       end to end through the API: draplane's server in-process
 //             (in-memory or SQLite store), the resourceclaim controller
 //             creating claims from the template, the scheduler writing
-//             allocations and bindings; pods are created by a client as
-//             fast as the server takes them. pods/s = pods / (first create
+//             allocations and bindings; pods are created by 30 concurrent
+//             creators (as upstream's test/utils CreatePod) as fast as the
+//             server takes them. pods/s = pods / (first create
 //             to last binding).
 //
 // Usage: scheduler_benchmark [--mode decision|api] [--store memory|sqlite]
@@ -44,12 +45,14 @@
 #include <jemalloc/jemalloc.h>
 #endif
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/time/clock.h"
 #include "api/meta_types.h"
@@ -262,6 +265,9 @@ absl::Status CreateAllocatedClaims(testing::InProcessCluster& c,
   return absl::OkStatus();
 }
 
+// Concurrent pod creators (upstream's test/utils CreatePod uses 30).
+constexpr int kPodCreators = 30;
+
 int RunApi(const Flags& f) {
   testing::InProcessClusterOptions options;
   // The built-in controllers (garbage collector, namespace finalizer) run
@@ -302,13 +308,21 @@ int RunApi(const Flags& f) {
   }
   const int64_t expected = std::min<int64_t>(
       f.pods, static_cast<int64_t>(f.nodes) * f.devices - f.init_claims);
+  // As upstream's test/utils CreatePod: 30 creators in parallel.
   auto create_pods = [&] {
-    for (int i = 0; i < f.pods; ++i) {
-      api::Object pod = Decode(scheduler::testing::TemplatePodJson(
-          "default", StrCat("pod-", i), "test-claim-template"));
-      absl::StatusOr<api::Object> created = creator->Create(pod);
-      if (!created.ok()) std::cerr << created.status() << "\n";
+    std::atomic<int> next{0};
+    std::vector<std::thread> creators;
+    for (int t = 0; t < std::min(kPodCreators, f.pods); ++t) {
+      creators.emplace_back([&] {
+        for (int i = next++; i < f.pods; i = next++) {
+          api::Object pod = Decode(scheduler::testing::TemplatePodJson(
+              "default", StrCat("pod-", i), "test-claim-template"));
+          absl::StatusOr<api::Object> created = creator->Create(pod);
+          if (!created.ok()) std::cerr << created.status() << "\n";
+        }
+      });
     }
+    for (std::thread& t : creators) t.join();
   };
   scheduler::SchedulerOptions so;
   so.policy = f.policy;

@@ -266,8 +266,27 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
 }
 
 void RevisionedStore::CommitStaged(const Staged& mine) {
+  std::unique_lock group_lock(group_mu_);
+  while (!mine.done) {
+    if (committing_) {  // mine joins the next commit, or is in this one
+      group_cv_.wait(group_lock);
+      continue;
+    }
+    committing_ = true;
+    group_lock.unlock();
+    std::vector<std::shared_ptr<Staged>> batch = CommitBatch();
+    group_lock.lock();
+    for (const auto& b : batch) b->done = true;
+    committing_ = false;
+    // Every waiter looks: the committed ones return, one of the others
+    // commits what was staged meanwhile.
+    group_cv_.notify_all();
+  }
+}
+
+std::vector<std::shared_ptr<RevisionedStore::Staged>>
+RevisionedStore::CommitBatch() {
   std::lock_guard commit_lock(commit_mu_);
-  if (mine.done) return;  // an earlier committer took it along
   std::vector<std::shared_ptr<Staged>> batch;
   {
     std::lock_guard write_lock(write_mu_);
@@ -295,11 +314,8 @@ void RevisionedStore::CommitStaged(const Staged& mine) {
     staged_.clear();
     staged_keys_.clear();
     staged_revision_ = revision_;
-    for (const auto& b : batch) {
-      b->status = appended;
-      b->done = true;
-    }
-    return;
+    for (const auto& b : batch) b->status = appended;
+    return batch;
   }
   std::unique_lock lock(state_mu_);
   for (const auto& b : batch) {
@@ -313,13 +329,13 @@ void RevisionedStore::CommitStaged(const Staged& mine) {
         st != staged_keys_.end() && st->second == b) {
       staged_keys_.erase(st);
     }
-    b->done = true;
   }
   if (options_.retain_revisions > 0 &&
       revision_ - compact_revision_ >= 2 * options_.retain_revisions) {
     const int64_t target = revision_ - options_.retain_revisions;
     if (journal_->Compact(target).ok()) CompactLocked(target);
   }
+  return batch;
 }
 
 JournalStats RevisionedStore::journal_stats() const {

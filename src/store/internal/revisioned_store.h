@@ -5,6 +5,7 @@
 #define DRAPLANE_STORE_INTERNAL_REVISIONED_STORE_H_
 
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <map>
 #include <memory>
@@ -74,7 +75,8 @@ class RevisionedStore : public Store {
   // A journaled write between its checks and its commit.
   struct Staged {
     JournalEntry entry;
-    // Set by the committer under commit_mu_.
+    // The outcome, set by the committer; read once `done` is (both under
+    // group_mu_).
     bool done = false;
     absl::Status status;
     Record record;
@@ -82,9 +84,13 @@ class RevisionedStore : public Store {
     // waits until then); null when none.
     const AppliedFn* on_applied = nullptr;
   };
-  // Group commit: the first waiting writer journals every staged write in
-  // one transaction and applies them; returns when `mine` is done.
+  // Group commit: returns when `mine` is done. While no commit is under
+  // way a waiting writer becomes the committer: it journals every staged
+  // write in one transaction (CommitBatch) and applies them; the others
+  // wait on group_cv_ without queueing for the journal.
   void CommitStaged(const Staged& mine);
+  // The committer's part: the writes it took, with status and record set.
+  std::vector<std::shared_ptr<Staged>> CommitBatch();
   // Caller holds state_mu_ (shared or exclusive).
   absl::Status CheckReadRevision(int64_t revision) const;
   const Version* VersionAt(const std::vector<Version>& versions,
@@ -100,7 +106,12 @@ class RevisionedStore : public Store {
   const StoreOptions options_;
   std::unique_ptr<Journal> journal_;
 
-  // Lock order: commit_mu_, write_mu_, state_mu_.
+  // Lock order: commit_mu_, write_mu_, state_mu_; group_mu_ is never held
+  // with another.
+  // Guards `committing_` (a committer is at work) and Staged::done.
+  std::mutex group_mu_;
+  std::condition_variable group_cv_;  // a commit ended
+  bool committing_ = false;
   // One journal user at a time (the group committer, compaction).
   std::mutex commit_mu_;
   // Written by the group committer, read by journal_stats() at any time.

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS log (
   deleted INTEGER NOT NULL,
   value BLOB NOT NULL
 );
-CREATE INDEX IF NOT EXISTS log_prev_revision ON log (prev_revision);
+DROP INDEX IF EXISTS log_prev_revision;
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
@@ -63,6 +63,9 @@ class SqliteJournal : public Journal {
   SqliteJournal(sqlite3* db, int lock_fd) : db_(db), lock_fd_(lock_fd) {}
   ~SqliteJournal() override {
     insert_.Finalize();
+    begin_.Finalize();
+    commit_.Finalize();
+    rollback_.Finalize();
     sqlite3_close_v2(db_);
     if (lock_fd_ >= 0) close(lock_fd_);
   }
@@ -75,33 +78,29 @@ class SqliteJournal : public Journal {
         !s.ok()) {
       return s;
     }
+    for (auto [statement, sql] :
+         {std::pair{&begin_, "BEGIN IMMEDIATE"}, std::pair{&commit_, "COMMIT"},
+          std::pair{&rollback_, "ROLLBACK"}}) {
+      if (auto s = statement->Prepare(db_, sql); !s.ok()) return s;
+    }
     return absl::OkStatus();
   }
 
   absl::Status Append(
       const std::vector<const JournalEntry*>& entries) override {
     if (entries.empty()) return absl::OkStatus();
-    if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) !=
-        SQLITE_OK) {
-      return SqliteError(db_, "begin");
-    }
+    if (!Step(begin_)) return SqliteError(db_, "begin");
     absl::Status s;
     for (const JournalEntry* e : entries) {
       if (s = Insert(*e); !s.ok()) break;
     }
-    if (s.ok() &&
-        sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
-      s = SqliteError(db_, "commit");
-    }
-    if (!s.ok()) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (s.ok() && !Step(commit_)) s = SqliteError(db_, "commit");
+    if (!s.ok()) Step(rollback_);
     return s;
   }
 
   absl::Status Compact(int64_t revision) override {
-    if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) !=
-        SQLITE_OK) {
-      return SqliteError(db_, "begin");
-    }
+    if (!Step(begin_)) return SqliteError(db_, "begin");
     Statement del, meta;
     absl::Status s = del.Prepare(
         db_,
@@ -122,14 +121,8 @@ class SqliteJournal : public Journal {
       if (sqlite3_step(meta.get()) != SQLITE_DONE)
         s = SqliteError(db_, "compact");
     }
-    if (!s.ok()) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      return s;
-    }
-    if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
-      s = SqliteError(db_, "commit");
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    }
+    if (s.ok() && !Step(commit_)) s = SqliteError(db_, "commit");
+    if (!s.ok()) Step(rollback_);
     return s;
   }
 
@@ -151,9 +144,16 @@ class SqliteJournal : public Journal {
     return absl::OkStatus();
   }
 
+  // Runs a prepared statement without results; false on failure.
+  static bool Step(const Statement& statement) {
+    const int rc = sqlite3_step(statement.get());
+    sqlite3_reset(statement.get());
+    return rc == SQLITE_DONE;
+  }
+
   sqlite3* db_;
   int lock_fd_;
-  Statement insert_;
+  Statement insert_, begin_, commit_, rollback_;
 };
 
 absl::Status Load(sqlite3* db, RevisionedStore& store) {
@@ -225,9 +225,13 @@ absl::StatusOr<std::unique_ptr<RevisionedStore>> OpenSqliteJournaledStore(
     return s;
   }
   auto journal = std::make_unique<SqliteJournal>(db, fd);
+  // The exclusive locking mode (set before WAL is entered): this process
+  // is the database's only user (the side file's lock), so SQLite takes
+  // its file locks once instead of on every transaction and keeps the WAL
+  // index in memory rather than in a shared -shm file.
   const char* setup =
-      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
-      "PRAGMA busy_timeout=30000;";
+      "PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; "
+      "PRAGMA synchronous=FULL; PRAGMA busy_timeout=30000;";
   if (sqlite3_exec(db, setup, nullptr, nullptr, nullptr) != SQLITE_OK) {
     return SqliteError(db, "configure");
   }
