@@ -55,6 +55,15 @@ class AllocationGuardTest : public ::testing::Test {
     return rec.ok() ? rec->mod_revision : 0;
   }
 
+  // A write of claim `name` as the registry makes it: reserved, stored,
+  // committed.
+  void WriteThrough(AllocationGuard& guard, const std::string& name,
+                    const api::Json& object) {
+    auto reservation = guard.Reserve(ClaimKey(name), &object);
+    ASSERT_TRUE(reservation.ok()) << reservation.status();
+    reservation->Committed(Store(name, object), &object);
+  }
+
   std::unique_ptr<store::Store> store_ = store::NewMemoryStore();
 };
 
@@ -89,11 +98,7 @@ TEST_F(AllocationGuardTest, AWriteInFlightHoldsItsDevicesUntilItEnds) {
 TEST_F(AllocationGuardTest, ACommittedAllocationIsRefusedWhileTheStoreHasIt) {
   AllocationGuard guard(store_.get(), kPrefix);
   const api::Json a = Claim({"gpu-0"});
-  {
-    auto reservation = guard.Reserve(ClaimKey("a"), &a);
-    ASSERT_TRUE(reservation.ok()) << reservation.status();
-    reservation->Committed(Store("a", a), &a);
-  }
+  WriteThrough(guard, "a", a);
   EXPECT_EQ(guard.HolderForTest(Device("gpu-0")), ClaimKey("a"));
   const api::Json b = Claim({"gpu-0"});
   auto refused = guard.Reserve(ClaimKey("b"), &b);
@@ -130,11 +135,7 @@ TEST_F(AllocationGuardTest, WritesEndingOutOfOrderLeaveTheNewestAllocation) {
 TEST_F(AllocationGuardTest, DeletingAClaimFreesItsDevices) {
   AllocationGuard guard(store_.get(), kPrefix);
   const api::Json a = Claim({"gpu-0"});
-  {
-    auto reservation = guard.Reserve(ClaimKey("a"), &a);
-    ASSERT_TRUE(reservation.ok());
-    reservation->Committed(Store("a", a), &a);
-  }
+  WriteThrough(guard, "a", a);
   {
     auto deletion = guard.Reserve(ClaimKey("a"), nullptr);
     ASSERT_TRUE(deletion.ok());
