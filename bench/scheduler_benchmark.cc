@@ -384,15 +384,16 @@ int RunApi(const Flags& f) {
       "\"devices_per_node\":%d,\"pods\":%d,\"scheduled\":%lld,"
       "\"seconds\":%.3f,\"pods_per_second\":%.0f,\"create_seconds\":%.3f,"
       "\"cpu_ms_per_pod\":%.3f,\"sync_seconds\":%.3f,"
-      "\"sync_cpu_seconds\":%.3f,\"attempts\":%lld,\"errors\":%lld,"
+      "\"sync_cpu_seconds\":%.3f,\"attempts\":%lld,\"gated\":%lld,"
+      "\"errors\":%lld,"
       "\"init_claims\":%d,\"journal_commits\":%lld,"
       "\"journal_writes_per_commit\":%.2f,\"journal_commit_seconds\":%.3f}\n",
       f.phase.c_str(), f.store.c_str(), f.policy.c_str(), f.nodes, f.devices,
       f.pods, static_cast<long long>(stats.scheduled), seconds, timed / seconds,
       absl::ToDoubleSeconds(created_at - start), 1000 * cpu_seconds / timed,
       sync_seconds, sync_cpu_seconds, static_cast<long long>(stats.attempts),
-      static_cast<long long>(stats.errors), f.init_claims,
-      static_cast<long long>(journal_commits),
+      static_cast<long long>(stats.gated), static_cast<long long>(stats.errors),
+      f.init_claims, static_cast<long long>(journal_commits),
       journal_commits == 0
           ? 0.0
           : static_cast<double>(journal_end.entries - journal_start.entries) /

@@ -155,7 +155,7 @@ class Scheduler::Impl {
   std::map<std::string, absl::Time> pending_since_;  // under mu_
 
   std::atomic<int64_t> scheduled_{0}, unschedulable_{0}, errors_{0},
-      attempts_{0}, allocate_calls_{0};
+      attempts_{0}, gated_checks_{0}, allocate_calls_{0};
   std::atomic<bool> leading_{false};
 };
 
@@ -404,6 +404,7 @@ SchedulerStats Scheduler::Impl::stats() const {
   s.unschedulable = unschedulable_;
   s.errors = errors_;
   s.attempts = attempts_;
+  s.gated = gated_checks_;
   s.allocate_calls = allocate_calls_;
   s.leading = leading_;
   return s;
@@ -427,7 +428,7 @@ void Scheduler::Impl::ScheduleLoop() {
     }
     const absl::Time attempt_start = absl::Now();
     Decision d = cycle_.Schedule(pod);
-    ++attempts_;
+    ++(d.kind == Decision::Kind::kWaiting ? gated_checks_ : attempts_);
     allocate_calls_ += d.allocate_calls;
     switch (d.kind) {
       case Decision::Kind::kScheduled:

@@ -57,10 +57,13 @@ struct SchedulerOptions {
 };
 
 struct SchedulerStats {
-  int64_t scheduled = 0;       // pods bound
-  int64_t unschedulable = 0;   // attempts that found no node
-  int64_t errors = 0;          // attempts or bindings that failed
-  int64_t attempts = 0;        // scheduling cycles run
+  int64_t scheduled = 0;      // pods bound
+  int64_t unschedulable = 0;  // attempts that found no node
+  int64_t errors = 0;         // attempts or bindings that failed
+  int64_t attempts = 0;       // scheduling cycles run
+  // Pods held back before a cycle (upstream's PreEnqueue: a claim missing
+  // or not yet recorded in the pod's status); not attempts.
+  int64_t gated = 0;
   int64_t allocate_calls = 0;  // allocator invocations
   bool leading = false;
 };

@@ -284,6 +284,9 @@ TEST(SchedulerTest, TemplatePodsWithTheClaimControllerAndDeletion) {
   absl::SleepFor(absl::Milliseconds(200));
   EXPECT_EQ(CheckNoDoubleAllocation(c), 40);
   EXPECT_EQ(scheduler->stats().scheduled, 40);
+  // The pods came before their claims: they were held back (upstream's
+  // PreEnqueue), which is not a scheduling attempt.
+  EXPECT_GT(scheduler->stats().gated, 0);
 
   // Five bound pods go: the controller releases and deallocates their
   // claims (the garbage collector deletes them, the controller lifts the
@@ -302,6 +305,11 @@ TEST(SchedulerTest, TemplatePodsWithTheClaimControllerAndDeletion) {
   for (const api::ResourceClaim& claim : Claims(c)) {
     EXPECT_TRUE(claim.status.allocation.has_value()) << claim.metadata.name;
   }
+  // Every attempt ended one way: bound, unschedulable or failed.
+  const SchedulerStats stats = scheduler->stats();
+  EXPECT_EQ(stats.attempts,
+            stats.scheduled + stats.unschedulable + stats.errors)
+      << "gated " << stats.gated;
   // Every binding and every allocation is in the metrics; the five pods
   // that waited were unschedulable at least once.
   std::string text = registry.Text();

@@ -4,14 +4,15 @@
 
 namespace draplane::apiserver::internal {
 
-WatchCache::Entry* WatchCache::EntryLocked(int64_t revision) {
+WatchCache::Entry* WatchCache::EntryLocked(int64_t revision,
+                                           Entries::node_type& evicted) {
   if (capacity_ == 0 ||
       (entries_.size() >= capacity_ && revision < entries_.begin()->first)) {
     return nullptr;  // older than everything kept: it would go first
   }
   auto [it, inserted] = entries_.try_emplace(revision);
   if (inserted && entries_.size() > capacity_) {
-    entries_.erase(entries_.begin());  // the oldest revision (not `it`)
+    evicted = entries_.extract(entries_.begin());  // the oldest (not `it`)
   }
   return &it->second;
 }
@@ -25,8 +26,9 @@ std::shared_ptr<const ObjectEvent> WatchCache::Decoded(
   }
   auto decoded =
       std::make_shared<const ObjectEvent>(registry.ToObjectEvent(event));
+  Entries::node_type evicted;  // destroyed after the lock is released
   std::lock_guard lock(mu_);
-  Entry* entry = EntryLocked(event.revision);
+  Entry* entry = EntryLocked(event.revision, evicted);
   if (entry == nullptr) return decoded;
   if (!entry->decoded) entry->decoded = decoded;
   return entry->decoded;
@@ -48,8 +50,9 @@ absl::StatusOr<std::shared_ptr<const T>> WatchCache::Memo(
   auto made = make();
   if (!made.ok()) return made.status();
   auto value = std::make_shared<const T>(*std::move(made));
+  Entries::node_type evicted;  // destroyed after the lock is released
   std::lock_guard lock(mu_);
-  Entry* entry = EntryLocked(revision);
+  Entry* entry = EntryLocked(revision, evicted);
   if (entry == nullptr) return value;
   auto& slot = (entry->*forms)[key];
   if (!slot) slot = value;

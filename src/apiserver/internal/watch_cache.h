@@ -48,10 +48,12 @@ class WatchCache {
     std::map<std::string, std::shared_ptr<const std::string>> lines;
     std::map<std::string, std::shared_ptr<const api::Object>> typed;
   };
-  // The entry of `revision`, made when missing (the oldest entry then goes
-  // when over capacity); null for a revision older than every entry of a
-  // full cache (nothing is cached for it).
-  Entry* EntryLocked(int64_t revision);
+  using Entries = std::map<int64_t, Entry>;
+  // The entry of `revision`, made when missing (the oldest entry then moves
+  // to `evicted` when over capacity, for the caller to destroy outside the
+  // lock: it holds decoded objects); null for a revision older than every
+  // entry of a full cache (nothing is cached for it).
+  Entry* EntryLocked(int64_t revision, Entries::node_type& evicted);
   // The form `key` of the event at `revision` from `forms`, made by `make`
   // (outside the lock) when missing; errors are not cached.
   template <class T>
@@ -62,7 +64,7 @@ class WatchCache {
 
   const size_t capacity_;
   std::mutex mu_;
-  std::map<int64_t, Entry> entries_;
+  Entries entries_;
 };
 
 }  // namespace draplane::apiserver::internal
