@@ -273,20 +273,21 @@ TEST(SchedulerTest, TemplatePodsWithTheClaimControllerAndDeletion) {
     cluster->MustCreate(testing::TemplatePodJson("default", StrCat("p", i),
                                                  "test-claim-template"));
   }
-  controllers::ResourceClaimController controller(&c);
-  ASSERT_TRUE(controller.Start().ok());
   metrics::Registry registry;
   SchedulerOptions options;
   options.metrics = &registry;
   auto scheduler = MustStart(&c, options);
+  // No claims exist yet: every pod is held back (upstream's PreEnqueue),
+  // which is not a scheduling attempt.
+  ASSERT_TRUE(Eventually([&] { return scheduler->stats().gated >= 45; }));
+  EXPECT_EQ(scheduler->stats().attempts, 0);
+  controllers::ResourceClaimController controller(&c);
+  ASSERT_TRUE(controller.Start().ok());
   // 40 devices for 45 pods: 40 bound, 5 pending.
   ASSERT_TRUE(Eventually([&] { return scheduler->stats().scheduled == 40; }));
   absl::SleepFor(absl::Milliseconds(200));
   EXPECT_EQ(CheckNoDoubleAllocation(c), 40);
   EXPECT_EQ(scheduler->stats().scheduled, 40);
-  // The pods came before their claims: they were held back (upstream's
-  // PreEnqueue), which is not a scheduling attempt.
-  EXPECT_GT(scheduler->stats().gated, 0);
 
   // Five bound pods go: the controller releases and deallocates their
   // claims (the garbage collector deletes them, the controller lifts the
