@@ -265,23 +265,45 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
   return staged->record;
 }
 
-void RevisionedStore::CommitStaged(const Staged& mine) {
-  std::unique_lock group_lock(group_mu_);
-  while (!mine.done) {
-    if (committing_) {  // mine joins the next commit, or is in this one
-      group_cv_.wait(group_lock);
-      continue;
+void RevisionedStore::Wake(Staged& staged) {
+  staged.signal.fetch_add(1, std::memory_order_release);
+  staged.signal.notify_all();
+}
+
+void RevisionedStore::CommitStaged(Staged& mine) {
+  for (;;) {
+    // Read before the checks: a wake after them changes it, so the wait
+    // below cannot miss it.
+    const uint32_t seen = mine.signal.load(std::memory_order_acquire);
+    if (mine.done.load(std::memory_order_acquire)) return;
+    {
+      std::lock_guard group_lock(group_mu_);
+      // A committer marks its writes done before it clears `committing_`.
+      if (mine.done.load(std::memory_order_acquire)) return;
+      if (!committing_) {
+        committing_ = true;
+        break;
+      }
     }
-    committing_ = true;
-    group_lock.unlock();
-    std::vector<std::shared_ptr<Staged>> batch = CommitBatch();
-    group_lock.lock();
-    for (const auto& b : batch) b->done = true;
-    committing_ = false;
-    // Every waiter looks: the committed ones return, one of the others
-    // commits what was staged meanwhile.
-    group_cv_.notify_all();
+    mine.signal.wait(seen, std::memory_order_acquire);
   }
+  // The committer: `mine` is still staged, so the batch holds it.
+  std::vector<std::shared_ptr<Staged>> batch = CommitBatch();
+  for (const auto& b : batch) b->done.store(true, std::memory_order_release);
+  {
+    std::lock_guard group_lock(group_mu_);
+    committing_ = false;
+  }
+  // Whoever staged the oldest write still waiting commits next; a writer
+  // arriving meanwhile may have begun already (then this wake is spurious).
+  std::shared_ptr<Staged> next;
+  {
+    std::lock_guard write_lock(write_mu_);
+    if (!staged_.empty()) next = staged_.front();
+  }
+  // `mine` too: writers refused because of it may wait on it.
+  for (const auto& b : batch) Wake(*b);
+  if (next != nullptr) Wake(*next);
 }
 
 std::vector<std::shared_ptr<RevisionedStore::Staged>>

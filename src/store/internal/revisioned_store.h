@@ -5,7 +5,6 @@
 #define DRAPLANE_STORE_INTERNAL_REVISIONED_STORE_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <map>
 #include <memory>
@@ -75,20 +74,28 @@ class RevisionedStore : public Store {
   // A journaled write between its checks and its commit.
   struct Staged {
     JournalEntry entry;
-    // The outcome, set by the committer; read once `done` is (both under
-    // group_mu_).
-    bool done = false;
+    // The outcome, set by the committer before `done` (release); read
+    // once `done` is (acquire).
+    std::atomic<bool> done{false};
     absl::Status status;
     Record record;
+    // Bumped (and its waiters woken) when the write is done or when its
+    // writer should look whether it must commit; waited on by the writer
+    // and by writers refused because of it.
+    std::atomic<uint32_t> signal{0};
     // The writer's, called by the committer when applying (the writer
     // waits until then); null when none.
     const AppliedFn* on_applied = nullptr;
   };
   // Group commit: returns when `mine` is done. While no commit is under
   // way a waiting writer becomes the committer: it journals every staged
-  // write in one transaction (CommitBatch) and applies them; the others
-  // wait on group_cv_ without queueing for the journal.
-  void CommitStaged(const Staged& mine);
+  // write in one transaction (CommitBatch) and applies them, then wakes
+  // the writers of that batch only, and the writer of the oldest write
+  // staged meanwhile to commit the next batch (the others sleep on, and
+  // nobody queues for the journal).
+  void CommitStaged(Staged& mine);
+  // Bumps `staged.signal` and wakes its waiters.
+  static void Wake(Staged& staged);
   // The committer's part: the writes it took, with status and record set.
   std::vector<std::shared_ptr<Staged>> CommitBatch();
   // Caller holds state_mu_ (shared or exclusive).
@@ -108,9 +115,8 @@ class RevisionedStore : public Store {
 
   // Lock order: commit_mu_, write_mu_, state_mu_; group_mu_ is never held
   // with another.
-  // Guards `committing_` (a committer is at work) and Staged::done.
+  // Guards `committing_` (a committer is at work).
   std::mutex group_mu_;
-  std::condition_variable group_cv_;  // a commit ended
   bool committing_ = false;
   // One journal user at a time (the group committer, compaction).
   std::mutex commit_mu_;
