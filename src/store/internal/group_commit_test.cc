@@ -7,6 +7,9 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -28,6 +31,10 @@ class FakeJournal : public Journal {
     bool hold = false;
     int waiting = 0;  // Appends blocked by `hold`
     bool fail = false;
+    // Each Append takes this long; every fail_every-th one fails (0: none).
+    std::chrono::microseconds delay{0};
+    int fail_every = 0;
+    int appends = 0;
     std::vector<std::vector<int64_t>> batches;
   };
   explicit FakeJournal(Shared* shared) : shared_(shared) {}
@@ -39,7 +46,16 @@ class FakeJournal : public Journal {
     shared_->cv.notify_all();
     shared_->cv.wait(lock, [&] { return !shared_->hold; });
     --shared_->waiting;
-    if (shared_->fail) return absl::UnavailableError("disk gone");
+    if (shared_->delay.count() > 0) {
+      lock.unlock();
+      std::this_thread::sleep_for(shared_->delay);
+      lock.lock();
+    }
+    ++shared_->appends;
+    if (shared_->fail || (shared_->fail_every > 0 &&
+                          shared_->appends % shared_->fail_every == 0)) {
+      return absl::UnavailableError("disk gone");
+    }
     std::vector<int64_t> revisions;
     for (const JournalEntry* e : entries) revisions.push_back(e->revision);
     shared_->batches.push_back(revisions);
@@ -213,51 +229,138 @@ TEST_F(GroupCommitTest, AFailedCommitFailsEveryWriteCheckedAgainstIt) {
   EXPECT_EQ(store_.StagedWrites(), 0u);
 }
 
+// Runs `writers` threads of `body(writer)` and joins them; a writer that
+// never returns (a lost wake-up) fails the test by aborting after a
+// minute instead of hanging it.
+template <class F>
+void RunWriters(int writers, F body) {
+  std::mutex mu;
+  std::condition_variable cv;
+  int finished = 0;
+  std::vector<std::thread> threads;
+  for (int w = 0; w < writers; ++w) {
+    threads.emplace_back([&, w] {
+      body(w);
+      std::lock_guard lock(mu);
+      ++finished;
+      cv.notify_all();
+    });
+  }
+  {
+    std::unique_lock lock(mu);
+    if (!cv.wait_for(lock, std::chrono::seconds(60),
+                     [&] { return finished == writers; })) {
+      std::fprintf(stderr, "%d of %d writers never returned\n",
+                   writers - finished, writers);
+      std::abort();
+    }
+  }
+  for (auto& t : threads) t.join();
+}
+
 // Many writers on few keys, with conflicts (retried after a read, as the
-// API server does): every write returns, each success has its own
-// revision, every commit journals the writes it applied, and each key
-// ends at its last committed value.
+// API server does) and a journal slow enough that writes pile up during
+// each commit (so that committers hand over to the oldest staged write):
+// every write returns, each success has its own revision, every commit
+// journals the writes it applied, and each key ends at its last
+// committed value.
 TEST_F(GroupCommitTest, ManyConcurrentWritersAllReturn) {
-  constexpr int kWriters = 12, kWrites = 300, kKeys = 4;
+  constexpr int kWriters = 12, kWrites = 150, kKeys = 4;
   for (int k = 0; k < kKeys; ++k) {
     ASSERT_TRUE(store_.Create("/k" + std::to_string(k), "0").ok());
   }
+  journal_.delay = std::chrono::microseconds(200);
   std::mutex mu;
   std::vector<int64_t> revisions;
-  std::vector<std::thread> writers;
-  for (int w = 0; w < kWriters; ++w) {
-    writers.emplace_back([&, w] {
-      for (int i = 0; i < kWrites; ++i) {
-        const std::string key = "/k" + std::to_string((w + i) % kKeys);
-        for (;;) {
-          auto current = store_.Get(key, 0);
-          ASSERT_TRUE(current.ok()) << current.status();
-          auto written = store_.Update(key, std::to_string(w * kWrites + i),
-                                       current->mod_revision);
-          if (IsConflict(written.status())) {
-            continue;
-          }
-          ASSERT_TRUE(written.ok()) << written.status();
-          std::lock_guard lock(mu);
-          revisions.push_back(written->mod_revision);
-          break;
+  std::map<std::string, std::pair<int64_t, std::string>> last;  // by key
+  std::atomic<int> errors = 0;
+  RunWriters(kWriters, [&](int w) {
+    for (int i = 0; i < kWrites; ++i) {
+      const std::string key = "/k" + std::to_string((w + i) % kKeys);
+      const std::string value = std::to_string(w * kWrites + i);
+      for (;;) {
+        auto current = store_.Get(key, 0);
+        if (!current.ok()) {
+          ++errors;
+          return;
         }
+        auto written = store_.Update(key, value, current->mod_revision);
+        if (IsConflict(written.status())) continue;
+        if (!written.ok()) {
+          ++errors;
+          return;
+        }
+        std::lock_guard lock(mu);
+        revisions.push_back(written->mod_revision);
+        auto& [revision, newest] = last[key];
+        if (written->mod_revision > revision) {
+          revision = written->mod_revision;
+          newest = value;
+        }
+        break;
       }
-    });
-  }
-  for (auto& t : writers) t.join();
+    }
+  });
+  ASSERT_EQ(errors, 0);
   std::sort(revisions.begin(), revisions.end());
   ASSERT_EQ(revisions.size(), size_t{kWriters * kWrites});
   EXPECT_EQ(std::adjacent_find(revisions.begin(), revisions.end()),
             revisions.end());
   EXPECT_EQ(store_.Revision(), kKeys + kWriters * kWrites);
   EXPECT_EQ(store_.StagedWrites(), 0u);
+  for (const auto& [key, newest] : last) {
+    auto stored = store_.Get(key, 0);
+    ASSERT_TRUE(stored.ok()) << stored.status();
+    EXPECT_EQ(stored->mod_revision, newest.first) << key;
+    EXPECT_EQ(*stored->value, newest.second) << key;
+  }
   size_t journaled = 0;
   for (const auto& batch : journal_.batches) journaled += batch.size();
   EXPECT_EQ(journaled, size_t{kKeys + kWriters * kWrites});
   const JournalStats stats = store_.journal_stats();
   EXPECT_EQ(stats.entries, kKeys + kWriters * kWrites);
   EXPECT_EQ(stats.commits, static_cast<int64_t>(journal_.batches.size()));
+  // The writes piled up: commits were groups, not one write each.
+  EXPECT_LT(stats.commits, stats.entries);
+}
+
+// The same with every fifth commit failing: every write still returns
+// (committed or failed), and exactly the committed ones are in the store
+// and the journal.
+TEST_F(GroupCommitTest, ConcurrentWritersAllReturnWhenCommitsFail) {
+  constexpr int kWriters = 12, kWrites = 100, kKeys = 4;
+  for (int k = 0; k < kKeys; ++k) {
+    ASSERT_TRUE(store_.Create("/k" + std::to_string(k), "0").ok());
+  }
+  journal_.delay = std::chrono::microseconds(200);
+  journal_.fail_every = 5;
+  std::atomic<int> committed = 0, failed = 0, errors = 0;
+  RunWriters(kWriters, [&](int w) {
+    for (int i = 0; i < kWrites; ++i) {
+      const std::string key = "/k" + std::to_string((w + i) % kKeys);
+      auto current = store_.Get(key, 0);
+      if (!current.ok()) {
+        ++errors;
+        return;
+      }
+      auto written = store_.Update(key, "v", current->mod_revision);
+      if (written.ok()) {
+        ++committed;
+      } else if (absl::IsUnavailable(written.status())) {
+        ++failed;
+      } else if (!IsConflict(written.status())) {
+        ++errors;
+      }
+    }
+  });
+  EXPECT_EQ(errors, 0);
+  EXPECT_GT(committed, 0);
+  EXPECT_GT(failed, 0);
+  EXPECT_EQ(store_.StagedWrites(), 0u);
+  EXPECT_EQ(store_.Revision(), kKeys + committed);
+  size_t journaled = 0;
+  for (const auto& batch : journal_.batches) journaled += batch.size();
+  EXPECT_EQ(journaled, static_cast<size_t>(kKeys + committed));
 }
 
 }  // namespace

@@ -261,7 +261,9 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
   staged_.push_back(staged);
   write_lock.unlock();
   CommitStaged(*staged);
-  if (!staged->status.ok()) return staged->status;
+  // Moved out: nobody reads it after `done`; no status rep is shared
+  // between threads.
+  if (!staged->status.ok()) return std::move(staged->status);
   return staged->record;
 }
 
@@ -336,7 +338,11 @@ RevisionedStore::CommitBatch() {
     staged_.clear();
     staged_keys_.clear();
     staged_revision_ = revision_;
-    for (const auto& b : batch) b->status = appended;
+    // One status each, not copies sharing one reference-counted rep: the
+    // writers take theirs in their own threads.
+    for (const auto& b : batch) {
+      b->status = absl::Status(appended.code(), appended.message());
+    }
     return batch;
   }
   std::unique_lock lock(state_mu_);
