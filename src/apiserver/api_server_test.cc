@@ -991,7 +991,9 @@ class LabelPolicy : public AdmissionPlugin {
 TEST(ApiServerAdmissionTest, PluginsDenyAndMutate) {
   auto store = store::NewMemoryStore();
   auto policy = std::make_shared<LabelPolicy>();
-  ApiServer server(store.get(), {.admission = {policy}});
+  ApiServerOptions options;
+  options.admission = {policy};
+  ApiServer server(store.get(), options);
   auto run = [&](std::string method, std::string path, std::string body) {
     HttpRequest req;
     req.method = std::move(method);
@@ -1055,7 +1057,9 @@ TEST_F(ApiServerTest, UpdateManagersOwnWhatTheyChanged) {
 
 TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {
   auto store = store::NewMemoryStore();
-  ApiServer server(store.get(), {.tokens = {"secret"}});
+  ApiServerOptions options;
+  options.tokens = {"secret"};
+  ApiServer server(store.get(), options);
   auto request = [&](std::string path, std::string auth) {
     HttpRequest req;
     req.method = "GET";
