@@ -99,6 +99,21 @@ class GroupCommitTest : public ::testing::Test {
     EXPECT_EQ(store_.StagedWrites(), staged);
   }
 
+  // Keys /k0../k<keys-1>, and a journal slow enough (200 us a commit) that
+  // concurrent writes pile up behind each commit.
+  void CreateKeysForLoad(int keys) {
+    for (int k = 0; k < keys; ++k) {
+      ASSERT_TRUE(store_.Create("/k" + std::to_string(k), "0").ok());
+    }
+    journal_.delay = std::chrono::microseconds(200);
+  }
+  // Writes in every transaction journaled so far.
+  size_t JournaledWrites() const {
+    size_t n = 0;
+    for (const auto& batch : journal_.batches) n += batch.size();
+    return n;
+  }
+
   FakeJournal::Shared journal_;
   RevisionedStore store_;
 };
@@ -266,10 +281,7 @@ void RunWriters(int writers, F body) {
 // committed value.
 TEST_F(GroupCommitTest, ManyConcurrentWritersAllReturn) {
   constexpr int kWriters = 12, kWrites = 150, kKeys = 4;
-  for (int k = 0; k < kKeys; ++k) {
-    ASSERT_TRUE(store_.Create("/k" + std::to_string(k), "0").ok());
-  }
-  journal_.delay = std::chrono::microseconds(200);
+  ASSERT_NO_FATAL_FAILURE(CreateKeysForLoad(kKeys));
   std::mutex mu;
   std::vector<int64_t> revisions;
   std::map<std::string, std::pair<int64_t, std::string>> last;  // by key
@@ -314,9 +326,7 @@ TEST_F(GroupCommitTest, ManyConcurrentWritersAllReturn) {
     EXPECT_EQ(stored->mod_revision, newest.first) << key;
     EXPECT_EQ(*stored->value, newest.second) << key;
   }
-  size_t journaled = 0;
-  for (const auto& batch : journal_.batches) journaled += batch.size();
-  EXPECT_EQ(journaled, size_t{kKeys + kWriters * kWrites});
+  EXPECT_EQ(JournaledWrites(), size_t{kKeys + kWriters * kWrites});
   const JournalStats stats = store_.journal_stats();
   EXPECT_EQ(stats.entries, kKeys + kWriters * kWrites);
   EXPECT_EQ(stats.commits, static_cast<int64_t>(journal_.batches.size()));
@@ -329,10 +339,7 @@ TEST_F(GroupCommitTest, ManyConcurrentWritersAllReturn) {
 // and the journal.
 TEST_F(GroupCommitTest, ConcurrentWritersAllReturnWhenCommitsFail) {
   constexpr int kWriters = 12, kWrites = 100, kKeys = 4;
-  for (int k = 0; k < kKeys; ++k) {
-    ASSERT_TRUE(store_.Create("/k" + std::to_string(k), "0").ok());
-  }
-  journal_.delay = std::chrono::microseconds(200);
+  ASSERT_NO_FATAL_FAILURE(CreateKeysForLoad(kKeys));
   journal_.fail_every = 5;
   std::atomic<int> committed = 0, failed = 0, errors = 0;
   RunWriters(kWriters, [&](int w) {
@@ -358,9 +365,7 @@ TEST_F(GroupCommitTest, ConcurrentWritersAllReturnWhenCommitsFail) {
   EXPECT_GT(failed, 0);
   EXPECT_EQ(store_.StagedWrites(), 0u);
   EXPECT_EQ(store_.Revision(), kKeys + committed);
-  size_t journaled = 0;
-  for (const auto& batch : journal_.batches) journaled += batch.size();
-  EXPECT_EQ(journaled, static_cast<size_t>(kKeys + committed));
+  EXPECT_EQ(JournaledWrites(), static_cast<size_t>(kKeys + committed));
 }
 
 }  // namespace

@@ -298,6 +298,9 @@ void RevisionedStore::CommitStaged(Staged& mine) {
   }
   // Whoever staged the oldest write still waiting commits next; a writer
   // arriving meanwhile may have begun already (then this wake is spurious).
+  // Read only after `committing_` is cleared (not inside CommitBatch): a
+  // write staged before the clear is seen here, one staged after it finds
+  // no committer and commits itself.
   std::shared_ptr<Staged> next;
   {
     std::lock_guard write_lock(write_mu_);
