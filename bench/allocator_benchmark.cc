@@ -32,14 +32,15 @@
 
 #include "allocation_counter.h"
 #include "allocator/allocator.h"
-#include "allocator/scenario.h"
 #include "api/meta_types.h"
 #include "common/str_cat.h"
+#include "scenario/scenario.h"
 
 namespace {
 
 using draplane::StrCat;
 using namespace draplane::allocator;
+using namespace draplane::scenario;
 using Clock = std::chrono::steady_clock;
 
 struct BenchClass {

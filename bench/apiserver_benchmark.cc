@@ -32,14 +32,14 @@
 
 #include "api/meta_types.h"
 #include "apiserver/api_server.h"
-#include "apiserver/http_server.h"
+#include "http/http_server.h"
 #include "store/store.h"
 
 namespace {
 
 namespace net = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
+namespace beast_http = beast::http;
 using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using draplane::api::Json;
@@ -63,7 +63,7 @@ std::string ClassBody(const std::string& name) {
 struct Server {
   std::unique_ptr<draplane::store::Store> store;
   std::unique_ptr<draplane::apiserver::ApiServer> api;
-  std::unique_ptr<draplane::apiserver::HttpServer> http;
+  std::unique_ptr<draplane::http::HttpServer> http;
 };
 
 Server StartServer(const std::string& db) {
@@ -77,10 +77,9 @@ Server StartServer(const std::string& db) {
   s.api = std::make_unique<draplane::apiserver::ApiServer>(
       s.store.get(), draplane::apiserver::ApiServerOptions{});
   auto* api = s.api.get();
-  auto started = draplane::apiserver::HttpServer::Start(
-      {},
-      [api](const draplane::apiserver::HttpRequest& req,
-            draplane::apiserver::ResponseWriter& w) { api->Handle(req, w); });
+  auto started = draplane::http::HttpServer::Start(
+      {}, [api](const draplane::http::HttpRequest& req,
+                draplane::http::ResponseWriter& w) { api->Handle(req, w); });
   if (!started.ok()) std::exit(1);
   s.http = *std::move(started);
   return s;
@@ -94,15 +93,15 @@ int CreateMany(uint16_t port, const std::string& prefix, int count) {
   beast::flat_buffer buffer;
   int ok = 0;
   for (int i = 0; i < count; ++i) {
-    http::request<http::string_body> req{
-        http::verb::post, "/apis/resource.k8s.io/v1/deviceclasses", 11};
-    req.set(http::field::host, "127.0.0.1");
-    req.set(http::field::content_type, "application/json");
+    beast_http::request<beast_http::string_body> req{
+        beast_http::verb::post, "/apis/resource.k8s.io/v1/deviceclasses", 11};
+    req.set(beast_http::field::host, "127.0.0.1");
+    req.set(beast_http::field::content_type, "application/json");
     req.body() = ClassBody(prefix + std::to_string(i));
     req.prepare_payload();
-    http::write(socket, req);
-    http::response<http::string_body> res;
-    http::read(socket, buffer, res);
+    beast_http::write(socket, req);
+    beast_http::response<beast_http::string_body> res;
+    beast_http::read(socket, buffer, res);
     if (res.result_int() == 201) ++ok;
   }
   return ok;

@@ -10,10 +10,11 @@
 #include <string_view>
 
 #include "allocator/allocation_check.h"
-#include "allocator/scenario.h"
+#include "scenario/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace draplane::allocator;
+  using namespace draplane::scenario;
   std::string_view text(reinterpret_cast<const char*>(data), size);
   auto scenario = ParseScenario(text, "fuzz");
   if (!scenario.ok()) return 0;

@@ -14,9 +14,9 @@
 namespace {
 
 using draplane::api::Json;
-using draplane::apiserver::HttpHeaders;
-using draplane::apiserver::HttpRequest;
-using draplane::apiserver::ResponseWriter;
+using draplane::http::HttpHeaders;
+using draplane::http::HttpRequest;
+using draplane::http::ResponseWriter;
 
 class CheckingWriter : public ResponseWriter {
  public:

@@ -12,12 +12,19 @@
 
 #include "allocator/allocation_check.h"
 #include "allocator/allocator.h"
-#include "allocator/scenario.h"
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
+#include "scenario/scenario.h"
 
 namespace draplane::allocator {
 namespace {
+
+using scenario::BuildInputs;
+using scenario::ParseScenario;
+using scenario::RunOptions;
+using scenario::RunScenario;
+using scenario::Scenario;
+using scenario::ScenarioInputs;
 
 class Gen {
  public:

@@ -8,11 +8,18 @@
 
 #include "allocator/internal/capacity.h"
 #include "allocator/internal/node_selection.h"
-#include "allocator/scenario.h"
 #include "gtest/gtest.h"
+#include "scenario/scenario.h"
 
 namespace draplane::allocator {
 namespace {
+
+using scenario::BuildInputs;
+using scenario::ParseScenario;
+using scenario::RunOptions;
+using scenario::RunScenario;
+using scenario::Scenario;
+using scenario::ScenarioInputs;
 
 namespace fs = std::filesystem;
 

@@ -11,26 +11,19 @@
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::api {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Locates ../shared/k8s/testdata: $DRAPLANE_SHARED_DIR, else the `shared`
-// folder beside the source tree.
+// Upstream's fixtures in the shared test data.
 fs::path FixtureDir() {
-  if (const char* env = std::getenv("DRAPLANE_SHARED_DIR")) {
-    return fs::path(env) / "k8s" / "testdata";
-  }
-  return fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared" / "k8s" / "testdata";
+  return draplane::testing::SharedDataDir() / "k8s" / "testdata";
 }
 
-#define REQUIRE_FIXTURES()                                                 \
-  if (!fs::is_directory(FixtureDir())) {                                   \
-    GTEST_SKIP() << "upstream fixtures not found at " << FixtureDir()      \
-                 << " (set DRAPLANE_SHARED_DIR to the shared/ directory)"; \
-  }
+#define REQUIRE_FIXTURES() DRAPLANE_REQUIRE_SHARED_DATA(FixtureDir())
 
 std::string ReadFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -127,7 +120,7 @@ TEST(FixturesTest, JsonAndYamlFixturesDecodeToTheSameObject) {
   }
 }
 
-class ConversionTest : public testing::TestWithParam<std::string> {};
+class ConversionTest : public ::testing::TestWithParam<std::string> {};
 
 // The set of member paths of a JSON value ("spec.devices[].name", ...).
 void CollectPaths(const Json& j, const std::string& prefix,
@@ -197,9 +190,9 @@ TEST_P(ConversionTest, EachVersionConvertsToEveryOtherLosslessly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ResourceKinds, ConversionTest,
-                         testing::Values("DeviceClass", "ResourceClaim",
-                                         "ResourceClaimTemplate",
-                                         "ResourceSlice", "DeviceTaintRule"));
+                         ::testing::Values("DeviceClass", "ResourceClaim",
+                                           "ResourceClaimTemplate",
+                                           "ResourceSlice", "DeviceTaintRule"));
 
 TEST(FixturesTest, DeviceTaintRuleIsNotServedInV1beta1) {
   REQUIRE_FIXTURES();

@@ -29,15 +29,15 @@
 #include <utility>
 #include <vector>
 
-#include "api/internal/name_validation.h"
 #include "api/internal/type_mappings.h"
 #include "common/go_strconv.h"
+#include "common/name_validation.h"
 #include "common/str_cat.h"
 
 namespace draplane::api {
 namespace {
 
-namespace nv = internal;
+namespace nv = ::draplane::name_validation;
 using Errs = FieldErrorList;
 
 constexpr std::string_view kFieldImmutable = "field is immutable";

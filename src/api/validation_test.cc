@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "api/internal/name_validation.h"
+#include "common/name_validation.h"
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
 
@@ -3261,7 +3261,7 @@ TEST(NormalizeErrorPathsTest, EndToEnd) {
 // ===================================================== name formats
 
 TEST(NameValidationTest, Formats) {
-  namespace nv = internal;
+  namespace nv = ::draplane::name_validation;
   EXPECT_TRUE(nv::IsDNS1123Label("a-1").empty());
   EXPECT_EQ(nv::IsDNS1123Label("-a"), std::vector<std::string>{kLabelMsg});
   EXPECT_EQ(nv::IsDNS1123Label(Repeat('a', 64)),

@@ -10,7 +10,6 @@
 #include "absl/strings/numbers.h"
 #include "api/manifest.h"
 #include "api/object_codec.h"
-#include "apiserver/in_process_exchange.h"
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/default_toleration_seconds.h"
 #include "apiserver/internal/discovery.h"
@@ -23,6 +22,7 @@
 #include "apiserver/internal/resources.h"
 #include "apiserver/internal/watch_cache.h"
 #include "common/str_cat.h"
+#include "http/in_process_exchange.h"
 #include "openapi/openapi.h"
 #include "printers/table_printer.h"
 #include "protobuf/kube_protobuf.h"
@@ -193,7 +193,7 @@ absl::StatusOr<FieldValidation> ParseFieldValidation(const std::string& v) {
              " (supported values: \"Ignore\", \"Strict\", \"Warn\")"));
 }
 
-absl::StatusOr<bool> ParseDryRun(const HttpRequest& req) {
+absl::StatusOr<bool> ParseDryRun(const http::HttpRequest& req) {
   bool dry = false;
   auto range = req.query.equal_range("dryRun");
   for (auto it = range.first; it != range.second; ++it) {
@@ -208,20 +208,21 @@ absl::StatusOr<bool> ParseDryRun(const HttpRequest& req) {
 }
 
 // The in-process side channel of `w`, or null for an HTTP caller.
-InProcessExchange* ExchangeOf(ResponseWriter& w) {
-  return dynamic_cast<InProcessExchange*>(&w);
+http::InProcessExchange* ExchangeOf(http::ResponseWriter& w) {
+  return dynamic_cast<http::InProcessExchange*>(&w);
 }
 
 // Whether the request body is an in-process client's encoded typed object.
-bool BodyIsEncodedObject(ResponseWriter& w) {
-  InProcessExchange* x = ExchangeOf(w);
+bool BodyIsEncodedObject(http::ResponseWriter& w) {
+  http::InProcessExchange* x = ExchangeOf(w);
   return x != nullptr && x->ParsedBodyIsEncodedObject();
 }
 
 // Parses a request body in the request's Content-Type into JSON (an
 // in-process caller's parsed body is taken as it is).
-absl::StatusOr<Json> ParseBody(const HttpRequest& req, ResponseWriter& w) {
-  if (InProcessExchange* x = ExchangeOf(w); x != nullptr) {
+absl::StatusOr<Json> ParseBody(const http::HttpRequest& req,
+                               http::ResponseWriter& w) {
+  if (http::InProcessExchange* x = ExchangeOf(w); x != nullptr) {
     if (Json* parsed = x->ParsedBody(); parsed != nullptr) {
       // What serialising would have done to strings built in code.
       api::ReplaceInvalidUtf8(*parsed);
@@ -261,7 +262,7 @@ absl::StatusOr<Json> ParseBody(const HttpRequest& req, ResponseWriter& w) {
 
 // A request body (in the URL's version) checked and converted to the
 // storage version; unknown fields handled per fieldValidation. An
-// `encoded_object` body (InProcessExchange::ParsedBodyIsEncodedObject) in
+// `encoded_object` body (http::InProcessExchange::ParsedBodyIsEncodedObject) in
 // the storage version is already what this would make of it.
 absl::StatusOr<Json> BodyToStorage(const Target& t, Json body,
                                    FieldValidation validation,
@@ -403,7 +404,7 @@ class ApiServer::Impl {
     EnsureDefaultNamespaces();
   }
 
-  void Handle(const HttpRequest& req, ResponseWriter& w) {
+  void Handle(const http::HttpRequest& req, http::ResponseWriter& w) {
     if (!Authenticated(req)) {
       SendError(w, internal::Unauthorized(), {});
       return;
@@ -424,7 +425,7 @@ class ApiServer::Impl {
   }
 
  private:
-  bool Authenticated(const HttpRequest& req) const {
+  bool Authenticated(const http::HttpRequest& req) const {
     if (options_.tokens.empty()) return true;
     if (req.path == "/version" || req.path == "/healthz" ||
         req.path == "/livez" || req.path == "/readyz") {
@@ -447,13 +448,13 @@ class ApiServer::Impl {
   }
 
   // The user a request acts as (the seam for authorization).
-  std::string UserOf(const HttpRequest&) const {
+  std::string UserOf(const http::HttpRequest&) const {
     return options_.tokens.empty() ? "system:anonymous" : "admin";
   }
 
   // The field manager of a write: fieldManager, else the User-Agent's
   // product (what upstream derives), else "unknown".
-  static std::string ManagerOf(const HttpRequest& req) {
+  static std::string ManagerOf(const http::HttpRequest& req) {
     std::string manager = req.Query("fieldManager");
     if (manager.empty()) {
       manager = req.Header("user-agent");
@@ -462,8 +463,8 @@ class ApiServer::Impl {
     return manager.empty() ? "unknown" : manager;
   }
 
-  internal::WriteOptions WriteOptionsOf(const HttpRequest& req, const Target& t,
-                                        bool dry_run,
+  internal::WriteOptions WriteOptionsOf(const http::HttpRequest& req,
+                                        const Target& t, bool dry_run,
                                         bool record_manager = true) const {
     internal::WriteOptions o;
     o.dry_run = dry_run;
@@ -494,11 +495,11 @@ class ApiServer::Impl {
     }
   }
 
-  void SendJson(ResponseWriter& w, int code, const Json& body,
+  void SendJson(http::ResponseWriter& w, int code, const Json& body,
                 const std::vector<std::string>& warnings,
                 std::string content_type = kJson) {
-    HttpHeaders headers = JsonHeaders(warnings, std::move(content_type));
-    if (InProcessExchange* x = ExchangeOf(w); x != nullptr) {
+    http::HttpHeaders headers = JsonHeaders(warnings, std::move(content_type));
+    if (http::InProcessExchange* x = ExchangeOf(w); x != nullptr) {
       x->SendJson(code, headers, std::make_shared<const Json>(body));
       return;
     }
@@ -506,34 +507,35 @@ class ApiServer::Impl {
   }
   // The same for a body that is already shared (an in-process caller gets
   // it without a copy).
-  void SendJson(ResponseWriter& w, int code, std::shared_ptr<const Json> body,
+  void SendJson(http::ResponseWriter& w, int code,
+                std::shared_ptr<const Json> body,
                 const std::vector<std::string>& warnings) {
-    HttpHeaders headers = JsonHeaders(warnings, kJson);
-    if (InProcessExchange* x = ExchangeOf(w); x != nullptr) {
+    http::HttpHeaders headers = JsonHeaders(warnings, kJson);
+    if (http::InProcessExchange* x = ExchangeOf(w); x != nullptr) {
       x->SendJson(code, headers, std::move(body));
       return;
     }
     w.Send(code, headers, api::DumpJson(*body) + "\n");
   }
-  static HttpHeaders JsonHeaders(const std::vector<std::string>& warnings,
-                                 std::string content_type) {
-    HttpHeaders headers{{"Content-Type", std::move(content_type)},
-                        {"Cache-Control", "no-cache, private"}};
+  static http::HttpHeaders JsonHeaders(const std::vector<std::string>& warnings,
+                                       std::string content_type) {
+    http::HttpHeaders headers{{"Content-Type", std::move(content_type)},
+                              {"Cache-Control", "no-cache, private"}};
     for (const std::string& warning : warnings) {
       headers.emplace_back("Warning", WarningHeader(warning));
     }
     return headers;
   }
 
-  void SendError(ResponseWriter& w, const absl::Status& status,
+  void SendError(http::ResponseWriter& w, const absl::Status& status,
                  const std::vector<std::string>& warnings) {
     SendJson(w, internal::HttpCode(status), internal::StatusBody(status),
              warnings);
   }
 
-  bool HandleNonResource(const HttpRequest& req,
+  bool HandleNonResource(const http::HttpRequest& req,
                          const std::vector<std::string_view>& s,
-                         ResponseWriter& w) {
+                         http::ResponseWriter& w) {
     const std::string accept = req.Header("accept");
     if (s.size() == 1 && s[0] == "version") {
       SendJson(w, 200,
@@ -602,9 +604,9 @@ class ApiServer::Impl {
   // current one. ETags are the quoted hashes (If-None-Match gives 304).
   // Only JSON is served (406 for an Accept without it); /openapi/v2 is not
   // served, so kubectl uses v3 throughout.
-  void ServeOpenApiV3(const HttpRequest& req,
+  void ServeOpenApiV3(const http::HttpRequest& req,
                       const std::vector<std::string_view>& s,
-                      ResponseWriter& w) {
+                      http::ResponseWriter& w) {
     if (s.size() == 2) {
       const openapi::OpenApiDocument& root = openapi::OpenApiV3RootDocument();
       const std::string etag = StrCat("\"", root.hash, "\"");
@@ -633,7 +635,7 @@ class ApiServer::Impl {
       return;
     }
     const std::string etag = StrCat("\"", doc->hash, "\"");
-    HttpHeaders headers{{"Vary", "Accept"}, {"Etag", etag}};
+    http::HttpHeaders headers{{"Vary", "Accept"}, {"Etag", etag}};
     if (req.HasQuery("hash")) {
       if (req.Query("hash") != doc->hash) {
         const std::string location =
@@ -655,7 +657,8 @@ class ApiServer::Impl {
     w.Send(200, headers, doc->bytes);
   }
 
-  void Dispatch(const HttpRequest& req, const Target& t, ResponseWriter& w) {
+  void Dispatch(const http::HttpRequest& req, const Target& t,
+                http::ResponseWriter& w) {
     const ResourceInfo& r = *t.resource;
     const std::string& m = req.method;
     std::vector<std::string> warnings;
@@ -688,10 +691,10 @@ class ApiServer::Impl {
   }
 
   // Sends one object (converted, or as a one-row Table).
-  absl::Status SendObject(const HttpRequest& req, const Target& t,
+  absl::Status SendObject(const http::HttpRequest& req, const Target& t,
                           std::shared_ptr<const Json> object, int code,
                           const std::vector<std::string>& warnings,
-                          ResponseWriter& w) {
+                          http::ResponseWriter& w) {
     const Negotiated n = Negotiate(req.Header("accept"));
     if (n.table) {
       auto table =
@@ -714,11 +717,11 @@ class ApiServer::Impl {
   // Sends a create's or update's result: as SendObject, or, to an
   // in-process caller that takes typed replies, the written value's typed
   // form (shared with the watchers; managedFields left out as asked).
-  absl::Status SendWritten(const HttpRequest& req, const Target& t,
+  absl::Status SendWritten(const http::HttpRequest& req, const Target& t,
                            const internal::WriteResult& result, int code,
                            const std::vector<std::string>& warnings,
-                           ResponseWriter& w) {
-    InProcessExchange* x = ExchangeOf(w);
+                           http::ResponseWriter& w) {
+    http::InProcessExchange* x = ExchangeOf(w);
     if (x != nullptr && x->TakesTypedReply() && result.value != nullptr &&
         t.version == t.resource->StorageVersion() &&
         !Negotiate(req.Header("accept")).table) {
@@ -733,7 +736,7 @@ class ApiServer::Impl {
     return SendObject(req, t, result.object, code, warnings, w);
   }
 
-  absl::StatusOr<Json> Table(const HttpRequest& req, const Target& t,
+  absl::StatusOr<Json> Table(const http::HttpRequest& req, const Target& t,
                              const std::vector<Json>& objects,
                              const std::string& resource_version,
                              const std::string& continue_token,
@@ -764,7 +767,8 @@ class ApiServer::Impl {
     return *std::move(table);
   }
 
-  absl::Status Get(const HttpRequest& req, const Target& t, ResponseWriter& w) {
+  absl::Status Get(const http::HttpRequest& req, const Target& t,
+                   http::ResponseWriter& w) {
     auto object = registry_.Get(*t.resource, t.namespace_, t.name);
     if (!object.ok()) return object.status();
     if (t.subresource == "scale") {
@@ -803,7 +807,7 @@ class ApiServer::Impl {
   // PUT or PATCH of a Deployment's scale: `scale` gives the new Scale from
   // the current one.
   absl::Status WriteScale(
-      const HttpRequest& req, const Target& t, ResponseWriter& w,
+      const http::HttpRequest& req, const Target& t, http::ResponseWriter& w,
       const std::function<absl::StatusOr<Json>(const Json&)>& scale) {
     auto dry = ParseDryRun(req);
     if (!dry.ok()) return dry.status();
@@ -838,14 +842,14 @@ class ApiServer::Impl {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<internal::ObjectFilter> Filter(const HttpRequest& req,
+  absl::StatusOr<internal::ObjectFilter> Filter(const http::HttpRequest& req,
                                                 const Target& t) {
     return internal::BuildObjectFilter(*t.resource, req.Query("labelSelector"),
                                        req.Query("fieldSelector"));
   }
 
-  absl::Status List(const HttpRequest& req, const Target& t,
-                    ResponseWriter& w) {
+  absl::Status List(const http::HttpRequest& req, const Target& t,
+                    http::ResponseWriter& w) {
     internal::ListQuery q;
     q.namespace_ = t.namespace_;
     auto filter = Filter(req, t);
@@ -892,8 +896,8 @@ class ApiServer::Impl {
     return absl::OkStatus();
   }
 
-  absl::Status Create(const HttpRequest& req, const Target& t,
-                      ResponseWriter& w) {
+  absl::Status Create(const http::HttpRequest& req, const Target& t,
+                      http::ResponseWriter& w) {
     auto validation = ParseFieldValidation(req.Query("fieldValidation"));
     if (!validation.ok()) return validation.status();
     auto dry = ParseDryRun(req);
@@ -959,8 +963,8 @@ class ApiServer::Impl {
     return SendWritten(req, t, *result, 201, warnings, w);
   }
 
-  absl::Status Update(const HttpRequest& req, const Target& t,
-                      ResponseWriter& w) {
+  absl::Status Update(const http::HttpRequest& req, const Target& t,
+                      http::ResponseWriter& w) {
     if (t.subresource == "scale") {
       auto body = ParseBody(req, w);
       if (!body.ok()) return body.status();
@@ -990,8 +994,8 @@ class ApiServer::Impl {
                        w);
   }
 
-  absl::Status Patch(const HttpRequest& req, const Target& t,
-                     ResponseWriter& w) {
+  absl::Status Patch(const http::HttpRequest& req, const Target& t,
+                     http::ResponseWriter& w) {
     std::string type = req.Header("content-type");
     if (size_t semi = type.find(';'); semi != std::string::npos) {
       type.resize(semi);
@@ -1047,7 +1051,7 @@ class ApiServer::Impl {
   }
 
   absl::StatusOr<internal::DeleteOptions> DeleteOptionsOf(
-      const HttpRequest& req) {
+      const http::HttpRequest& req) {
     internal::DeleteOptions options;
     options.user = UserOf(req);
     auto dry = ParseDryRun(req);
@@ -1106,8 +1110,8 @@ class ApiServer::Impl {
     return options;
   }
 
-  absl::Status Delete(const HttpRequest& req, const Target& t,
-                      ResponseWriter& w) {
+  absl::Status Delete(const http::HttpRequest& req, const Target& t,
+                      http::ResponseWriter& w) {
     auto options = DeleteOptionsOf(req);
     if (!options.ok()) return options.status();
     auto object = registry_.Delete(*t.resource, t.namespace_, t.name, *options);
@@ -1122,8 +1126,8 @@ class ApiServer::Impl {
                       200, {}, w);
   }
 
-  absl::Status DeleteCollection(const HttpRequest& req, const Target& t,
-                                ResponseWriter& w) {
+  absl::Status DeleteCollection(const http::HttpRequest& req, const Target& t,
+                                http::ResponseWriter& w) {
     auto options = DeleteOptionsOf(req);
     if (!options.ok()) return options.status();
     internal::ListQuery q;
@@ -1160,8 +1164,8 @@ class ApiServer::Impl {
   // BindingREST does: one write (spec.nodeName, the binding's annotations
   // and the PodScheduled=True condition together) of an unassigned pod,
   // with the binding's uid and resourceVersion as preconditions.
-  absl::Status Bind(const HttpRequest& req, const Target& t,
-                    ResponseWriter& w) {
+  absl::Status Bind(const http::HttpRequest& req, const Target& t,
+                    http::ResponseWriter& w) {
     auto dry = ParseDryRun(req);
     if (!dry.ok()) return dry.status();
     auto body = ParseBody(req, w);
@@ -1319,7 +1323,8 @@ class ApiServer::Impl {
     status.conditions.push_back(std::move(condition));
   }
 
-  void Watch(const HttpRequest& req, const Target& t, ResponseWriter& w);
+  void Watch(const http::HttpRequest& req, const Target& t,
+             http::ResponseWriter& w);
 
   // Created by AdmissionChain (before registry_ is), attached to it after.
   std::shared_ptr<internal::ResourceQuotaAdmission> quota_;
@@ -1330,8 +1335,8 @@ class ApiServer::Impl {
 
 // A watch: events queued by the store's sink, converted and filtered on
 // the connection's thread.
-void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
-                            ResponseWriter& w) {
+void ApiServer::Impl::Watch(const http::HttpRequest& req, const Target& t,
+                            http::ResponseWriter& w) {
   const ResourceInfo& r = *t.resource;
   auto filter = Filter(req, t);
   if (!filter.ok()) {
@@ -1384,12 +1389,12 @@ void ApiServer::Impl::Watch(const HttpRequest& req, const Target& t,
         queue->events.push_back(e);
         queue->cv.notify_one();
       });
-  InProcessExchange* typed = ExchangeOf(w);
+  http::InProcessExchange* typed = ExchangeOf(w);
   if (typed != nullptr && (n.table || !typed->TakesTypedEvents())) {
     typed = nullptr;
   }
-  HttpHeaders headers{{"Content-Type", kJson},
-                      {"Cache-Control", "no-cache, private"}};
+  http::HttpHeaders headers{{"Content-Type", kJson},
+                            {"Cache-Control", "no-cache, private"}};
   if (!w.StartStream(200, headers)) return;
   bool first_table = true;
   auto send = [&](std::string_view type, const Json& object) -> bool {
@@ -1517,7 +1522,8 @@ ApiServer::ApiServer(store::Store* store, ApiServerOptions options)
 
 ApiServer::~ApiServer() = default;
 
-void ApiServer::Handle(const HttpRequest& request, ResponseWriter& writer) {
+void ApiServer::Handle(const http::HttpRequest& request,
+                       http::ResponseWriter& writer) {
   impl_->Handle(request, writer);
 }
 

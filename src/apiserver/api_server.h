@@ -15,7 +15,7 @@
 
 #include "absl/time/time.h"
 #include "apiserver/admission.h"
-#include "apiserver/http_server.h"
+#include "http/http_server.h"
 #include "store/store.h"
 
 namespace draplane::apiserver {
@@ -60,7 +60,7 @@ class ApiServer {
 
   // Answers one request; blocks for watches until they end (client gone,
   // timeout, or the writer reports Stopping()).
-  void Handle(const HttpRequest& request, ResponseWriter& writer);
+  void Handle(const http::HttpRequest& request, http::ResponseWriter& writer);
 
   // One pass of the built-in controllers deletion depends on
   // (internal/garbage_collector.h): the namespace finalizer and the

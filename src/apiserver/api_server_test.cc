@@ -19,14 +19,15 @@ namespace {
 using api::Json;
 
 // Records what a handler answers.
-class RecordingWriter : public ResponseWriter {
+class RecordingWriter : public http::ResponseWriter {
  public:
-  void Send(int status, const HttpHeaders& headers, std::string body) override {
+  void Send(int status, const http::HttpHeaders& headers,
+            std::string body) override {
     code = status;
     this->headers = headers;
     this->body = std::move(body);
   }
-  bool StartStream(int status, const HttpHeaders& headers) override {
+  bool StartStream(int status, const http::HttpHeaders& headers) override {
     code = status;
     this->headers = headers;
     return true;
@@ -54,7 +55,7 @@ class RecordingWriter : public ResponseWriter {
   }
 
   int code = 0;
-  HttpHeaders headers;
+  http::HttpHeaders headers;
   std::string body;
   std::mutex mu;
   std::vector<std::string> chunks;
@@ -64,7 +65,7 @@ class RecordingWriter : public ResponseWriter {
 // A finished response (copyable).
 struct Response {
   int code = 0;
-  HttpHeaders headers;
+  http::HttpHeaders headers;
   std::string body;
   Json JsonBody() const { return Json::parse(body); }
   std::string Header(const std::string& name) const {
@@ -80,10 +81,10 @@ class ApiServerTest : public ::testing::Test {
   ApiServerTest()
       : store_(store::NewMemoryStore()), server_(store_.get(), {}) {}
 
-  HttpRequest Request(std::string method, std::string target,
-                      std::string body = "",
-                      std::string content_type = "application/json") {
-    HttpRequest req;
+  http::HttpRequest Request(std::string method, std::string target,
+                            std::string body = "",
+                            std::string content_type = "application/json") {
+    http::HttpRequest req;
     req.method = std::move(method);
     const size_t q = target.find('?');
     req.path = target.substr(0, q);
@@ -106,7 +107,7 @@ class ApiServerTest : public ::testing::Test {
     return req;
   }
 
-  Response Do(const HttpRequest& req) {
+  Response Do(const http::HttpRequest& req) {
     RecordingWriter w;
     server_.Handle(req, w);
     return Response{w.code, w.headers, w.body};
@@ -167,7 +168,7 @@ TEST_F(ApiServerTest, VersionPinsKubectlsMinor) {
 }
 
 TEST_F(ApiServerTest, AggregatedAndLegacyDiscovery) {
-  HttpRequest req = Request("GET", "/apis");
+  http::HttpRequest req = Request("GET", "/apis");
   req.headers["accept"] =
       "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
       "application/json;g=apidiscovery.k8s.io;v=v2beta1;as="
@@ -218,7 +219,7 @@ TEST_F(ApiServerTest, OpenApiV3RootAndDocuments) {
       paths["apis/resource.k8s.io/v1beta1"]["serverRelativeURL"];
   const std::string hash = url.substr(url.find("?hash=") + 6);
   EXPECT_EQ(url, "/openapi/v3/apis/resource.k8s.io/v1beta1?hash=" + hash);
-  HttpRequest again = Request("GET", "/openapi/v3");
+  http::HttpRequest again = Request("GET", "/openapi/v3");
   again.headers["if-none-match"] = etag;
   EXPECT_EQ(Do(again).code, 304);
 
@@ -241,10 +242,10 @@ TEST_F(ApiServerTest, OpenApiV3RootAndDocuments) {
   EXPECT_EQ(plain.code, 200);
   EXPECT_EQ(plain.body, doc.body);
   EXPECT_EQ(plain.Header("Cache-Control"), "");
-  HttpRequest cached = Request("GET", url);
+  http::HttpRequest cached = Request("GET", url);
   cached.headers["if-none-match"] = "\"" + hash + "\"";
   EXPECT_EQ(Do(cached).code, 304);
-  HttpRequest proto = Request("GET", url);
+  http::HttpRequest proto = Request("GET", url);
   proto.headers["accept"] =
       "application/com.github.proto-openapi.spec.v3@v1.0+protobuf";
   EXPECT_EQ(Do(proto).code, 406);
@@ -995,7 +996,7 @@ TEST(ApiServerAdmissionTest, PluginsDenyAndMutate) {
   options.admission = {policy};
   ApiServer server(store.get(), options);
   auto run = [&](std::string method, std::string path, std::string body) {
-    HttpRequest req;
+    http::HttpRequest req;
     req.method = std::move(method);
     req.path = std::move(path);
     req.body = std::move(body);
@@ -1026,7 +1027,7 @@ TEST(ApiServerAdmissionTest, PluginsDenyAndMutate) {
 }
 
 TEST_F(ApiServerTest, UpdateManagersOwnWhatTheyChanged) {
-  HttpRequest create = Request("POST", kClasses, DeviceClass("owned"));
+  http::HttpRequest create = Request("POST", kClasses, DeviceClass("owned"));
   create.query.emplace("fieldManager", "editor");
   ASSERT_EQ(Do(create).code, 201);
   auto patched =
@@ -1061,7 +1062,7 @@ TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {
   options.tokens = {"secret"};
   ApiServer server(store.get(), options);
   auto request = [&](std::string path, std::string auth) {
-    HttpRequest req;
+    http::HttpRequest req;
     req.method = "GET";
     req.path = std::move(path);
     if (!auth.empty()) req.headers["authorization"] = auth;
@@ -1221,7 +1222,7 @@ TEST(ApiServerOptionsTest, DefaultTolerationSecondsCanBeTurnedOff) {
   ApiServerOptions options;
   options.default_toleration_seconds = false;
   ApiServer server(store.get(), options);
-  HttpRequest req;
+  http::HttpRequest req;
   req.method = "POST";
   req.path = "/api/v1/namespaces/default/pods";
   req.body = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},)"
@@ -1240,7 +1241,7 @@ TEST(ApiServerOptionsTest, MetricsAreServedWhenConfigured) {
   options.tokens = {"secret"};
   options.metrics = [] { return std::string("up 1\n"); };
   ApiServer server(store.get(), options);
-  HttpRequest req;
+  http::HttpRequest req;
   req.method = "GET";
   req.path = "/metrics";
   RecordingWriter anonymous;

@@ -27,6 +27,7 @@
 #include "cel/internal/value.h"
 #include "cel/testing/text_proto.h"
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::cel::internal {
 namespace {
@@ -36,10 +37,7 @@ using testing::TextProtoField;
 using testing::TextProtoMessage;
 
 fs::path ConformanceDir() {
-  fs::path shared = std::getenv("DRAPLANE_SHARED_DIR")
-                        ? fs::path(std::getenv("DRAPLANE_SHARED_DIR"))
-                        : fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared";
-  return shared / "conformance" / "cel-spec";
+  return draplane::testing::SharedDataDir() / "conformance" / "cel-spec";
 }
 
 std::string ReadFile(const fs::path& p) {
@@ -282,10 +280,7 @@ Outcome RunOne(const TextProtoMessage& test, const FunctionRegistry& registry,
 
 TEST(CelConformanceTest, RunsTheCelSpecSuite) {
   fs::path dir = ConformanceDir();
-  if (!fs::is_directory(dir)) {
-    GTEST_SKIP() << "cel-spec conformance data not found at " << dir
-                 << " (set DRAPLANE_SHARED_DIR)";
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(dir);
   fs::path here = fs::path(DRAPLANE_SOURCE_DIR) / "src" / "cel";
   PatternList skips = PatternList::Load(here / "conformance_skips.txt");
   PatternList known =

@@ -12,6 +12,7 @@
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
 
 namespace draplane::client {
 namespace {
@@ -278,9 +279,7 @@ const api::KindInfo& Kind(std::string_view kind) {
   for (const api::KindInfo& info : api::ServedKinds()) {
     if (info.kind == kind) return info;
   }
-  std::fprintf(stderr, "client::Kind: unknown kind \"%.*s\"\n",
-               static_cast<int>(kind.size()), kind.data());
-  std::abort();
+  logging::Fatal("client::Kind: unknown kind", {{"kind", kind}});
 }
 
 std::string Reason(const absl::Status& status) {
@@ -339,11 +338,10 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(
 absl::StatusOr<HttpReply> Client::Do(HttpCall call) {
   const absl::Duration waited = limiter_->Wait();
   if (waited > absl::Seconds(1)) {
-    std::fprintf(stderr,
-                 "Waited for %s due to client-side throttling, request: "
-                 "%s:%s%s\n",
-                 FormatSeconds(waited).c_str(), call.method.c_str(),
-                 config_.server.c_str(), call.path.c_str());
+    // client-go's message (rest/request.go, tryThrottle).
+    logging::Info(StrCat("Waited for ", FormatSeconds(waited),
+                         " due to client-side throttling, request: ",
+                         call.method, ":", config_.server, call.path));
   }
   auto reply = transport_->RoundTrip(call);
   if (!reply.ok()) return reply.status();
@@ -593,11 +591,9 @@ absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
   call.drop_managed_fields = options.drop_managed_fields;
   const absl::Duration waited = limiter_->Wait();
   if (waited > absl::Seconds(1)) {
-    std::fprintf(stderr,
-                 "Waited for %s due to client-side throttling, request: "
-                 "GET:%s%s (watch)\n",
-                 FormatSeconds(waited).c_str(), config_.server.c_str(),
-                 call.path.c_str());
+    logging::Info(StrCat("Waited for ", FormatSeconds(waited),
+                         " due to client-side throttling, request: GET:",
+                         config_.server, call.path, " (watch)"));
   }
 
   int http_status = 0;

@@ -7,7 +7,7 @@
 
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
-#include "client/internal/test_server.h"
+#include "client/testing/test_server.h"
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
 

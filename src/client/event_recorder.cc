@@ -3,7 +3,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
-#include <iostream>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -12,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
 
 namespace draplane::client {
 
@@ -88,8 +88,10 @@ class EventRecorder::Impl {
         // An event about an object whose namespace is going away is
         // refused (NotFound or Forbidden); that is not worth a line.
         if (!client::IsNotFound(created.status())) {
-          std::cerr << options_.component << ": writing an event for " << what
-                    << ": " << created.status() << "\n";
+          logging::Error("Writing an event failed",
+                         {{"component", options_.component},
+                          {"about", what},
+                          {"err", created.status()}});
         }
       }
       {

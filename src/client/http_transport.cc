@@ -39,7 +39,7 @@ namespace {
 namespace net = boost::asio;
 namespace ssl = boost::asio::ssl;
 namespace beast = boost::beast;
-namespace http = boost::beast::http;
+namespace beast_http = boost::beast::http;
 using tcp = net::ip::tcp;
 using boost::system::error_code;
 
@@ -157,7 +157,8 @@ bool Idempotent(std::string_view method) {
          method == "DELETE" || method == "OPTIONS";
 }
 
-std::map<std::string, std::string> LowerHeaders(const http::fields& fields) {
+std::map<std::string, std::string> LowerHeaders(
+    const beast_http::fields& fields) {
   std::map<std::string, std::string> out;
   for (const auto& f : fields) {
     std::string name(f.name_string());
@@ -256,16 +257,16 @@ class HttpTransport : public Transport {
     if (absl::IsCancelled(st)) return absl::OkStatus();
     if (!st.ok()) return st;
 
-    http::response_parser<http::buffer_body> parser;
+    beast_http::response_parser<beast_http::buffer_body> parser;
     parser.body_limit(std::numeric_limits<std::uint64_t>::max());
     bool done = false;
     error_code ec;
     conn->WithStream([&](auto& stream) {
-      http::async_read_header(stream, conn->buffer(), parser,
-                              [&](error_code e, size_t) {
-                                ec = e;
-                                done = true;
-                              });
+      beast_http::async_read_header(stream, conn->buffer(), parser,
+                                    [&](error_code e, size_t) {
+                                      ec = e;
+                                      done = true;
+                                    });
     });
     st = conn->Run(done, header_deadline, &cancel);
     if (absl::IsCancelled(st)) return absl::OkStatus();
@@ -280,16 +281,16 @@ class HttpTransport : public Transport {
       parser.get().body().size = chunk.size();
       done = false;
       conn->WithStream([&](auto& stream) {
-        http::async_read_some(stream, conn->buffer(), parser,
-                              [&](error_code e, size_t) {
-                                ec = e;
-                                done = true;
-                              });
+        beast_http::async_read_some(stream, conn->buffer(), parser,
+                                    [&](error_code e, size_t) {
+                                      ec = e;
+                                      done = true;
+                                    });
       });
       st = conn->Run(done, absl::InfiniteFuture(), &cancel);
       if (absl::IsCancelled(st)) return absl::OkStatus();
       if (!st.ok()) return Failed(call, "reading the response", st);
-      if (ec == http::error::need_buffer) ec = {};
+      if (ec == beast_http::error::need_buffer) ec = {};
       const size_t n = chunk.size() - parser.get().body().size;
       if (n > 0 && !on_data(std::string_view(chunk.data(), n))) {
         conn->Close();
@@ -432,12 +433,12 @@ class HttpTransport : public Transport {
 
   absl::Status Write(Conn& conn, const HttpCall& call, absl::Time deadline,
                      const CancelFlag* cancel) {
-    http::request<http::string_body> req;
+    beast_http::request<beast_http::string_body> req;
     req.method_string(call.method);
     req.target(url_.Target(call.path, call.query));
     req.version(11);
     req.keep_alive(true);
-    req.set(http::field::host, url_.HostHeader());
+    req.set(beast_http::field::host, url_.HostHeader());
     bool has_auth = false, has_ua = false, has_accept = false, has_type = false;
     for (const auto& [name, value] : call.headers) {
       req.insert(name, value);
@@ -449,21 +450,21 @@ class HttpTransport : public Transport {
       has_type |= lower == "content-type";
     }
     if (!has_auth && !config_.bearer_token.empty()) {
-      req.set(http::field::authorization,
+      req.set(beast_http::field::authorization,
               StrCat("Bearer ", config_.bearer_token));
     }
-    if (!has_ua) req.set(http::field::user_agent, config_.user_agent);
-    if (!has_accept) req.set(http::field::accept, "application/json");
+    if (!has_ua) req.set(beast_http::field::user_agent, config_.user_agent);
+    if (!has_accept) req.set(beast_http::field::accept, "application/json");
     req.body() =
         call.json_body != nullptr ? api::DumpJson(*call.json_body) : call.body;
     if (!has_type && !req.body().empty()) {
-      req.set(http::field::content_type, "application/json");
+      req.set(beast_http::field::content_type, "application/json");
     }
     req.prepare_payload();
     bool done = false;
     error_code ec;
     conn.WithStream([&](auto& stream) {
-      http::async_write(stream, req, [&](error_code e, size_t) {
+      beast_http::async_write(stream, req, [&](error_code e, size_t) {
         ec = e;
         done = true;
       });
@@ -493,24 +494,25 @@ class HttpTransport : public Transport {
       *retryable = reused && absl::IsUnavailable(st);
       return st;
     }
-    http::response_parser<http::string_body> parser;
+    beast_http::response_parser<beast_http::string_body> parser;
     parser.body_limit(std::numeric_limits<std::uint64_t>::max());
     bool done = false;
     error_code ec;
     conn->WithStream([&](auto& stream) {
-      http::async_read(stream, conn->buffer(), parser,
-                       [&](error_code e, size_t) {
-                         ec = e;
-                         done = true;
-                       });
+      beast_http::async_read(stream, conn->buffer(), parser,
+                             [&](error_code e, size_t) {
+                               ec = e;
+                               done = true;
+                             });
     });
     st = conn->Run(done, deadline, nullptr);
     if (!st.ok()) return Failed(call, "reading the response", st);
     if (ec) {
-      *retryable = reused && !parser.got_some() &&
-                   (ec == http::error::end_of_stream || ec == net::error::eof ||
-                    ec == net::error::connection_reset ||
-                    ec == net::ssl::error::stream_truncated);
+      *retryable =
+          reused && !parser.got_some() &&
+          (ec == beast_http::error::end_of_stream || ec == net::error::eof ||
+           ec == net::error::connection_reset ||
+           ec == net::ssl::error::stream_truncated);
       return Failed(call, "reading the response", ec);
     }
     auto& msg = parser.get();

@@ -3,8 +3,8 @@
 
 #include "absl/time/clock.h"
 #include "client/client.h"
-#include "client/internal/test_server.h"
 #include "client/internal/url.h"
+#include "client/testing/test_server.h"
 #include "client/transport.h"
 #include "gtest/gtest.h"
 
@@ -205,9 +205,10 @@ TEST_F(HttpsTest, StreamCancellationIsPrompt) {
 TEST(HttpTransportTest, PlainHttpAndAServerRestartBehindAPooledConnection) {
   auto store = store::NewMemoryStore();
   apiserver::ApiServer api(store.get(), {});
-  auto handler = [&](const apiserver::HttpRequest& req,
-                     apiserver::ResponseWriter& w) { api.Handle(req, w); };
-  auto first = apiserver::HttpServer::Start({}, handler);
+  auto handler = [&](const http::HttpRequest& req, http::ResponseWriter& w) {
+    api.Handle(req, w);
+  };
+  auto first = http::HttpServer::Start({}, handler);
   ASSERT_TRUE(first.ok()) << first.status();
   const uint16_t port = (*first)->port();
   RestConfig config;
@@ -217,9 +218,9 @@ TEST(HttpTransportTest, PlainHttpAndAServerRestartBehindAPooledConnection) {
   ASSERT_TRUE((*client)->Create(testing::Node("a")).ok());
   // The pooled keep-alive connection dies with the server.
   (*first)->Stop();
-  apiserver::HttpServerOptions again;
+  http::HttpServerOptions again;
   again.port = port;
-  auto second = apiserver::HttpServer::Start(again, handler);
+  auto second = http::HttpServer::Start(again, handler);
   ASSERT_TRUE(second.ok()) << second.status();
   auto got = (*client)->Get(Kind("Node"), "", "a");
   EXPECT_TRUE(got.ok()) << got.status();
@@ -232,8 +233,8 @@ namespace draplane::client {
 namespace {
 
 TEST(HttpTransportTest, RoundTripTimesOut) {
-  auto slow = apiserver::HttpServer::Start(
-      {}, [](const apiserver::HttpRequest&, apiserver::ResponseWriter& w) {
+  auto slow = http::HttpServer::Start(
+      {}, [](const http::HttpRequest&, http::ResponseWriter& w) {
         absl::SleepFor(absl::Milliseconds(600));
         w.Send(200, {}, "late");
       });

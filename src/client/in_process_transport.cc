@@ -3,9 +3,9 @@
 #include <utility>
 
 #include "api/object_codec.h"
-#include "apiserver/in_process_exchange.h"
 #include "client/transport.h"
 #include "common/str_cat.h"
+#include "http/in_process_exchange.h"
 
 namespace draplane::client {
 namespace {
@@ -16,28 +16,28 @@ std::string Lower(std::string s) {
 }
 
 std::map<std::string, std::string> LowerHeaders(
-    const apiserver::HttpHeaders& headers) {
+    const http::HttpHeaders& headers) {
   std::map<std::string, std::string> out;
   for (const auto& [name, value] : headers) out[Lower(name)] = value;
   return out;
 }
 
 // Captures a complete response; a streamed one is collected whole.
-class CapturingWriter : public apiserver::ResponseWriter,
-                        public apiserver::InProcessExchange {
+class CapturingWriter : public http::ResponseWriter,
+                        public http::InProcessExchange {
  public:
   explicit CapturingWriter(const HttpCall& call)
       : body_(call.json_body),
         encoded_object_(call.json_body_is_encoded_object),
         typed_reply_(call.drop_managed_fields) {}
 
-  void Send(int status, const apiserver::HttpHeaders& headers,
+  void Send(int status, const http::HttpHeaders& headers,
             std::string body) override {
     reply.status = status;
     reply.headers = LowerHeaders(headers);
     reply.body = std::move(body);
   }
-  bool StartStream(int status, const apiserver::HttpHeaders& headers) override {
+  bool StartStream(int status, const http::HttpHeaders& headers) override {
     reply.status = status;
     reply.headers = LowerHeaders(headers);
     return true;
@@ -55,14 +55,14 @@ class CapturingWriter : public apiserver::ResponseWriter,
   bool ParsedBodyIsEncodedObject() const override {
     return body_ != nullptr && encoded_object_;
   }
-  void SendJson(int status, const apiserver::HttpHeaders& headers,
+  void SendJson(int status, const http::HttpHeaders& headers,
                 std::shared_ptr<const api::Json> body) override {
     reply.status = status;
     reply.headers = LowerHeaders(headers);
     reply.json = std::move(body);
   }
   bool TakesTypedReply() const override { return typed_reply_; }
-  void SendTyped(int status, const apiserver::HttpHeaders& headers,
+  void SendTyped(int status, const http::HttpHeaders& headers,
                  std::shared_ptr<const api::Object> object) override {
     reply.status = status;
     reply.headers = LowerHeaders(headers);
@@ -84,8 +84,8 @@ class CapturingWriter : public apiserver::ResponseWriter,
 };
 
 // Forwards a streamed body to the caller's callbacks.
-class StreamingWriter : public apiserver::ResponseWriter,
-                        public apiserver::InProcessExchange {
+class StreamingWriter : public http::ResponseWriter,
+                        public http::InProcessExchange {
  public:
   using StatusFn =
       std::function<void(int, const std::map<std::string, std::string>&)>;
@@ -101,12 +101,12 @@ class StreamingWriter : public apiserver::ResponseWriter,
         on_object_(on_object),
         cancel_(cancel) {}
 
-  void Send(int status, const apiserver::HttpHeaders& headers,
+  void Send(int status, const http::HttpHeaders& headers,
             std::string body) override {
     if (on_status_) on_status_(status, LowerHeaders(headers));
     if (!Gone() && !body.empty() && !on_data_(body)) done_ = true;
   }
-  bool StartStream(int status, const apiserver::HttpHeaders& headers) override {
+  bool StartStream(int status, const http::HttpHeaders& headers) override {
     if (on_status_) on_status_(status, LowerHeaders(headers));
     return !Gone();
   }
@@ -122,13 +122,13 @@ class StreamingWriter : public apiserver::ResponseWriter,
   bool ParsedBodyIsEncodedObject() const override { return false; }
   // A complete answer to a streamed request (an error) reaches the caller
   // as bytes, as over HTTP.
-  void SendJson(int status, const apiserver::HttpHeaders& headers,
+  void SendJson(int status, const http::HttpHeaders& headers,
                 std::shared_ptr<const api::Json> body) override {
     Send(status, headers, api::DumpJson(*body) + "\n");
   }
   bool TakesTypedReply() const override { return false; }
   // Not asked for (TakesTypedReply); would reach the caller as bytes.
-  void SendTyped(int status, const apiserver::HttpHeaders& headers,
+  void SendTyped(int status, const http::HttpHeaders& headers,
                  std::shared_ptr<const api::Object> object) override {
     auto json = api::EncodeObject(*object);
     Send(status, headers, json.ok() ? api::DumpJson(*json) + "\n" : "");
@@ -156,7 +156,7 @@ class StreamingWriter : public apiserver::ResponseWriter,
 
 class InProcessTransport : public Transport {
  public:
-  InProcessTransport(apiserver::HttpHandler handler, const RestConfig& config)
+  InProcessTransport(http::HttpHandler handler, const RestConfig& config)
       : handler_(std::move(handler)), config_(config) {}
 
   absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) override {
@@ -184,8 +184,8 @@ class InProcessTransport : public Transport {
   bool WatchQueueIsUnbounded() const override { return true; }
 
  private:
-  apiserver::HttpRequest Request(const HttpCall& call) const {
-    apiserver::HttpRequest req;
+  http::HttpRequest Request(const HttpCall& call) const {
+    http::HttpRequest req;
     req.method = call.method;
     req.path = call.path;
     req.query = call.query;
@@ -209,13 +209,13 @@ class InProcessTransport : public Transport {
     return req;
   }
 
-  apiserver::HttpHandler handler_;
+  http::HttpHandler handler_;
   const RestConfig config_;
 };
 
 }  // namespace
 
-std::unique_ptr<Transport> NewInProcessTransport(apiserver::HttpHandler handler,
+std::unique_ptr<Transport> NewInProcessTransport(http::HttpHandler handler,
                                                  const RestConfig& config) {
   return std::make_unique<InProcessTransport>(std::move(handler), config);
 }

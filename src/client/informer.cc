@@ -10,7 +10,6 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <cstdio>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -19,6 +18,7 @@
 
 #include "absl/time/clock.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
 
 namespace draplane::client {
 namespace {
@@ -176,10 +176,8 @@ class Informer::Impl {
   }
 
   void Log(std::string_view what, const absl::Status& st) {
-    std::fprintf(stderr, "informer %s: %.*s: %s\n",
-                 std::string(options_.kind->resource).c_str(),
-                 static_cast<int>(what.size()), what.data(),
-                 std::string(st.message()).c_str());
+    logging::Warning(StrCat("Informer: ", what),
+                     {{"resource", options_.kind->resource}, {"err", st}});
   }
 
   // Lists every page; falls back to one unpaged list when a continue

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "absl/time/clock.h"
-#include "client/internal/test_server.h"
+#include "client/testing/test_server.h"
 #include "gtest/gtest.h"
 
 namespace draplane::client {

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
-#include <cstdio>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -12,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
 
 namespace draplane::client {
 namespace {
@@ -60,7 +60,8 @@ class LeaderElector::Impl {
   Impl(Client* client, LeaderElectionConfig config, LeaderCallbacks callbacks)
       : client_(client),
         config_(std::move(config)),
-        callbacks_(std::move(callbacks)) {}
+        callbacks_(std::move(callbacks)),
+        clock_(config_.clock != nullptr ? *config_.clock : RealClock()) {}
 
   ~Impl() { Stop(); }
 
@@ -91,10 +92,7 @@ class LeaderElector::Impl {
   // Waits `d` unless stopped first; false when stopping.
   bool Sleep(absl::Duration d) {
     std::unique_lock lock(mu_);
-    cv_.wait_for(lock,
-                 std::chrono::microseconds(
-                     std::max<int64_t>(0, absl::ToInt64Microseconds(d))),
-                 [this] { return stopping_; });
+    clock_.WaitFor(cv_, lock, d, [this] { return stopping_; });
     return !stopping_;
   }
 
@@ -117,7 +115,7 @@ class LeaderElector::Impl {
 
   // One attempt (client-go tryAcquireOrRenew); true when we hold the lease.
   bool TryAcquireOrRenew() {
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock_.Now();
     Record desired;
     desired.holder = config_.identity;
     desired.duration_seconds = DurationSeconds();
@@ -190,7 +188,7 @@ class LeaderElector::Impl {
         lease->spec.holder_identity.value_or("") != config_.identity) {
       return;
     }
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock_.Now();
     Record released;
     released.holder = "";
     released.duration_seconds = 1;
@@ -208,10 +206,10 @@ class LeaderElector::Impl {
   }
 
   void Log(std::string_view what, const absl::Status& st) {
-    std::fprintf(stderr, "leader election %s/%s: %.*s: %s\n",
-                 config_.lease_namespace.c_str(), config_.lease_name.c_str(),
-                 static_cast<int>(what.size()), what.data(),
-                 std::string(st.message()).c_str());
+    logging::Error(
+        StrCat("Leader election: ", what),
+        {{"lease", StrCat(config_.lease_namespace, "/", config_.lease_name)},
+         {"err", st}});
   }
 
   void Run() {
@@ -232,10 +230,10 @@ class LeaderElector::Impl {
       bool lost = false;
       while (!lost) {
         if (!Sleep(config_.retry_period)) break;
-        const absl::Time deadline = absl::Now() + config_.renew_deadline;
+        const absl::Time deadline = clock_.Now() + config_.renew_deadline;
         while (true) {
           if (TryAcquireOrRenew()) break;
-          if (absl::Now() + config_.retry_period >= deadline) {
+          if (clock_.Now() + config_.retry_period >= deadline) {
             lost = true;
             break;
           }
@@ -246,9 +244,10 @@ class LeaderElector::Impl {
       leading_ = false;
       if (!lost && config_.release_on_cancel) Release();
       if (lost) {
-        std::fprintf(stderr, "leader election %s/%s: %s lost the lease\n",
-                     config_.lease_namespace.c_str(),
-                     config_.lease_name.c_str(), config_.identity.c_str());
+        logging::Error("Leader election lost",
+                       {{"lease", StrCat(config_.lease_namespace, "/",
+                                         config_.lease_name)},
+                        {"identity", config_.identity}});
       }
       if (callbacks_.on_stopped_leading) callbacks_.on_stopped_leading();
       // After a loss, campaign again (unless stopping).
@@ -258,6 +257,7 @@ class LeaderElector::Impl {
   Client* const client_;
   const LeaderElectionConfig config_;
   const LeaderCallbacks callbacks_;
+  Clock& clock_;
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -12,6 +12,7 @@
 
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "clock/clock.h"
 
 namespace draplane::client {
 
@@ -25,6 +26,9 @@ struct LeaderElectionConfig {
   // On release (Stop while leading) the lease is given up at once
   // (client-go ReleaseOnCancel) so another candidate takes over quickly.
   bool release_on_cancel = true;
+  // What lease times are read from and retries wait on (null:
+  // RealClock()); outlives the elector.
+  Clock* clock = nullptr;
 };
 
 struct LeaderCallbacks {

@@ -3,13 +3,15 @@
 #include <atomic>
 #include <mutex>
 
-#include "absl/time/clock.h"
-#include "client/internal/test_server.h"
+#include "client/testing/test_server.h"
+#include "clock/simulated_clock.h"
 #include "gtest/gtest.h"
+#include "testing/eventually.h"
 
 namespace draplane::client {
 namespace {
 
+using draplane::testing::Eventually;
 using testing::TestServer;
 
 struct Observer {
@@ -35,25 +37,36 @@ struct Observer {
   }
 };
 
-LeaderElectionConfig FastConfig(const std::string& identity) {
+// Upstream's defaults (15 s lease, 10 s renew deadline, 2 s retry) on a
+// simulated clock.
+LeaderElectionConfig ConfigFor(const std::string& identity,
+                               SimulatedClock* clock) {
   LeaderElectionConfig config;
   config.lease_name = "draplane-test";
   config.identity = identity;
-  config.lease_duration = absl::Seconds(1);
-  config.renew_deadline = absl::Milliseconds(500);
-  config.retry_period = absl::Milliseconds(100);
+  config.clock = clock;
   return config;
 }
 
-// Polls `fn` for up to `timeout`.
-template <class Fn>
-bool Eventually(Fn&& fn, absl::Duration timeout = absl::Seconds(10)) {
-  const absl::Time end = absl::Now() + timeout;
-  while (absl::Now() < end) {
-    if (fn()) return true;
-    absl::SleepFor(absl::Milliseconds(10));
+// Advances `clock` by `step`, `steps` times, each time once the `electors`
+// campaigning are all waiting on it.
+void RunClock(SimulatedClock& clock, int electors, absl::Duration step,
+              int steps) {
+  for (int i = 0; i < steps; ++i) {
+    ASSERT_TRUE(clock.AwaitWaiters(electors));
+    clock.Advance(step);
   }
-  return fn();
+  ASSERT_TRUE(clock.AwaitWaiters(electors));
+}
+
+// Steps `clock` by one second until `done()`; false after `max_seconds`.
+template <class Fn>
+bool RunUntil(SimulatedClock& clock, int electors, Fn done, int max_seconds) {
+  for (int i = 0; i < max_seconds && !done(); ++i) {
+    if (!clock.AwaitWaiters(electors)) return false;
+    clock.Advance(absl::Seconds(1));
+  }
+  return done() || Eventually(done, absl::Seconds(5));
 }
 
 api::Lease GetLease(Client& client) {
@@ -66,16 +79,18 @@ TEST(LeaderElectionTest, OneLeadsAndTheOtherTakesOverAfterRelease) {
   TestServer server(false);
   auto client_a = server.NewClient();
   auto client_b = server.NewClient();
+  SimulatedClock clock;
   Observer a_obs, b_obs;
-  auto a = std::make_unique<LeaderElector>(client_a.get(), FastConfig("a"),
-                                           a_obs.Callbacks());
-  LeaderElector b(client_b.get(), FastConfig("b"), b_obs.Callbacks());
+  auto a = std::make_unique<LeaderElector>(
+      client_a.get(), ConfigFor("a", &clock), a_obs.Callbacks());
+  LeaderElector b(client_b.get(), ConfigFor("b", &clock), b_obs.Callbacks());
   a->Start();
   ASSERT_TRUE(Eventually([&] { return a->IsLeader(); }));
   b.Start();
-  // b sees a as leader and does not take over while a renews.
+  // b sees a as leader and does not take over while a renews, for three
+  // lease durations.
   ASSERT_TRUE(Eventually([&] { return !b_obs.Leaders().empty(); }));
-  absl::SleepFor(absl::Milliseconds(1500));  // longer than the lease
+  RunClock(clock, 2, absl::Seconds(1), 45);
   EXPECT_TRUE(a->IsLeader());
   EXPECT_FALSE(b.IsLeader());
   EXPECT_EQ(a_obs.started.load(), 1);
@@ -83,20 +98,19 @@ TEST(LeaderElectionTest, OneLeadsAndTheOtherTakesOverAfterRelease) {
   EXPECT_EQ(b_obs.Leaders(), std::vector<std::string>{"a"});
   api::Lease lease = GetLease(*client_a);
   EXPECT_EQ(lease.spec.holder_identity, "a");
-  EXPECT_EQ(lease.spec.lease_duration_seconds, 1);
+  EXPECT_EQ(lease.spec.lease_duration_seconds, 15);
   EXPECT_EQ(lease.spec.lease_transitions, 0);
   ASSERT_TRUE(lease.spec.renew_time.has_value());
   EXPECT_EQ(lease.spec.renew_time->size(),
             std::string("2024-01-01T00:00:00.000000Z").size());
 
-  // Stopping the leader releases the lease; b takes over quickly.
-  const absl::Time stopped = absl::Now();
+  // Stopping the leader releases the lease; b takes over at its next
+  // retry (2 s, jittered up to 4.4 s), not after the 15 s lease.
   a->Stop();
   EXPECT_FALSE(a->IsLeader());
   EXPECT_EQ(a_obs.stopped.load(), 1);
-  ASSERT_TRUE(Eventually([&] { return b.IsLeader(); }, absl::Seconds(5)));
-  std::printf("takeover after release: %s\n",
-              absl::FormatDuration(absl::Now() - stopped).c_str());
+  ASSERT_TRUE(RunUntil(
+      clock, 1, [&] { return b.IsLeader(); }, 5));
   EXPECT_EQ(b_obs.started.load(), 1);
   lease = GetLease(*client_b);
   EXPECT_EQ(lease.spec.holder_identity, "b");
@@ -105,7 +119,7 @@ TEST(LeaderElectionTest, OneLeadsAndTheOtherTakesOverAfterRelease) {
   b.Stop();
   lease = GetLease(*client_b);
   EXPECT_EQ(lease.spec.holder_identity, "");
-  EXPECT_EQ(lease.spec.lease_duration_seconds, 1);
+  EXPECT_EQ(lease.spec.lease_duration_seconds, 1);  // client-go's release
   EXPECT_EQ(b_obs.stopped.load(), 1);
 }
 
@@ -113,27 +127,33 @@ TEST(LeaderElectionTest, TakesOverAnExpiredLeaseWithoutRelease) {
   TestServer server(false);
   auto client_a = server.NewClient();
   auto client_b = server.NewClient();
+  SimulatedClock clock;
   Observer a_obs, b_obs;
-  LeaderElectionConfig a_config = FastConfig("a");
+  LeaderElectionConfig a_config = ConfigFor("a", &clock);
   a_config.release_on_cancel = false;  // a "crashes"
   LeaderElector a(client_a.get(), a_config, a_obs.Callbacks());
-  LeaderElector b(client_b.get(), FastConfig("b"), b_obs.Callbacks());
+  LeaderElector b(client_b.get(), ConfigFor("b", &clock), b_obs.Callbacks());
   a.Start();
   ASSERT_TRUE(Eventually([&] { return a.IsLeader(); }));
   b.Start();
   ASSERT_TRUE(Eventually([&] { return !b_obs.Leaders().empty(); }));
   a.Stop();
   EXPECT_EQ(GetLease(*client_a).spec.holder_identity, "a");
-  // b waits for the 1 s lease to expire by its own clock, then acquires.
-  ASSERT_TRUE(Eventually([&] { return b.IsLeader(); }, absl::Seconds(5)));
+  // b waits for the 15 s lease to expire by its own clock, then acquires
+  // at a retry.
+  RunClock(clock, 1, absl::Seconds(1), 14);
+  EXPECT_FALSE(b.IsLeader());
+  ASSERT_TRUE(RunUntil(
+      clock, 1, [&] { return b.IsLeader(); }, 6));
   EXPECT_EQ(GetLease(*client_b).spec.holder_identity, "b");
 }
 
 TEST(LeaderElectionTest, LosesLeadershipWhenRenewalFails) {
   TestServer server(false);
   auto client = server.NewClient();
+  SimulatedClock clock;
   Observer obs;
-  LeaderElector a(client.get(), FastConfig("a"), obs.Callbacks());
+  LeaderElector a(client.get(), ConfigFor("a", &clock), obs.Callbacks());
   a.Start();
   ASSERT_TRUE(Eventually([&] { return a.IsLeader(); }));
   // Someone else takes the lease for a long time (e.g. after a partition).
@@ -149,7 +169,10 @@ TEST(LeaderElectionTest, LosesLeadershipWhenRenewalFails) {
                   },
                   50)
                   .ok());
-  ASSERT_TRUE(Eventually([&] { return obs.stopped.load() == 1; }));
+  // a's renewals fail from its next one on; it gives up once the 10 s
+  // renew deadline cannot be met.
+  ASSERT_TRUE(RunUntil(
+      clock, 1, [&] { return obs.stopped.load() == 1; }, 15));
   EXPECT_FALSE(a.IsLeader());
   EXPECT_EQ(obs.Leaders().back(), "intruder");
   a.Stop();

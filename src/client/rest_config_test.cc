@@ -5,7 +5,7 @@
 
 #include "absl/strings/escaping.h"
 #include "apiserver/tls_credentials.h"
-#include "client/internal/test_server.h"
+#include "client/testing/test_server.h"
 #include "gtest/gtest.h"
 
 namespace draplane::client {

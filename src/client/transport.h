@@ -16,8 +16,8 @@
 #include "absl/status/statusor.h"
 #include "api/meta_types.h"
 #include "api/object.h"
-#include "apiserver/http_server.h"
 #include "client/rest_config.h"
+#include "http/http_server.h"
 
 namespace draplane::client {
 
@@ -56,7 +56,7 @@ struct HttpReply {
 };
 
 // A watch event handed over typed (in-process only; see
-// apiserver/in_process_exchange.h): the type and the object the event's
+// http/in_process_exchange.h): the type and the object the event's
 // line would have decoded to. False stops the stream.
 using ObjectEventFn = std::function<bool(
     std::string_view type, std::shared_ptr<const api::Object> object)>;
@@ -100,7 +100,7 @@ absl::StatusOr<std::unique_ptr<Transport>> NewHttpTransport(
 // bearer token of `config` in the Authorization header. The handler must
 // outlive the transport. Its writers implement the API server's
 // InProcessExchange: JSON bodies and watch events pass unserialised.
-std::unique_ptr<Transport> NewInProcessTransport(apiserver::HttpHandler handler,
+std::unique_ptr<Transport> NewInProcessTransport(http::HttpHandler handler,
                                                  const RestConfig& config);
 
 }  // namespace draplane::client

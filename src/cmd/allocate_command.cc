@@ -3,11 +3,12 @@
 #include <iostream>
 #include <memory>
 
-#include "allocator/scenario.h"
 #include "api/manifest.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
 #include "common/str_cat.h"
+#include "scenario/scenario.h"
 
 namespace draplane::cmd {
 namespace {
@@ -42,31 +43,31 @@ int RunAllocate(const AllocateFlags& flags, Streams streams) {
     }
   };
   auto inputs = ReadManifestInputs(flags.files, false, std::cin);
-  absl::StatusOr<allocator::Scenario> scenario =
+  absl::StatusOr<scenario::Scenario> scenario =
       absl::InvalidArgumentError("no input");
   if (!inputs.ok()) {
     scenario = inputs.status();
   } else {
-    std::vector<allocator::ScenarioInput> parts;
+    std::vector<scenario::ScenarioInput> parts;
     for (ManifestInput& in : *inputs) {
       parts.push_back({std::move(in.text), std::move(in.source)});
     }
-    allocator::ParseOptions parse;
+    scenario::ParseOptions parse;
     parse.validate = flags.validate;
-    scenario = allocator::ParseScenario(parts, parse);
+    scenario = scenario::ParseScenario(parts, parse);
   }
   if (!scenario.ok()) {
     if (flags.output == "table") {
       streams.err << "error: " << scenario.status().message() << "\n";
     } else {
-      print(allocator::InvalidScenarioDocument(
+      print(scenario::InvalidScenarioDocument(
           std::string(scenario.status().message())));
     }
     return kExitInvalid;
   }
   if (!flags.node.empty()) scenario->node = flags.node;
 
-  allocator::RunOptions options;
+  scenario::RunOptions options;
   options.explain = true;
   for (const std::string& fix : flags.fixes) {
     if (fix == "admin-access-counters") {
@@ -80,17 +81,17 @@ int RunAllocate(const AllocateFlags& flags, Streams streams) {
   options.timeout = flags.timeout_seconds > 0
                         ? absl::Seconds(flags.timeout_seconds)
                         : absl::ZeroDuration();
-  allocator::Outcome outcome = allocator::RunScenario(*scenario, options);
+  allocator::Outcome outcome = scenario::RunScenario(*scenario, options);
   if (flags.output == "table") {
     allocator::Outcome shown = outcome;
     if (!flags.explain) shown.explanations.clear();
-    streams.out << allocator::ResultTable(*scenario, shown);
+    streams.out << scenario::ResultTable(*scenario, shown);
     if (!flags.explain &&
         outcome.kind == allocator::OutcomeKind::kUnallocatable) {
       streams.out << "\n(run with --explain for the reasons)\n";
     }
   } else {
-    print(allocator::ResultDocument(*scenario, outcome));
+    print(scenario::ResultDocument(*scenario, outcome));
   }
   switch (outcome.kind) {
     case allocator::OutcomeKind::kAllocated:
@@ -109,8 +110,9 @@ int RunAllocate(const AllocateFlags& flags, Streams streams) {
 
 void RegisterAllocate(CLI::App& app, Streams streams, int* exit_code) {
   auto flags = std::make_shared<AllocateFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "allocate",
+  CLI::App* cmd = AddCommand(
+      app, "allocate",
+      "Allocate a scenario's claims as Kubernetes 1.37 would, or say why not",
       "Allocate devices for the claims of a scenario file exactly as\n"
       "Kubernetes 1.37's structured allocator would (same devices, same\n"
       "order, same errors), and say why when it cannot.\n\n"
@@ -131,7 +133,7 @@ void RegisterAllocate(CLI::App& app, Streams streams, int* exit_code) {
       "Example:\n"
       "  draplane allocate -f scenario.yaml --explain\n"
       "  draplane allocate -f examples/allocate/seed-training.yaml \\\n"
-      "    -f ../shared/seed/manifests/02-deviceclasses.yaml \\\n"
+      "    -f examples/standalone/seed-corrected/02-deviceclasses.yaml \\\n"
       "    -f examples/cel-match/seed-cluster-slices.yaml --explain\n"
       "  draplane allocate -f scenario.yaml --node node2 -o json");
   cmd->add_option("-f,--filename", flags->files,

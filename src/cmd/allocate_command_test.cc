@@ -1,6 +1,7 @@
 #include "api/manifest.h"
 #include "cmd/command_test_util.h"
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::cmd {
 namespace {
@@ -115,10 +116,7 @@ TEST(AllocateCommandTest, NodeFlagOverridesTheHeader) {
 TEST(AllocateCommandTest, SeedTrainingClaimIsExplained) {
   const auto classes =
       SharedDir() / "seed" / "manifests" / "02-deviceclasses.yaml";
-  if (!std::filesystem::exists(classes)) {
-    GTEST_SKIP() << "seed manifests not found at " << classes
-                 << " (set DRAPLANE_SHARED_DIR)";
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(classes);
   auto r = RunDraplane(
       {"allocate", "-f",
        (SourceDir() / "examples/allocate/seed-training.yaml").string(), "-f",

@@ -6,6 +6,7 @@
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "cel/cel.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
 #include "common/str_cat.h"
@@ -213,13 +214,15 @@ int RunMatch(const MatchFlags& flags, Streams streams) {
 }  // namespace
 
 void RegisterCel(CLI::App& app, Streams streams, int* exit_code) {
-  CLI::App* cel = app.add_subcommand(
-      "cel", "Debug CEL device selectors (DeviceClass and ResourceClaim).");
+  CLI::App* cel = AddCommand(
+      app, "cel", "Debug CEL device selectors (DeviceClass and ResourceClaim)",
+      "");
   cel->require_subcommand(1);
 
   auto eval_flags = std::make_shared<EvalFlags>();
-  CLI::App* eval = cel->add_subcommand(
-      "eval",
+  CLI::App* eval = AddCommand(
+      *cel, "eval",
+      "Evaluate a CEL expression in Kubernetes 1.37's CEL environment",
       "Evaluate a CEL expression in Kubernetes 1.37's CEL environment.\n\n"
       "With --device-file/--device the expression sees `device` exactly as a\n"
       "DRA selector does (attributes, capacity, short names in the driver's\n"
@@ -251,8 +254,9 @@ void RegisterCel(CLI::App& app, Streams streams, int* exit_code) {
   });
 
   auto match_flags = std::make_shared<MatchFlags>();
-  CLI::App* match = cel->add_subcommand(
-      "match",
+  CLI::App* match = AddCommand(
+      *cel, "match",
+      "Show which devices each selector matches, and why one matches none",
       "Show which devices each selector matches, and why one matches none.\n\n"
       "Reads DeviceClasses, ResourceClaims, ResourceClaimTemplates and\n"
       "ResourceSlices from -f, evaluates every DeviceClass selector and every\n"

@@ -3,6 +3,7 @@
 #include "api/meta_types.h"
 #include "cmd/command_test_util.h"
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::cmd {
 namespace {
@@ -71,10 +72,7 @@ TEST(CelEvalCommandTest, EvaluatesAgainstADeviceOfASlice) {
 
 TEST(CelMatchCommandTest, ExplainsTheSeedMistakes) {
   fs::path seed = SharedDir() / "seed" / "manifests";
-  if (!fs::is_directory(seed)) {
-    GTEST_SKIP() << "seed manifests not found at " << seed
-                 << " (set DRAPLANE_SHARED_DIR)";
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(seed);
   auto r = RunDraplane(
       {"cel", "match", "-f", (seed / "02-deviceclasses.yaml").string(), "-f",
        (seed / "03-resourceclaim-and-pod.yaml").string(), "-f", Slices()});

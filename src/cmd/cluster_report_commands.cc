@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "absl/time/time.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
 #include "common/str_cat.h"
@@ -173,9 +174,10 @@ int RunDoctorCommand(const DoctorFlags& flags, Streams streams) {
 void RegisterClusterReports(CLI::App& app, Streams streams, int* exit_code) {
   {
     auto flags = std::make_shared<InventoryFlags>();
-    CLI::App* cmd = app.add_subcommand(
-        "inventory",
-        "The seed guide's migration phase 1 in one command, on a live\n"
+    CLI::App* cmd = AddCommand(
+        app, "inventory",
+        "Report GPU use: extended resources, DRA devices, claims",
+        "The guide's migration phase 1 in one command, on a live\n"
         "cluster: pods that use GPUs as extended resources (nvidia.com/gpu,\n"
         "nvidia.com/mig-*, other GPU resources) with totals per namespace,\n"
         "nodes with GPU capacity and allocatable and their DRA devices,\n"
@@ -194,8 +196,8 @@ void RegisterClusterReports(CLI::App& app, Streams streams, int* exit_code) {
   }
   {
     auto flags = std::make_shared<ExplainFlags>();
-    CLI::App* cmd = app.add_subcommand(
-        "explain",
+    CLI::App* cmd = AddCommand(
+        app, "explain", "Explain, node by node, why a pod or claim is pending",
         "Why a pod or claim is pending, node by node, from the live cluster:\n"
         "the scheduler's node filters (upstream's texts) and the allocator's\n"
         "explanation per claim and request (how many devices the node\n"
@@ -221,9 +223,10 @@ void RegisterClusterReports(CLI::App& app, Streams streams, int* exit_code) {
   }
   {
     auto flags = std::make_shared<DoctorFlags>();
-    CLI::App* cmd = app.add_subcommand(
-        "doctor",
-        "The seed guide's checklist and failure cases, checked on a live\n"
+    CLI::App* cmd = AddCommand(
+        app, "doctor",
+        "Check a live cluster against the guide's checklist and failure cases",
+        "The guide's checklist and failure cases, checked on a live\n"
         "cluster. Each finding names the object and the command that fixes\n"
         "it (or finds out more). Checks: dra-api (resource.k8s.io/v1\n"
         "served), drivers (slices published; GPU nodes without slices),\n"
@@ -244,8 +247,8 @@ void RegisterClusterReports(CLI::App& app, Streams streams, int* exit_code) {
     cmd->add_option("-o,--output", flags->output, "table or json")
         ->capture_default_str();
     cmd->add_option("--pending-threshold", flags->pending_threshold,
-                    "Claims pending longer than this are reported (the "
-                    "seed's alert threshold)")
+                    "Claims pending longer than this are reported ("
+                    "the guide's alert threshold)")
         ->capture_default_str();
     cmd->add_option("--event-window", flags->event_window,
                     "Plugin error events younger than this are reported")

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "cmd/commands.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::cmd::testing_util {
 
-// ../shared next to the source tree, or $DRAPLANE_SHARED_DIR.
+// The shared test data (testing/shared_test_data.h).
 inline std::filesystem::path SharedDir() {
-  if (const char* env = std::getenv("DRAPLANE_SHARED_DIR")) return env;
-  return std::filesystem::path(DRAPLANE_SOURCE_DIR) / ".." / "shared";
+  return draplane::testing::SharedDataDir();
 }
 
 inline std::filesystem::path SourceDir() {

@@ -32,6 +32,11 @@ void RegisterSim(CLI::App& app, Streams streams, int* exit_code);
 void RegisterPlan(CLI::App& app, Streams streams, int* exit_code);
 // inventory, explain, doctor.
 void RegisterClusterReports(CLI::App& app, Streams streams, int* exit_code);
+// completion bash|zsh (registered last: it describes the whole tree).
+void RegisterCompletion(CLI::App& app, Streams streams, int* exit_code);
+
+// Every subcommand above, with draplane's help layout (command_help.h).
+void RegisterAll(CLI::App& app, Streams streams, int* exit_code);
 
 // Builds the whole command tree and runs it on argv. Returns the exit code.
 int RunMain(int argc, const char* const* argv, Streams streams);

@@ -9,8 +9,37 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
 
 namespace draplane::cmd {
+
+void AddLoggingFlags(CLI::App* cmd, LoggingFlags* flags) {
+  cmd->add_option("--logging-format", flags->format,
+                  "Log format: text (klog) or json")
+      ->capture_default_str()
+      ->group("Logging");
+  cmd->add_option("-v,--v", flags->verbosity,
+                  "Log verbosity: V(n) records up to this level")
+      ->capture_default_str()
+      ->group("Logging");
+}
+
+absl::Status ApplyLoggingFlags(const LoggingFlags& flags) {
+  absl::StatusOr<logging::Format> format = logging::ParseFormat(flags.format);
+  if (!format.ok()) {
+    return absl::InvalidArgumentError(
+        StrCat("--logging-format: ", format.status().message()));
+  }
+  if (flags.verbosity < 0) {
+    return absl::InvalidArgumentError(
+        StrCat("-v: ", flags.verbosity, " is negative"));
+  }
+  logging::Options options;
+  options.format = *format;
+  options.verbosity = flags.verbosity;
+  logging::Configure(options);
+  return absl::OkStatus();
+}
 
 absl::StatusOr<HostPort> ParseHostPort(const std::string& text) {
   const size_t colon = text.rfind(':');
@@ -45,31 +74,30 @@ std::string LeaderIdentity() {
   return StrCat(host, "_", absl::StrCat(absl::Hex(rd())));
 }
 
-absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> ServeMetrics(
+absl::StatusOr<std::unique_ptr<http::HttpServer>> ServeMetrics(
     const std::string& bind_address, metrics::Registry* registry) {
   if (bind_address.empty()) return nullptr;
   absl::StatusOr<HostPort> hp = ParseHostPort(bind_address);
   if (!hp.ok()) return hp.status();
-  apiserver::HttpServerOptions options;
+  http::HttpServerOptions options;
   options.address = hp->host;
   options.port = hp->port;
-  return apiserver::HttpServer::Start(
-      options, [registry](const apiserver::HttpRequest& req,
-                          apiserver::ResponseWriter& w) {
-        if (req.path == "/metrics") {
-          w.Send(200,
-                 {{"Content-Type", std::string(metrics::kTextContentType)}},
-                 registry->Text());
-        } else if (req.path == "/healthz") {
-          w.Send(200, {{"Content-Type", "text/plain"}}, "ok");
-        } else {
-          w.Send(404, {{"Content-Type", "text/plain"}}, "404 page not found\n");
-        }
-      });
+  return http::HttpServer::Start(options, [registry](
+                                              const http::HttpRequest& req,
+                                              http::ResponseWriter& w) {
+    if (req.path == "/metrics") {
+      w.Send(200, {{"Content-Type", std::string(metrics::kTextContentType)}},
+             registry->Text());
+    } else if (req.path == "/healthz") {
+      w.Send(200, {{"Content-Type", "text/plain"}}, "ok");
+    } else {
+      w.Send(404, {{"Content-Type", "text/plain"}}, "404 page not found\n");
+    }
+  });
 }
 
 std::string MetricsUrl(const std::string& bind_address,
-                       const apiserver::HttpServer& server) {
+                       const http::HttpServer& server) {
   absl::StatusOr<HostPort> hp = ParseHostPort(bind_address);
   return StrCat("http://", UrlHost(hp.ok() ? hp->host : "127.0.0.1"), ":",
                 server.port(), "/metrics");

@@ -1,6 +1,7 @@
-// What the long-running subcommands (server, scheduler, controller) share:
-// HOST:PORT parsing, leader-election identities, and the /metrics
-// endpoint of a component that runs against a remote API server.
+// What the long-running subcommands (server, scheduler, controller, node)
+// share: logging flags, HOST:PORT parsing, leader-election identities, and
+// the /metrics endpoint of a component that runs against a remote API
+// server.
 #ifndef DRAPLANE_CMD_COMPONENT_SUPPORT_H_
 #define DRAPLANE_CMD_COMPONENT_SUPPORT_H_
 
@@ -12,12 +13,23 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
-#include "apiserver/http_server.h"
 #include "client/client.h"
 #include "client/rest_config.h"
+#include "http/http_server.h"
 #include "metrics/metrics.h"
 
 namespace draplane::cmd {
+
+// --logging-format and -v/--v, as Kubernetes components take them
+// (k8s.io/component-base/logs).
+struct LoggingFlags {
+  std::string format = "text";
+  int verbosity = 0;
+};
+void AddLoggingFlags(CLI::App* cmd, LoggingFlags* flags);
+// Configures the process's logger (logging/log.h); InvalidArgument naming
+// the flag for an unknown format or a negative verbosity.
+absl::Status ApplyLoggingFlags(const LoggingFlags& flags);
 
 struct HostPort {
   std::string host;  // without brackets for IPv6
@@ -35,11 +47,11 @@ std::string LeaderIdentity();
 
 // Serves GET /metrics (the registry's text) and /healthz over plain HTTP
 // on `bind_address` (HOST:PORT). Null for an empty address (no endpoint).
-absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> ServeMetrics(
+absl::StatusOr<std::unique_ptr<http::HttpServer>> ServeMetrics(
     const std::string& bind_address, metrics::Registry* registry);
 // "http://HOST:PORT/metrics" for a server ServeMetrics started.
 std::string MetricsUrl(const std::string& bind_address,
-                       const apiserver::HttpServer& server);
+                       const http::HttpServer& server);
 
 // SIGTERM and SIGINT for Wait(): blocked in the constructing thread and so
 // in every thread started after it (construct it before any thread

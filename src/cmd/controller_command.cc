@@ -16,6 +16,7 @@
 #include "client/client.h"
 #include "client/leader_election.h"
 #include "client/rest_config.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
 #include "controllers/dra_monitor.h"
@@ -28,6 +29,7 @@ namespace {
 
 struct ControllerFlags {
   RemoteApiFlags remote;
+  LoggingFlags logging;
   bool leader_elect = true;
   std::string lease_namespace = "kube-system";
   std::string lease_name = "draplane-controller";
@@ -97,6 +99,10 @@ class Controllers {
 };
 
 int RunController(const ControllerFlags& flags, Streams streams) {
+  if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
+    streams.err << "error: " << s.message() << "\n";
+    return 2;
+  }
   TerminationSignals signals;  // before any thread starts
   client::RestConfig config;
   absl::StatusOr<std::unique_ptr<client::Client>> c =
@@ -106,7 +112,7 @@ int RunController(const ControllerFlags& flags, Streams streams) {
     return 1;
   }
   metrics::Registry registry;
-  absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> metrics_server =
+  absl::StatusOr<std::unique_ptr<http::HttpServer>> metrics_server =
       ServeMetrics(flags.remote.metrics_bind_address, &registry);
   if (!metrics_server.ok()) {
     streams.err << "error: --metrics-bind-address: "
@@ -155,8 +161,9 @@ int RunController(const ControllerFlags& flags, Streams streams) {
 
 void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
   auto flags = std::make_shared<ControllerFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "controller",
+  CLI::App* cmd = AddCommand(
+      app, "controller",
+      "Run draplane's controllers against a Kubernetes API server",
       "Run draplane's controllers against a Kubernetes API server.\n\n"
       "The resourceclaim controller as kube-controller-manager's: creates "
       "pods' ResourceClaims from ResourceClaimTemplates, removes "
@@ -167,12 +174,13 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
       "the unreachable taints, and pods that do not tolerate them are "
       "evicted (their claims are then deallocated). The resourcequota "
       "controller keeps status.used of quotas on claims true. The "
-      "DRA monitor (draplane's): the seed's Prometheus metrics "
+      "DRA monitor (draplane's): the guide's Prometheus metrics "
       "(dra_resource_claims_*, dra_devices_*) and a Warning event on "
       "DeviceClasses whose selectors select no published device.\n\n"
       "Example:\n"
       "  draplane controller --kubeconfig ~/.kube/config "
       "--metrics-bind-address 0.0.0.0:10257");
+  AddLoggingFlags(cmd, &flags->logging);
   AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10257");
   cmd->add_option("--leader-elect", flags->leader_elect,
                   "Only the holder of the lease runs the controllers")

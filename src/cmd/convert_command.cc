@@ -4,6 +4,7 @@
 
 #include "api/manifest.h"
 #include "api/object_codec.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
 #include "common/str_cat.h"
@@ -65,8 +66,8 @@ int RunConvert(const ConvertFlags& flags, Streams streams) {
 
 void RegisterConvert(CLI::App& app, Streams streams, int* exit_code) {
   auto flags = std::make_shared<ConvertFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "convert",
+  CLI::App* cmd = AddCommand(
+      app, "convert", "Convert resource.k8s.io objects to another API version",
       "Convert resource.k8s.io objects (DeviceClass, ResourceClaim,\n"
       "ResourceClaimTemplate, ResourceSlice, DeviceTaintRule) to another API\n"
       "version. Objects of other groups are printed unchanged. Unknown fields\n"
@@ -74,7 +75,7 @@ void RegisterConvert(CLI::App& app, Streams streams, int* exit_code) {
       "them.\n\n"
       "Example:\n"
       "  draplane convert --to v1 -f "
-      "../shared/seed/manifests/02-deviceclasses.yaml");
+      "examples/standalone/seed-corrected/02-deviceclasses.yaml");
   cmd->add_option("-f,--filename", flags->files,
                   "Manifest file, directory or - for standard input")
       ->required();

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
 #include "common/str_cat.h"
@@ -119,8 +120,9 @@ int RunMigrate(const MigrateFlags& flags, Streams streams) {
 
 void RegisterMigrate(CLI::App& app, Streams streams, int* exit_code) {
   auto flags = std::make_shared<MigrateFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "migrate",
+  CLI::App* cmd = AddCommand(
+      app, "migrate",
+      "Convert workloads from nvidia.com/gpu: N to DRA resource claims",
       "Convert workloads that request GPUs as extended resources\n"
       "(nvidia.com/gpu: N in any container's limits or requests) to Dynamic\n"
       "Resource Allocation: a ResourceClaimTemplate per request shape\n"
@@ -133,7 +135,7 @@ void RegisterMigrate(CLI::App& app, Streams streams, int* exit_code) {
       "plain init container shares the claim of the first app container\n"
       "with at least as many GPUs (its GPUs were reused by them). MIG\n"
       "resources (nvidia.com/mig-1g.10gb) become class mig.nvidia.com with\n"
-      "a profile selector. The seed guide's inline claims (resourceClaims[].\n"
+      "a profile selector. The guide's inline claims (resourceClaims[].\n"
       "source) become templates too.\n\n"
       "Changed documents are edited in place: comments and formatting stay\n"
       "(flow style, JSON input and Lists are written out again as YAML;\n"

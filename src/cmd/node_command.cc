@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "client/client.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
 #include "cmd/simulated_nodes.h"
@@ -26,6 +27,7 @@ namespace {
 
 struct NodeFlags {
   RemoteApiFlags remote;
+  LoggingFlags logging;
   std::string node_name;
   std::string backend = "nvml";
   std::string inventory;
@@ -42,6 +44,10 @@ struct NodeFlags {
 };
 
 int RunNode(const NodeFlags& flags, Streams streams) {
+  if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
+    streams.err << "error: " << s.message() << "\n";
+    return 2;
+  }
   if (flags.node_name.empty()) {
     streams.err << "error: --node-name is required (the Node and pool name)\n";
     return 2;
@@ -166,8 +172,8 @@ int RunNode(const NodeFlags& flags, Streams streams) {
 
 void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
   auto flags = std::make_shared<NodeFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "node",
+  CLI::App* cmd = AddCommand(
+      app, "node", "Run the NVIDIA GPU DRA driver (gpu.nvidia.com) of one node",
       "Run the NVIDIA GPU DRA driver (gpu.nvidia.com) of one node.\n\n"
       "Discovers the node's GPUs (NVML from the driver root, or a node of a "
       "fake inventory), publishes them as ResourceSlices with NVIDIA's "
@@ -190,6 +196,7 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
       "examples/standalone/inventory.yaml \\\n"
       "      --node-name node1 --simulate-kubelet --kubeconfig "
       "/tmp/dp/kubeconfig");
+  AddLoggingFlags(cmd, &flags->logging);
   AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:8080");
   cmd->add_option("--node-name", flags->node_name,
                   "This node's name (the pool name of its slices)")

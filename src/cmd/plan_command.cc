@@ -5,6 +5,7 @@
 
 #include "api/manifest.h"
 #include "api/object.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "mig_planner/mig_planner.h"
 
@@ -63,11 +64,11 @@ int RunPlanMig(const PlanFlags& f, Streams streams) {
 }  // namespace
 
 void RegisterPlan(CLI::App& app, Streams streams, int* exit_code) {
-  CLI::App* plan = app.add_subcommand("plan", "Capacity planning");
+  CLI::App* plan = AddCommand(app, "plan", "Capacity planning", "");
   plan->require_subcommand(1);
   auto f = std::make_shared<PlanFlags>();
-  CLI::App* mig = plan->add_subcommand(
-      "mig",
+  CLI::App* mig = AddCommand(
+      *plan, "mig", "Choose a MIG layout per GPU for a demand of MIG instances",
       "Choose a MIG layout per GPU for a demand of MIG instances.\n\n"
       "Inventory (YAML): gpus: [{model: H100, count: 8, node: gpu-1}, ...]\n"
       "  (models: A100-40GB, A100-80GB-PCIE, A100-80GB-SXM, H100, H200, ...)\n"

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "client/client.h"
 #include "client/rest_config.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
 #include "common/str_cat.h"
@@ -24,6 +25,7 @@ namespace {
 
 struct SchedulerFlags {
   RemoteApiFlags remote;
+  LoggingFlags logging;
   std::string scheduler_name = "draplane";
   bool also_default = false;
   std::string policy = "upstream";
@@ -36,6 +38,10 @@ struct SchedulerFlags {
 };
 
 int RunScheduler(const SchedulerFlags& flags, Streams streams) {
+  if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
+    streams.err << "error: " << s.message() << "\n";
+    return 2;
+  }
   TerminationSignals signals;  // before any thread starts
   client::RestConfig config;
   absl::StatusOr<std::unique_ptr<client::Client>> c =
@@ -61,7 +67,7 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
   }
   metrics::Registry registry;
   options.metrics = &registry;
-  absl::StatusOr<std::unique_ptr<apiserver::HttpServer>> metrics_server =
+  absl::StatusOr<std::unique_ptr<http::HttpServer>> metrics_server =
       ServeMetrics(flags.remote.metrics_bind_address, &registry);
   if (!metrics_server.ok()) {
     streams.err << "error: --metrics-bind-address: "
@@ -100,8 +106,9 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
 
 void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
   auto flags = std::make_shared<SchedulerFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "scheduler",
+  CLI::App* cmd = AddCommand(
+      app, "scheduler",
+      "Run draplane's DRA scheduler against a Kubernetes API server",
       "Run draplane's DRA scheduler against a Kubernetes API server.\n\n"
       "Places pods whose spec.schedulerName matches --scheduler-name the "
       "way kube-scheduler's DynamicResources plugin does: allocates their "
@@ -113,6 +120,7 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
       "(draplane's; see docs/scheduler.md).\n\n"
       "Example:\n"
       "  draplane scheduler --kubeconfig ~/.kube/config --policy binpack");
+  AddLoggingFlags(cmd, &flags->logging);
   AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10259");
   cmd->add_option("--scheduler-name", flags->scheduler_name,
                   "Schedule pods with this spec.schedulerName")

@@ -17,10 +17,10 @@
 #include "absl/strings/str_join.h"
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
-#include "apiserver/http_server.h"
 #include "apiserver/tls_credentials.h"
 #include "client/client.h"
 #include "client/transport.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
 #include "cmd/simulated_nodes.h"
@@ -32,6 +32,7 @@
 #include "controllers/resource_claim_controller.h"
 #include "controllers/resource_quota_controller.h"
 #include "devices/device_model.h"
+#include "http/http_server.h"
 #include "metrics/metrics.h"
 #include "scheduler/scheduler.h"
 #include "store/store.h"
@@ -54,6 +55,7 @@ struct ServerFlags {
   int64_t not_ready_toleration_s = 300;
   int64_t unreachable_toleration_s = 300;
   int node_monitor_grace_period_s = 50;
+  LoggingFlags logging;
 };
 
 std::string DefaultDataDir() {
@@ -71,6 +73,10 @@ bool IsLoopback(const std::string& host) {
 }
 
 int RunServer(const ServerFlags& flags, Streams streams) {
+  if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
+    streams.err << "error: " << s.message() << "\n";
+    return 2;
+  }
   const std::string data_dir =
       flags.data_dir.empty() ? DefaultDataDir() : flags.data_dir;
   auto listen = ParseHostPort(flags.listen);
@@ -146,28 +152,29 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   api_options.tokens = {creds->admin_token};
   apiserver::ApiServer secure_api(store.get(), api_options);
 
-  apiserver::HttpServerOptions http;
+  http::HttpServerOptions http;
   http.address = listen->host;
   http.port = listen->port;
   http.tls_cert_pem = creds->cert_pem;
   http.tls_key_pem = creds->key_pem;
-  auto handler = [&secure_api](const apiserver::HttpRequest& req,
-                               apiserver::ResponseWriter& w) {
+  auto handler = [&secure_api](const http::HttpRequest& req,
+                               http::ResponseWriter& w) {
     secure_api.Handle(req, w);
   };
-  auto server = apiserver::HttpServer::Start(http, handler);
+  auto server = http::HttpServer::Start(http, handler);
   if (!server.ok()) {
     streams.err << "error: " << server.status().message() << "\n";
     return 1;
   }
-  std::unique_ptr<apiserver::HttpServer> plain;
+  std::unique_ptr<http::HttpServer> plain;
   if (insecure) {
-    apiserver::HttpServerOptions p;
+    http::HttpServerOptions p;
     p.address = insecure->host;
     p.port = insecure->port;
-    auto started = apiserver::HttpServer::Start(
-        p, [&api](const apiserver::HttpRequest& req,
-                  apiserver::ResponseWriter& w) { api.Handle(req, w); });
+    auto started = http::HttpServer::Start(
+        p, [&api](const http::HttpRequest& req, http::ResponseWriter& w) {
+          api.Handle(req, w);
+        });
     if (!started.ok()) {
       streams.err << "error: " << started.status().message() << "\n";
       return 1;
@@ -210,8 +217,9 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     config.server = "in-process";
     return std::make_unique<client::Client>(
         client::NewInProcessTransport(
-            [&api](const apiserver::HttpRequest& req,
-                   apiserver::ResponseWriter& w) { api.Handle(req, w); },
+            [&api](const http::HttpRequest& req, http::ResponseWriter& w) {
+              api.Handle(req, w);
+            },
             config),
         config);
   };
@@ -340,8 +348,9 @@ int RunServer(const ServerFlags& flags, Streams streams) {
 
 void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
   auto flags = std::make_shared<ServerFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "server",
+  CLI::App* cmd = AddCommand(
+      app, "server",
+      "Run the standalone control plane: API server, scheduler, controllers",
       "Run the standalone control plane's Kubernetes API server.\n\n"
       "Serves resource.k8s.io (v1, v1beta2, v1beta1) and the core kinds DRA "
       "needs over HTTPS with bearer-token authentication, stores everything "
@@ -377,7 +386,7 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "being renewed are tainted and their pods evicted), "
                   "resourcequota (status.used of claim quotas), deployment "
                   "and job (standalone only: pods from their templates) and "
-                  "the DRA monitor (the seed's metrics on "
+                  "the DRA monitor (the guide's metrics on "
                   "/metrics, warnings on DeviceClasses that select nothing)")
       ->capture_default_str();
   cmd->add_option("--nodes", flags->nodes,
@@ -408,6 +417,7 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "gpu-packing, bestfit, fgd, draplane; "
                   "docs/scheduling-policies.md)")
       ->capture_default_str();
+  AddLoggingFlags(cmd, &flags->logging);
   cmd->callback(
       [flags, streams, exit_code] { *exit_code = RunServer(*flags, streams); });
 }

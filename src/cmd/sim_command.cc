@@ -10,6 +10,7 @@
 
 #include "absl/strings/numbers.h"
 #include "api/object.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "common/str_cat.h"
 #include "scheduler/scoring_policy.h"
@@ -123,8 +124,8 @@ int RunFgdCommand(const FgdFlags& f, Streams streams) {
 }  // namespace
 
 void RegisterSim(CLI::App& app, Streams streams, int* exit_code) {
-  CLI::App* sim = app.add_subcommand(
-      "sim",
+  CLI::App* sim = AddCommand(
+      app, "sim", "Trace-driven scheduling simulations",
       "Trace-driven scheduling simulations (draplane's own scheduler, "
       "in process)");
   sim->require_subcommand(1);
@@ -133,8 +134,8 @@ void RegisterSim(CLI::App& app, Streams streams, int* exit_code) {
   for (std::string_view n : scheduler::PolicyNames()) {
     StrAppend(&policies, policies.empty() ? "" : ", ", n);
   }
-  CLI::App* fgd = sim->add_subcommand(
-      "fgd",
+  CLI::App* fgd = AddCommand(
+      *sim, "fgd", "Replay the FGD paper's experiment on the Alibaba GPU trace",
       "The experiment of \"Beware of Fragmentation\" (Weng et al., USENIX\n"
       "ATC 2023) on the Alibaba GPU trace 2023 (openb CSV files): per seed,\n"
       "shuffle the pods, resample them with replacement up to --target x\n"

@@ -7,6 +7,7 @@
 #include "api/object_codec.h"
 #include "api/validation.h"
 #include "cel/cel.h"
+#include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/manifest_inputs.h"
 #include "common/str_cat.h"
@@ -103,8 +104,9 @@ int RunValidate(const ValidateFlags& flags, Streams streams) {
 
 void RegisterValidate(CLI::App& app, Streams streams, int* exit_code) {
   auto flags = std::make_shared<ValidateFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "validate",
+  CLI::App* cmd = AddCommand(
+      app, "validate",
+      "Validate manifests as the Kubernetes API server would on create",
       "Validate manifests as the Kubernetes API server would on create:\n"
       "strict decoding (unknown fields are errors, like kubectl's default\n"
       "--validate=strict), upstream defaulting, and resource.k8s.io\n"
@@ -116,7 +118,7 @@ void RegisterValidate(CLI::App& app, Streams streams, int* exit_code) {
       "Prints `OK kind/name` per valid object and each error of an invalid\n"
       "one. Exit status: 0 all valid, 1 any invalid, 2 unreadable input.\n\n"
       "Example:\n"
-      "  draplane validate -f ../shared/seed/manifests/\n"
+      "  draplane validate -f examples/standalone/seed-corrected/\n"
       "  kubectl get resourceclaims -A -o yaml | draplane validate -f -");
   cmd->add_option("-f,--filename", flags->files,
                   "Manifest file, directory (*.yaml, *.yml, *.json) or - for "

@@ -4,6 +4,7 @@
 
 #include "cmd/command_test_util.h"
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::cmd {
 namespace {
@@ -16,10 +17,7 @@ namespace fs = std::filesystem;
 
 TEST(ValidateCommandTest, ReportsTheSeedManifestsTruthfully) {
   fs::path seed = SharedDir() / "seed" / "manifests";
-  if (!fs::is_directory(seed)) {
-    GTEST_SKIP() << "seed manifests not found at " << seed
-                 << " (set DRAPLANE_SHARED_DIR)";
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(seed);
   Result r = RunDraplane({"validate", "-f", seed.string()});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   // Valid as printed.

@@ -12,8 +12,8 @@
 #include "api/object_codec.h"
 #include "client/informer.h"
 #include "common/str_cat.h"
+#include "component_helpers/work_queue.h"
 #include "controllers/internal/owned_pods.h"
-#include "controllers/work_queue.h"
 
 namespace draplane::controllers {
 
@@ -64,8 +64,9 @@ class DeploymentController::Impl {
           "deployment controller: informers did not sync in time");
     }
     worker_ = std::thread([this] {
-      RunWorker(queue_, "deployment controller",
-                [this](const std::string& key) { return Sync(key); });
+      component_helpers::RunWorker(
+          queue_, "deployment controller",
+          [this](const std::string& key) { return Sync(key); });
     });
     return absl::OkStatus();
   }
@@ -199,7 +200,7 @@ class DeploymentController::Impl {
   };
 
   client::Client* client_;
-  WorkQueue queue_;
+  component_helpers::WorkQueue queue_;
   std::unique_ptr<client::Informer> deployments_, pods_;
   std::thread worker_;
   std::map<std::string, Expected> expected_;  // worker thread only

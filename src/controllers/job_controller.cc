@@ -12,8 +12,8 @@
 #include "client/informer.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
+#include "component_helpers/work_queue.h"
 #include "controllers/internal/owned_pods.h"
-#include "controllers/work_queue.h"
 
 namespace draplane::controllers {
 
@@ -61,8 +61,9 @@ class JobController::Impl {
           "job controller: informers did not sync in time");
     }
     worker_ = std::thread([this] {
-      RunWorker(queue_, "job controller",
-                [this](const std::string& key) { return Sync(key); });
+      component_helpers::RunWorker(
+          queue_, "job controller",
+          [this](const std::string& key) { return Sync(key); });
     });
     return absl::OkStatus();
   }
@@ -182,7 +183,7 @@ class JobController::Impl {
   }
 
   client::Client* client_;
-  WorkQueue queue_;
+  component_helpers::WorkQueue queue_;
   std::unique_ptr<client::Informer> jobs_, pods_;
   std::thread worker_;
   // Pods created that the informer does not show yet, by Job key.

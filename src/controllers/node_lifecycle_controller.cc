@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -12,12 +11,12 @@
 #include <thread>
 #include <vector>
 
-#include "absl/time/clock.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
-#include "scheduler/node_filters/node_filters.h"
+#include "component_helpers/taints.h"
+#include "logging/log.h"
 
 namespace draplane::controllers {
 
@@ -53,7 +52,9 @@ bool Managed(const api::Taint& t) {
 class NodeLifecycleController::Impl {
  public:
   Impl(client::Client* client, NodeLifecycleOptions options)
-      : client_(client), options_(options) {}
+      : client_(client),
+        options_(options),
+        clock_(options.clock != nullptr ? *options.clock : RealClock()) {}
 
   absl::Status Start(absl::Duration sync_timeout) {
     nodes_ = client::NewInformer(client_, "Node");
@@ -98,15 +99,15 @@ class NodeLifecycleController::Impl {
       MonitorNodes();
       EvictPods();
       lock.lock();
-      cv_.wait_for(lock, absl::ToChronoNanoseconds(options_.monitor_period),
-                   [this] { return stopping_; });
+      clock_.WaitFor(cv_, lock, options_.monitor_period,
+                     [this] { return stopping_; });
     }
   }
 
   // --------------------------------------------------------- heartbeats
 
   void MonitorNodes() {
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock_.Now();
     std::set<std::string> seen;
     for (const client::ObjectPtr& o : nodes_->List()) {
       api::Node node = std::get<api::Node>(o->value);
@@ -131,8 +132,8 @@ class NodeLifecycleController::Impl {
           (ready == nullptr || ready->status != "Unknown")) {
         absl::StatusOr<api::Object> written = MarkUnknown(current, now);
         if (!written.ok()) {
-          std::cerr << "node lifecycle controller: node " << name << ": "
-                    << written.status() << "\n";
+          logging::Error("Marking the node's Ready condition Unknown failed",
+                         {{"node", name}, {"err", written.status()}});
           continue;
         }
         ++marked_unknown_;
@@ -211,8 +212,8 @@ class NodeLifecycleController::Impl {
     absl::StatusOr<api::Object> written = client_->Update(object);
     if (!written.ok() && !client::IsConflict(written.status()) &&
         !client::IsNotFound(written.status())) {
-      std::cerr << "node lifecycle controller: tainting node "
-                << node.metadata.name << ": " << written.status() << "\n";
+      logging::Error("Tainting the node failed",
+                     {{"node", node.metadata.name}, {"err", written.status()}});
     }
   }
 
@@ -230,7 +231,7 @@ class NodeLifecycleController::Impl {
       // tolerations; none of them limited: tolerated forever.
       std::optional<int64_t> seconds;
       for (const api::Toleration& t : pod.spec.tolerations) {
-        if (!scheduler::node_filters::ToleratesTaint(t, taint)) continue;
+        if (!component_helpers::ToleratesTaint(t, taint)) continue;
         tolerated = true;
         if (t.toleration_seconds.has_value()) {
           seconds = std::min(seconds.value_or(*t.toleration_seconds),
@@ -246,7 +247,7 @@ class NodeLifecycleController::Impl {
   }
 
   void EvictPods() {
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock_.Now();
     for (const client::ObjectPtr& o : pods_->List()) {
       const auto& pod = std::get<api::Pod>(o->value);
       if (pod.spec.node_name.empty() ||
@@ -280,7 +281,7 @@ class NodeLifecycleController::Impl {
            api::Json::array({{{"type", "DisruptionTarget"},
                               {"status", "True"},
                               {"lastProbeTime", nullptr},
-                              {"lastTransitionTime", Rfc3339(absl::Now())},
+                              {"lastTransitionTime", Rfc3339(clock_.Now())},
                               {"reason", "DeletionByTaintManager"},
                               {"message",
                                "Taint manager: deleting due to NoExecute "
@@ -292,9 +293,9 @@ class NodeLifecycleController::Impl {
         client::PatchType::kStrategicMerge, api::DumpJson(patch), o);
     if (!patched.ok()) {
       if (!client::IsNotFound(patched.status())) {
-        std::cerr << "node lifecycle controller: evicting pod "
-                  << meta.namespace_ << "/" << meta.name << ": "
-                  << patched.status() << "\n";
+        logging::Error("Marking the pod for eviction failed",
+                       {{"pod", StrCat(meta.namespace_, "/", meta.name)},
+                        {"err", patched.status()}});
       }
       return false;
     }
@@ -308,8 +309,9 @@ class NodeLifecycleController::Impl {
     absl::Status deleted =
         client_->Delete(client::Kind("Pod"), meta.namespace_, meta.name, d);
     if (!deleted.ok() && !client::IsNotFound(deleted)) {
-      std::cerr << "node lifecycle controller: deleting pod " << meta.namespace_
-                << "/" << meta.name << ": " << deleted << "\n";
+      logging::Error(
+          "Deleting the evicted pod failed",
+          {{"pod", StrCat(meta.namespace_, "/", meta.name)}, {"err", deleted}});
       return false;
     }
     ++evicted_;
@@ -324,6 +326,7 @@ class NodeLifecycleController::Impl {
 
   client::Client* client_;
   NodeLifecycleOptions options_;
+  Clock& clock_;
   std::unique_ptr<client::Informer> nodes_, leases_, pods_;
   std::unique_ptr<client::EventRecorder> recorder_;
   std::thread thread_;

@@ -34,6 +34,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "clock/clock.h"
 
 namespace draplane::controllers {
 
@@ -48,6 +49,9 @@ struct NodeLifecycleOptions {
   absl::Duration monitor_period = absl::Seconds(5);
   absl::Duration grace_period = absl::Seconds(50);
   bool record_events = true;
+  // What the monitor reads and waits on (null: RealClock()); outlives the
+  // controller.
+  Clock* clock = nullptr;
 };
 
 struct NodeLifecycleStats {

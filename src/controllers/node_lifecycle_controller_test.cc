@@ -1,10 +1,11 @@
 #include "controllers/node_lifecycle_controller.h"
 
-#include <atomic>
-#include <thread>
+#include <optional>
+#include <set>
+#include <string>
 
-#include "absl/time/clock.h"
 #include "api/object_codec.h"
+#include "clock/simulated_clock.h"
 #include "controllers/resource_claim_controller.h"
 #include "gtest/gtest.h"
 #include "testing/eventually.h"
@@ -16,8 +17,14 @@ namespace {
 using api::Json;
 using draplane::testing::Eventually;
 
+// The controllers' time in these tests: upstream's periods, simulated.
+SimulatedClock& TestClock() {
+  static SimulatedClock* clock = new SimulatedClock();
+  return *clock;
+}
+
 std::string Now() {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(),
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", TestClock().Now(),
                           absl::UTCTimeZone());
 }
 
@@ -70,22 +77,13 @@ Json Tolerate(const char* key, std::optional<int> seconds) {
   return Json::array({t});
 }
 
-// Renews the node's Lease every 50 ms while `beating` (the kubelet).
+// The node's kubelet, driven by the test: Renew() renews its Lease.
 class Heartbeat {
  public:
-  Heartbeat(client::Client* c, std::string node) : c_(c), node_(node) {
-    thread_ = std::thread([this] {
-      while (!stop_) {
-        if (beating_) Renew();
-        absl::SleepFor(absl::Milliseconds(50));
-      }
-    });
-  }
-  ~Heartbeat() {
-    stop_ = true;
-    thread_.join();
-  }
+  Heartbeat(client::Client* c, std::string node)
+      : c_(c), node_(std::move(node)) {}
   void set_beating(bool b) { beating_ = b; }
+  bool beating() const { return beating_; }
   void Renew() {
     Json patch = {{"spec", {{"renewTime", Now()}}}};
     (void)c_->Patch(client::Kind("Lease"), "kube-node-lease", node_,
@@ -95,9 +93,39 @@ class Heartbeat {
  private:
   client::Client* c_;
   std::string node_;
-  std::atomic<bool> beating_{true};
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
+  bool beating_ = true;
+};
+
+// Moves the controllers' simulated time. Each Step renews the Lease of a
+// heartbeating node, waits until every thread that runs on the clock
+// (`waiters`: control loops and work-queue workers) is idle on it, so the
+// last pass has finished, and advances the clock.
+class Timeline {
+ public:
+  Timeline(int waiters, Heartbeat* heartbeat = nullptr)
+      : waiters_(waiters), heartbeat_(heartbeat) {}
+
+  void Step(absl::Duration d) {
+    if (heartbeat_ != nullptr && heartbeat_->beating()) heartbeat_->Renew();
+    Settle();
+    TestClock().Advance(d);
+    Settle();
+  }
+  // Every clock thread idle: what the last Advance started has finished.
+  void Settle() { ASSERT_TRUE(TestClock().AwaitWaiters(waiters_)); }
+  // Steps until `done()` holds; false after `max_steps`.
+  template <typename F>
+  bool StepUntil(F done, absl::Duration step, int max_steps) {
+    for (int i = 0; i < max_steps; ++i) {
+      if (done()) return true;
+      Step(step);
+    }
+    return done();
+  }
+
+ private:
+  int waiters_;
+  Heartbeat* heartbeat_;
 };
 
 api::Node GetNode(client::Client& c, const std::string& name) {
@@ -180,42 +208,59 @@ TEST(NodeLifecycleControllerTest,
   EXPECT_EQ(tolerations[1].toleration_seconds, 300);
   cluster->MustCreate(Pod("elsewhere", "static-1", nullptr));
 
-  NodeLifecycleOptions options;
-  options.monitor_period = absl::Milliseconds(20);
-  options.grace_period = absl::Milliseconds(400);
+  NodeLifecycleOptions options;  // upstream's 5 s period, 50 s grace
+  options.clock = &TestClock();
   NodeLifecycleController nodes(&c, options);
   ASSERT_TRUE(nodes.Start().ok());
-  ResourceClaimController claims(&c);
+  ResourceClaimControllerOptions claim_options;
+  claim_options.workers = 1;
+  claim_options.clock = &TestClock();
+  ResourceClaimController claims(&c, claim_options);
   ASSERT_TRUE(claims.Start().ok());
+  // On the clock: the monitor, the claim worker and the leak check.
+  Timeline timeline(3, &heartbeat);
 
-  // Heartbeating: healthy for several grace periods.
-  absl::SleepFor(absl::Seconds(1));
+  // Heartbeating: healthy for three grace periods.
+  for (int i = 0; i < 30; ++i) timeline.Step(options.monitor_period);
   EXPECT_EQ(ReadyStatus(GetNode(c, "gpu-1")), "True");
   EXPECT_TRUE(Taints(GetNode(c, "gpu-1")).empty());
 
-  // The node dies.
+  // The node dies: nothing happens within the grace period, then it is
+  // marked Unknown.
   heartbeat.set_beating(false);
-  ASSERT_TRUE(Eventually(
-      [&] { return ReadyStatus(GetNode(c, "gpu-1")) == "Unknown"; }));
+  for (int i = 0; i < 9; ++i) timeline.Step(options.monitor_period);
+  EXPECT_EQ(ReadyStatus(GetNode(c, "gpu-1")), "True");
+  ASSERT_TRUE(timeline.StepUntil(
+      [&] { return ReadyStatus(GetNode(c, "gpu-1")) == "Unknown"; },
+      options.monitor_period, 4));
   api::Node dead = GetNode(c, "gpu-1");
   for (const auto& cond : dead.status.conditions) {
     if (cond.type != "Ready") continue;
     EXPECT_EQ(cond.reason, "NodeStatusUnknown");
     EXPECT_EQ(cond.message, "Kubelet stopped posting node status.");
   }
-  ASSERT_TRUE(Eventually([&] {
-    return Taints(GetNode(c, "gpu-1")) ==
-           std::set<std::string>{"node.kubernetes.io/unreachable:NoExecute",
-                                 "node.kubernetes.io/unreachable:NoSchedule"};
-  }));
+  ASSERT_TRUE(timeline.StepUntil(
+      [&] {
+        return Taints(GetNode(c, "gpu-1")) ==
+               std::set<std::string>{
+                   "node.kubernetes.io/unreachable:NoExecute",
+                   "node.kubernetes.io/unreachable:NoSchedule"};
+      },
+      absl::Seconds(1), 10));
   // After its 1 s toleration the victim is evicted and its claim freed.
-  ASSERT_TRUE(Eventually([&] { return !PodExists(c, "victim"); }));
-  ASSERT_TRUE(Eventually([&] {
-    auto claim = c.Get(client::Kind("ResourceClaim"), "default", "gpu-claim");
-    if (!claim.ok()) return false;
-    const auto& rc = std::get<api::ResourceClaim>(claim->value);
-    return !rc.status.allocation.has_value() && rc.status.reserved_for.empty();
-  })) << "the evicted pod's claim is deallocated";
+  ASSERT_TRUE(timeline.StepUntil([&] { return !PodExists(c, "victim"); },
+                                 absl::Seconds(1), 10));
+  ASSERT_TRUE(timeline.StepUntil(
+      [&] {
+        auto claim =
+            c.Get(client::Kind("ResourceClaim"), "default", "gpu-claim");
+        if (!claim.ok()) return false;
+        const auto& rc = std::get<api::ResourceClaim>(claim->value);
+        return !rc.status.allocation.has_value() &&
+               rc.status.reserved_for.empty();
+      },
+      absl::Milliseconds(100), 100))
+      << "the evicted pod's claim is deallocated";
   EXPECT_TRUE(PodExists(c, "patient"));
   EXPECT_TRUE(PodExists(c, "defaulted")) << "300 s have not passed";
   EXPECT_TRUE(PodExists(c, "elsewhere"));
@@ -243,10 +288,14 @@ TEST(NodeLifecycleControllerTest,
   }
   ASSERT_TRUE(c.UpdateStatus(back).ok());
   heartbeat.set_beating(true);
-  ASSERT_TRUE(Eventually([&] { return Taints(GetNode(c, "gpu-1")).empty(); }));
-  absl::SleepFor(absl::Milliseconds(600));
+  ASSERT_TRUE(
+      timeline.StepUntil([&] { return Taints(GetNode(c, "gpu-1")).empty(); },
+                         options.monitor_period, 4));
+  // Healthy again for two grace periods; the pods it kept stay.
+  for (int i = 0; i < 20; ++i) timeline.Step(options.monitor_period);
   EXPECT_EQ(ReadyStatus(GetNode(c, "gpu-1")), "True");
   EXPECT_EQ(nodes.stats().nodes_marked_unknown, 1);
+  EXPECT_TRUE(PodExists(c, "defaulted"));
 }
 
 TEST(NodeLifecycleControllerTest, ANotReadyNodeGetsTheNotReadyTaints) {
@@ -258,19 +307,38 @@ TEST(NodeLifecycleControllerTest, ANotReadyNodeGetsTheNotReadyTaints) {
   cluster->MustCreate(Lease("sick"));
   cluster->MustCreate(Pod("intolerant", "sick", Json::array()));
   NodeLifecycleOptions options;
-  options.monitor_period = absl::Milliseconds(20);
-  options.grace_period = absl::Seconds(30);
+  options.clock = &TestClock();
   NodeLifecycleController nodes(&c, options);
   ASSERT_TRUE(nodes.Start().ok());
-  ASSERT_TRUE(Eventually([&] {
-    return Taints(GetNode(c, "sick")) ==
-           std::set<std::string>{"node.kubernetes.io/not-ready:NoExecute",
-                                 "node.kubernetes.io/not-ready:NoSchedule"};
-  }));
-  // The API server gave the pod 300 s: still there.
-  absl::SleepFor(absl::Milliseconds(200));
+  Heartbeat heartbeat(&c, "sick");  // its kubelet runs and reports False
+  Timeline timeline(1, &heartbeat);
+  ASSERT_TRUE(timeline.StepUntil(
+      [&] {
+        return Taints(GetNode(c, "sick")) ==
+               std::set<std::string>{"node.kubernetes.io/not-ready:NoExecute",
+                                     "node.kubernetes.io/not-ready:NoSchedule"};
+      },
+      options.monitor_period, 4));
+  // The API server gave the pod 300 s from the taint's timeAdded: there
+  // until then, evicted at the first pass after.
+  absl::Time added = absl::InfiniteFuture();
+  for (const api::Taint& t : GetNode(c, "sick").spec.taints) {
+    if (t.effect == "NoExecute") {
+      ASSERT_TRUE(absl::ParseTime(absl::RFC3339_full, t.time_added.value_or(""),
+                                  &added, nullptr));
+    }
+  }
+  ASSERT_NE(added, absl::InfiniteFuture());
+  while (TestClock().Now() + options.monitor_period <
+         added + absl::Seconds(300)) {
+    timeline.Step(options.monitor_period);
+  }
   EXPECT_TRUE(PodExists(c, "intolerant"));
+  EXPECT_TRUE(timeline.StepUntil([&] { return !PodExists(c, "intolerant"); },
+                                 options.monitor_period, 3));
+  EXPECT_GE(TestClock().Now(), added + absl::Seconds(300));
   EXPECT_EQ(nodes.stats().nodes_marked_unknown, 0);
+  EXPECT_EQ(nodes.stats().pods_evicted, 1);
 }
 
 // The seed's failure case 3: while a node's driver restarts (its
@@ -333,21 +401,24 @@ TEST(NodeLifecycleControllerTest,
                       client::PatchType::kMerge, api::DumpJson(status), po)
                   .ok());
   NodeLifecycleOptions options;
-  options.monitor_period = absl::Milliseconds(20);
-  options.grace_period = absl::Milliseconds(400);
+  options.clock = &TestClock();
   NodeLifecycleController nodes(&c, options);
   ASSERT_TRUE(nodes.Start().ok());
   ResourceClaimControllerOptions claim_options;
-  claim_options.leak_check_period = absl::Milliseconds(100);
+  claim_options.workers = 1;
+  claim_options.leak_check_period = absl::Seconds(10);
+  claim_options.clock = &TestClock();
   ResourceClaimController claims(&c, claim_options);
   ASSERT_TRUE(claims.Start().ok());
+  Timeline timeline(3, &heartbeat);
 
-  // The plugin goes away and comes back a second later.
+  // The plugin goes away and comes back two minutes later (twelve leak
+  // checks, more than two grace periods), the node heartbeating.
   ASSERT_TRUE(
       c.Delete(client::Kind("ResourceSlice"), "", "gpu-1-gpu.nvidia.com").ok());
-  absl::SleepFor(absl::Seconds(1));
+  for (int i = 0; i < 24; ++i) timeline.Step(options.monitor_period);
   cluster->MustCreate(slice(2));
-  absl::SleepFor(absl::Milliseconds(500));
+  for (int i = 0; i < 6; ++i) timeline.Step(options.monitor_period);
   auto claim = c.Get(client::Kind("ResourceClaim"), "default", "held");
   ASSERT_TRUE(claim.ok());
   const auto& rc = std::get<api::ResourceClaim>(claim->value);

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
-#include <iostream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -16,7 +15,8 @@
 #include "client/event_recorder.h"
 #include "client/informer.h"
 #include "common/str_cat.h"
-#include "controllers/work_queue.h"
+#include "component_helpers/work_queue.h"
+#include "logging/log.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 
@@ -84,7 +84,8 @@ class ResourceClaimController::Impl {
   Impl(client::Client* client, ResourceClaimControllerOptions options)
       : client_(client),
         options_(options),
-        queue_(options.initial_backoff, options.max_backoff) {
+        clock_(options.clock != nullptr ? *options.clock : RealClock()),
+        queue_(options.initial_backoff, options.max_backoff, &clock_) {
     if (options_.metrics != nullptr) {
       creates_ = &prometheus::BuildCounter()
                       .Name(
@@ -139,8 +140,9 @@ class ResourceClaimController::Impl {
     }
     for (int i = 0; i < std::max(1, options_.workers); ++i) {
       workers_.emplace_back([this] {
-        RunWorker(queue_, "resourceclaim controller",
-                  [this](const std::string& key) { return Sync(key); });
+        component_helpers::RunWorker(
+            queue_, "resourceclaim controller",
+            [this](const std::string& key) { return Sync(key); });
       });
     }
     if (options_.leak_check_period > absl::ZeroDuration()) {
@@ -428,10 +430,11 @@ class ResourceClaimController::Impl {
                                  ? api::IsForPod(pod, claim)
                                  : absl::OkStatus();
         if (owned.ok()) return absl::OkStatus();  // already created
-        std::cerr << "resourceclaim controller: claim that was created for "
-                     "the pod is no longer owned by the pod, creating a new "
-                     "one: "
-                  << owned.message() << "\n";
+        // kube-controller-manager's message (resourceclaim controller).
+        logging::Info(
+            "Claim that was created for the pod is no longer owned by the "
+            "pod, creating a new one",
+            {{"pod", Key(pod.metadata)}, {"err", owned}});
       }
     }
     if (!entry.resource_claim_template_name.has_value()) {
@@ -650,9 +653,8 @@ class ResourceClaimController::Impl {
 
   void LeakLoop() {
     std::unique_lock<std::mutex> lock(leak_mu_);
-    while (!leak_cv_.wait_for(
-        lock, absl::ToChronoNanoseconds(options_.leak_check_period),
-        [this] { return leak_stop_; })) {
+    while (!clock_.WaitFor(leak_cv_, lock, options_.leak_check_period,
+                           [this] { return leak_stop_; })) {
       lock.unlock();
       LeakCheck();
       lock.lock();
@@ -711,9 +713,9 @@ class ResourceClaimController::Impl {
       if (leaked_counter_ != nullptr) {
         leaked_counter_->Increment(static_cast<double>(devices));
       }
-      std::cerr << "resourceclaim controller: leak check: claim "
-                << Key(claim.metadata) << " holds " << devices
-                << " device(s) without a consumer; freeing them\n";
+      logging::Warning(
+          "Leak check: claim holds devices without a consumer; freeing them",
+          {{"claim", Key(claim.metadata)}, {"devices", devices}});
       if (claim.status.reserved_for.empty()) {
         // Unreserved and generated for a pod that will not run.
         client::DeleteOptions d;
@@ -722,8 +724,8 @@ class ResourceClaimController::Impl {
             client_->Delete(client::Kind("ResourceClaim"),
                             claim.metadata.namespace_, claim.metadata.name, d);
         if (!deleted.ok() && !client::IsNotFound(deleted)) {
-          std::cerr << "resourceclaim controller: leak check: deleting "
-                    << Key(claim.metadata) << ": " << deleted << "\n";
+          logging::Error("Leak check: deleting the claim failed",
+                         {{"claim", Key(claim.metadata)}, {"err", deleted}});
         }
       } else {
         queue_.Add(StrCat(kClaimKeyPrefix, Key(claim.metadata)));
@@ -770,7 +772,8 @@ class ResourceClaimController::Impl {
   ResourceClaimControllerOptions options_;
   prometheus::Family<prometheus::Counter>* creates_ = nullptr;
   std::unique_ptr<metrics::Registry::Collector> collector_;
-  WorkQueue queue_;
+  Clock& clock_;
+  component_helpers::WorkQueue queue_;
   std::unique_ptr<client::EventRecorder> recorder_;
   std::unique_ptr<client::Informer> templates_;
   std::unique_ptr<client::Informer> claims_;

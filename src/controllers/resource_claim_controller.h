@@ -38,6 +38,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "clock/clock.h"
 #include "metrics/metrics.h"
 
 namespace draplane::controllers {
@@ -70,6 +71,9 @@ struct ResourceClaimControllerOptions {
   // (reservations dropped, deallocated), unreserved generated claims
   // deleted (the finalizer path deallocates them).
   absl::Duration leak_check_period = absl::Minutes(1);
+  // What the leak check and the retry backoffs wait on (null:
+  // RealClock()); outlives the controller.
+  Clock* clock = nullptr;
 };
 
 // What the controller has seen and done (its metrics, for tests).

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <iostream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -12,6 +11,8 @@
 #include "absl/time/clock.h"
 #include "api/quota_usage.h"
 #include "client/informer.h"
+#include "common/str_cat.h"
+#include "logging/log.h"
 
 namespace draplane::controllers {
 
@@ -148,8 +149,10 @@ class ResourceQuotaController::Impl {
       if (!written.ok()) {
         if (!client::IsConflict(written.status()) &&
             !client::IsNotFound(written.status())) {
-          std::cerr << "resourcequota controller: " << ns << "/"
-                    << quota.metadata.name << ": " << written.status() << "\n";
+          logging::Error(
+              "Writing the quota's status failed",
+              {{"resourceQuota", StrCat(ns, "/", quota.metadata.name)},
+               {"err", written.status()}});
         }
         ok = client::IsNotFound(written.status());
         continue;

@@ -152,7 +152,7 @@ GpuDriver::GpuDriver(const GpuDriverOptions& options,
                    .Help(
                        "Failed NodePrepareResources and "
                        "NodeUnprepareResources calls of a DRA driver, per "
-                       "claim (the seed's plugin error metric).")
+                       "claim (the guide's plugin error metric).")
                    .Register(options.metrics->prometheus())
                    .Add({{"driver", options.driver_name},
                          {"node", options.node_name}});

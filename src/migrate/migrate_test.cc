@@ -13,6 +13,7 @@
 #include "api/object_codec.h"
 #include "api/validation.h"
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::migrate {
 namespace {
@@ -21,11 +22,6 @@ namespace fs = std::filesystem;
 
 fs::path TestData() {
   return fs::path(DRAPLANE_SOURCE_DIR) / "src/migrate/testdata";
-}
-
-fs::path SharedDir() {
-  const char* env = std::getenv("DRAPLANE_SHARED_DIR");
-  return env ? fs::path(env) : fs::path(DRAPLANE_SOURCE_DIR) / "../shared";
 }
 
 std::string ReadFile(const fs::path& path) {
@@ -125,11 +121,9 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(MigrateSeedTest, SeedManifests) {
-  const fs::path seed = SharedDir() / "seed/manifests";
-  if (!fs::exists(seed)) {
-    GTEST_SKIP() << "the seed's manifests are not at " << seed
-                 << " (set DRAPLANE_SHARED_DIR)";
-  }
+  const fs::path seed =
+      draplane::testing::SharedDataDir() / "seed" / "manifests";
+  DRAPLANE_REQUIRE_SHARED_DATA(seed);
   CheckGolden("01-legacy-extended-resource-pod.yaml",
               ReadFile(seed / "01-legacy-extended-resource-pod.yaml"),
               "seed-01-legacy");

@@ -15,10 +15,11 @@
 #include "client/informer.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
-#include "controllers/work_queue.h"
+#include "component_helpers/work_queue.h"
 #include "kubelet_plugin/plugin_client.h"
 #include "kubelet_plugin/plugin_server.h"
 #include "kubelet_plugin/resource_slice_publisher.h"
+#include "logging/log.h"
 
 namespace draplane::node_agent {
 namespace {
@@ -105,9 +106,9 @@ class NodeAgent::Impl {
     // Published before the first pod can be prepared; a failure here is
     // retried by the device loop.
     if (auto published = PublishNow(); !published.ok()) {
-      std::fprintf(stderr, "node %s: publishing ResourceSlices: %s\n",
-                   options_.node_name.c_str(),
-                   std::string(published.status().message()).c_str());
+      logging::Error(
+          "Publishing ResourceSlices failed",
+          {{"node", options_.node_name}, {"err", published.status()}});
     }
     threads_.emplace_back([this] { HeartbeatLoop(); });
     threads_.emplace_back([this] { DeviceLoop(); });
@@ -134,7 +135,7 @@ class NodeAgent::Impl {
                          enqueue});
       pods_->Start();
       threads_.emplace_back([this] {
-        controllers::RunWorker(
+        component_helpers::RunWorker(
             queue_, StrCat("node ", options_.node_name, " kubelet"),
             [this](const std::string& key) { return SyncPod(key); });
       });
@@ -270,9 +271,8 @@ class NodeAgent::Impl {
     while (Sleep(options_.heartbeat_period)) {
       if (!options_.manage_node) continue;
       if (absl::Status s = Heartbeat(); !s.ok()) {
-        std::fprintf(stderr, "node %s: heartbeat: %s\n",
-                     options_.node_name.c_str(),
-                     std::string(s.message()).c_str());
+        logging::Error("Heartbeat failed",
+                       {{"node", options_.node_name}, {"err", s}});
       }
     }
   }
@@ -281,16 +281,14 @@ class NodeAgent::Impl {
     absl::Time next_cleanup = absl::Now() + options_.stale_claim_period;
     while (Sleep(options_.device_poll_period)) {
       if (auto s = PublishNow(); !s.ok()) {
-        std::fprintf(stderr, "node %s: publishing ResourceSlices: %s\n",
-                     options_.node_name.c_str(),
-                     std::string(s.status().message()).c_str());
+        logging::Error("Publishing ResourceSlices failed",
+                       {{"node", options_.node_name}, {"err", s.status()}});
       }
       if (plugin_) EnqueueDueCompletions();
       if (plugin_ && pods_->HasSynced()) {
         if (absl::Status s = UnprepareOrphans(); !s.ok()) {
-          std::fprintf(stderr, "node %s: unpreparing orphaned claims: %s\n",
-                       options_.node_name.c_str(),
-                       std::string(s.message()).c_str());
+          logging::Error("Unpreparing orphaned claims failed",
+                         {{"node", options_.node_name}, {"err", s}});
         }
       }
       if (absl::Now() >= next_cleanup) {
@@ -629,7 +627,7 @@ class NodeAgent::Impl {
   std::unique_ptr<client::Informer> pods_;
   std::mutex publish_mu_;
   kubelet_plugin::ResourceSlicePublisher publisher_;  // guarded by publish_mu_
-  controllers::WorkQueue queue_;
+  component_helpers::WorkQueue queue_;
   std::vector<std::thread> threads_;
 
   std::mutex mu_;

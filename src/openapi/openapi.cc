@@ -3,7 +3,6 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "api/object.h"
+#include "logging/log.h"
 #include "openapi/internal/component_schemas.h"
 #include "openapi/internal/operations.h"
 
@@ -83,8 +83,8 @@ const std::vector<OpenApiDocument>& Documents() {
       } catch (const std::exception& e) {
         // Unreachable with the static object model (openapi_test builds
         // every document); leave the group-version out rather than crash.
-        std::fprintf(stderr, "openapi: cannot build %s: %s\n", gv.key.c_str(),
-                     e.what());
+        logging::Error("Building an OpenAPI document failed",
+                       {{"groupVersion", gv.key}, {"err", e.what()}});
         continue;
       }
       doc.hash = Sha512Hex(doc.bytes);

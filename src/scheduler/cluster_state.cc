@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/numbers.h"
-#include "allocator/scenario.h"
+#include "allocator/device_taint_rules.h"
 #include "common/str_cat.h"
 
 namespace draplane::scheduler {

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
-#include <iostream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -16,6 +15,7 @@
 #include "client/informer.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
 #include "scheduler/cluster_state.h"
@@ -55,6 +55,12 @@ struct Record {
   std::string condition_reason;
 };
 
+internal::QueueOptions QueueOptionsWith(Clock* clock) {
+  internal::QueueOptions options;
+  options.clock = clock;
+  return options;
+}
+
 }  // namespace
 
 class Scheduler::Impl {
@@ -64,8 +70,10 @@ class Scheduler::Impl {
       : client_(client),
         options_(std::move(options)),
         policy_(std::move(policy)),
+        clock_(options_.clock != nullptr ? *options_.clock : RealClock()),
         state_(options_.features),
-        cycle_(&state_, policy_.get(), options_.cycle) {
+        cycle_(&state_, policy_.get(), options_.cycle),
+        queue_(QueueOptionsWith(&clock_)) {
     InitMetrics();
   }
 
@@ -112,6 +120,7 @@ class Scheduler::Impl {
   client::Client* client_;
   SchedulerOptions options_;
   std::unique_ptr<ScoringPolicy> policy_;
+  Clock& clock_;
 
   std::mutex mu_;  // guards state_, cycle_, gated_
   ClusterState state_;
@@ -593,8 +602,9 @@ void Scheduler::Impl::DropReservation(const api::Pod& pod,
     return client_->UpdateStatus(*object).status();
   });
   if (!s.ok()) {
-    std::cerr << "scheduler: removing pod " << ObjectKey(pod.metadata)
-              << " from " << claim_key << ".status.reservedFor: " << s << "\n";
+    logging::Error(
+        "Removing the pod from the claim's status.reservedFor failed",
+        {{"pod", ObjectKey(pod.metadata)}, {"claim", claim_key}, {"err", s}});
   }
 }
 
@@ -777,7 +787,7 @@ void Scheduler::Impl::WriteRecord(const Record& r) {
          api::Json::array({{{"type", "PodScheduled"},
                             {"status", "False"},
                             {"lastProbeTime", nullptr},
-                            {"lastTransitionTime", Rfc3339(absl::Now())},
+                            {"lastTransitionTime", Rfc3339(clock_.Now())},
                             {"reason", r.condition_reason},
                             {"message", r.message}}})}}}};
   client::PatchOptions o;
@@ -786,8 +796,8 @@ void Scheduler::Impl::WriteRecord(const Record& r) {
       client::Kind("Pod"), meta.namespace_, meta.name,
       client::PatchType::kStrategicMerge, api::DumpJson(patch), o);
   if (!patched.ok() && !client::IsNotFound(patched.status())) {
-    std::cerr << "scheduler: setting PodScheduled on " << ObjectKey(meta)
-              << ": " << patched.status() << "\n";
+    logging::Error("Setting the PodScheduled condition failed",
+                   {{"pod", ObjectKey(meta)}, {"err", patched.status()}});
   }
 }
 

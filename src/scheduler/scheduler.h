@@ -23,6 +23,7 @@
 #include "allocator/features.h"
 #include "client/client.h"
 #include "client/leader_election.h"
+#include "clock/clock.h"
 #include "metrics/metrics.h"
 #include "scheduler/scheduling_cycle.h"
 
@@ -54,6 +55,10 @@ struct SchedulerOptions {
   // seed's dra_allocation_duration_seconds: from the scheduler first
   // seeing a pending pod to each claim allocation for it written.
   metrics::Registry* metrics = nullptr;
+  // What the scheduling queue's backoffs and the conditions' timestamps
+  // read (null: RealClock()); outlives the scheduler. Latency metrics
+  // always measure real time.
+  Clock* clock = nullptr;
 };
 
 struct SchedulerStats {

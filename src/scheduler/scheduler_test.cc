@@ -16,6 +16,7 @@
 #include "scheduler/testing/cluster_builder.h"
 #include "testing/eventually.h"
 #include "testing/in_process_cluster.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::scheduler {
 namespace {
@@ -125,10 +126,7 @@ std::string ReadFile(const fs::path& p) { return testing::ReadFile(p); }
 
 TEST(SchedulerTest, SeedDistributedTrainingThroughTheApi) {
   fs::path dir = SeedDir();
-  if (!fs::is_directory(dir)) {
-    GTEST_SKIP() << "seed manifests not found at " << dir
-                 << " (set DRAPLANE_SHARED_DIR)";
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(dir);
   auto cluster = *InProcessCluster::Start();
   client::Client& c = cluster->client();
   cluster->MustCreate({{"apiVersion", "v1"},

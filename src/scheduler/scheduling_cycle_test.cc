@@ -11,6 +11,7 @@
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
 #include "scheduler/testing/cluster_builder.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::scheduler {
 namespace {
@@ -86,10 +87,7 @@ class Cluster {
 
 TEST(SchedulingCycleTest, SeedDistributedTrainingLandsOnSharedNvlink) {
   fs::path dir = SeedDir();
-  if (!fs::is_directory(dir)) {
-    GTEST_SKIP() << "seed manifests not found at " << dir
-                 << " (set DRAPLANE_SHARED_DIR)";
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(dir);
   Cluster c;
   for (const api::Object& o :
        testing::DecodeStream(ReadFile(dir / "02-deviceclasses.yaml"))) {

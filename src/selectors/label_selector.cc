@@ -6,9 +6,9 @@
 #include <utility>
 
 #include "absl/strings/str_join.h"
-#include "api/internal/name_validation.h"
 #include "common/field_errors.h"
 #include "common/go_strconv.h"
+#include "common/name_validation.h"
 #include "common/str_cat.h"
 #include "selectors/internal/go_format.h"
 #include "selectors/selectors.h"
@@ -38,7 +38,7 @@ std::string AggregateText(const FieldErrorList& errors) {
 // validateLabelKey: field.Invalid(path, key, errs joined by "; ").
 std::optional<FieldError> ValidateLabelKey(std::string_view key,
                                            std::string_view path) {
-  std::vector<std::string> errs = api::internal::IsQualifiedName(key);
+  std::vector<std::string> errs = name_validation::IsQualifiedName(key);
   if (errs.empty()) return std::nullopt;
   return FieldError{FieldErrorType::kInvalid, std::string(path), BadValue(key),
                     absl::StrJoin(errs, "; ")};
@@ -99,7 +99,7 @@ absl::StatusOr<LabelRequirement> NewRequirementImpl(
       break;
   }
   for (size_t i = 0; i < values.size(); ++i) {
-    std::vector<std::string> verrs = api::internal::IsLabelValue(values[i]);
+    std::vector<std::string> verrs = name_validation::IsLabelValue(values[i]);
     if (!verrs.empty()) {
       errs.push_back(
           Invalid(values_path.Index(static_cast<int64_t>(i)).Key(key),

@@ -1,11 +1,11 @@
 #include "testing/in_process_cluster.h"
 
 #include <cstdlib>
-#include <iostream>
 
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "client/transport.h"
+#include "logging/log.h"
 
 namespace draplane::testing {
 
@@ -49,8 +49,8 @@ std::unique_ptr<client::Client> InProcessCluster::NewClient() const {
   apiserver::ApiServer* server = server_.get();
   return std::make_unique<client::Client>(
       client::NewInProcessTransport(
-          [server](const apiserver::HttpRequest& request,
-                   apiserver::ResponseWriter& writer) {
+          [server](const http::HttpRequest& request,
+                   http::ResponseWriter& writer) {
             server->Handle(request, writer);
           },
           config),
@@ -60,14 +60,14 @@ std::unique_ptr<client::Client> InProcessCluster::NewClient() const {
 api::Object InProcessCluster::MustCreate(const api::Json& json) {
   absl::StatusOr<api::DecodeResult> decoded = api::DecodeObject(json);
   if (!decoded.ok()) {
-    std::cerr << "MustCreate: " << decoded.status() << "\n";
-    std::abort();
+    logging::Fatal("MustCreate: the object does not decode",
+                   {{"err", decoded.status()}});
   }
   absl::StatusOr<api::Object> created = client_->Create(decoded->object);
   if (!created.ok()) {
-    std::cerr << "MustCreate " << decoded->object.DisplayName() << ": "
-              << created.status() << "\n";
-    std::abort();
+    logging::Fatal(
+        "MustCreate: creating the object failed",
+        {{"object", decoded->object.DisplayName()}, {"err", created.status()}});
   }
   return *std::move(created);
 }

@@ -1,10 +1,10 @@
 #include "apiserver/internal/decoded_values.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
 #include "api/object_codec.h"
+#include "logging/log.h"
 
 namespace draplane::apiserver::internal {
 
@@ -104,12 +104,11 @@ void CheckTypedMatches(const api::Json& object, const api::Object& typed) {
                            : absl::StatusOr<api::Json>(decoded.status());
   auto got = api::EncodeObject(typed);
   if (!want.ok() || !got.ok() || *want != *got) {
-    std::fprintf(stderr,
-                 "DecodedValues::Put: the typed object differs from its "
-                 "JSON's decoding\n decoded: %s\n typed:   %s\n",
-                 want.ok() ? api::DumpJson(*want).c_str() : "(fails)",
-                 got.ok() ? api::DumpJson(*got).c_str() : "(fails)");
-    std::abort();
+    logging::Fatal(
+        "DecodedValues::Put: the typed object differs from its JSON's "
+        "decoding",
+        {{"decoded", want.ok() ? api::DumpJson(*want) : "(fails)"},
+         {"typed", got.ok() ? api::DumpJson(*got) : "(fails)"}});
   }
 }
 }  // namespace

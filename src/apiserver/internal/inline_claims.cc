@@ -30,7 +30,7 @@ absl::StatusOr<std::vector<InlineClaimTemplate>> ExtractInlineClaims(
       return BadRequest(
           StrCat(path,
                  ": draplane reads an inline request only as {devices: {...}} "
-                 "(the seed guide's form); upstream Kubernetes has no such "
+                 "(the guide's form); upstream Kubernetes has no such "
                  "field"));
     }
     if (pod_name.empty()) {

@@ -2,10 +2,10 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <iostream>
 #include <unordered_map>
 
 #include "common/str_cat.h"
+#include "logging/log.h"
 
 namespace draplane::cel::internal {
 namespace {
@@ -524,8 +524,8 @@ class TypeParser {
   void Expect(bool ok) {
     if (!ok) {
       // The table is static data; a malformed row is a programming error.
-      std::cerr << "checker_declarations: bad type spec '" << text_ << "'\n";
-      std::abort();
+      logging::Fatal("Bad type spec in the checker's declarations",
+                     {{"spec", text_}});
     }
   }
   Type ParseOne() {

@@ -18,6 +18,7 @@
 #include "cel/testing/text_proto.h"
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::cel::internal {
 namespace {
@@ -1767,10 +1768,7 @@ TEST_F(CheckerTest, RegisteredOverloadsWithoutDeclarations) {
 // --- Conformance expressions ---
 
 fs::path ConformanceDir() {
-  fs::path shared = std::getenv("DRAPLANE_SHARED_DIR")
-                        ? fs::path(std::getenv("DRAPLANE_SHARED_DIR"))
-                        : fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared";
-  return shared / "conformance" / "cel-spec";
+  return draplane::testing::SharedDataDir() / "conformance" / "cel-spec";
 }
 
 std::string ReadFile(const fs::path& p) {
@@ -1874,9 +1872,7 @@ std::optional<Type> ToType(const TextProtoMessage& m) {
 // messages or declared functions.
 TEST(CheckerConformanceTest, AcceptsEveryCheckedConformanceExpression) {
   fs::path dir = ConformanceDir();
-  if (!fs::is_directory(dir)) {
-    GTEST_SKIP() << "cel-spec conformance data not found at " << dir;
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(dir);
   fs::path here = fs::path(DRAPLANE_SOURCE_DIR) / "src" / "cel";
   auto skips = LoadPatterns(here / "conformance_skips.txt");
   FunctionRegistry registry;

@@ -3,15 +3,15 @@
 #include <cmath>
 #include <utility>
 
-#include "api/internal/name_validation.h"
 #include "cel/internal/url_library.h"
+#include "common/name_validation.h"
 #include "common/str_cat.h"
 #include "re2/re2.h"
 
 namespace draplane::cel::internal {
 namespace {
 
-namespace names = ::draplane::api::internal;
+namespace names = ::draplane::name_validation;
 using Args = absl::Span<const Value>;
 using Messages = std::vector<std::string>;
 

@@ -3,11 +3,11 @@
 #include <string>
 #include <string_view>
 
-#include "api/internal/name_validation.h"
 #include "cel/cel.h"
 #include "cel/internal/a100_test_device.h"
 #include "cel/internal/environment.h"
 #include "cel/internal/parser.h"
+#include "common/name_validation.h"
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -808,7 +808,7 @@ TEST(FormatLibraryTest, NamedFormats) {
 // message (pkg/util/validation says "characters", content says "bytes").
 TEST(FormatLibraryTest, LengthMessagesFollowPkgUtilValidation) {
   std::string long_label(64, 'a');
-  EXPECT_EQ(api::internal::IsDNS1123Label(long_label),
+  EXPECT_EQ(name_validation::IsDNS1123Label(long_label),
             std::vector<std::string>{"must be no more than 63 bytes"});
   EXPECT_EQ(ValidateWithFormat(*NamedFormatValue("dns1123Label"), long_label),
             std::vector<std::string>{"must be no more than 63 characters"});

@@ -15,6 +15,7 @@
 #include "cel/internal/lexer.h"
 #include "cel/testing/text_proto.h"
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::cel::internal {
 namespace {
@@ -558,15 +559,10 @@ std::vector<ConformanceCase> LoadConformanceFile(const std::string& path,
   return cases;
 }
 
-// ../shared/conformance/cel-spec, or $DRAPLANE_SHARED_DIR/conformance/...;
-// empty when missing.
+// The cel-spec suite in the shared test data.
 std::string ConformanceDir() {
-  std::string shared = std::getenv("DRAPLANE_SHARED_DIR")
-                           ? std::getenv("DRAPLANE_SHARED_DIR")
-                           : std::string(DRAPLANE_SOURCE_DIR) + "/../shared";
-  std::string dir = shared + "/conformance/cel-spec";
-  std::ifstream probe(dir + "/parse.textproto");
-  return probe.good() ? dir : "";
+  return (draplane::testing::SharedDataDir() / "conformance" / "cel-spec")
+      .string();
 }
 
 ParserOptions ConformanceOptions(const ConformanceCase& c) {
@@ -579,9 +575,7 @@ ParserOptions ConformanceOptions(const ConformanceCase& c) {
 
 TEST(ParserConformanceTest, ParseTextproto) {
   const std::string dir = ConformanceDir();
-  if (dir.empty()) {
-    GTEST_SKIP() << "cel-spec test data not found (set DRAPLANE_SHARED_DIR)";
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(dir + "/parse.textproto");
   std::vector<ConformanceCase> cases =
       LoadConformanceFile(dir + "/parse.textproto", "parse");
   ASSERT_GT(cases.size(), 200u);
@@ -612,9 +606,7 @@ TEST(ParserConformanceTest, ParseTextproto) {
 
 TEST(ParserConformanceTest, EveryConformanceExpressionParses) {
   const std::string dir = ConformanceDir();
-  if (dir.empty()) {
-    GTEST_SKIP() << "cel-spec test data not found (set DRAPLANE_SHARED_DIR)";
-  }
+  DRAPLANE_REQUIRE_SHARED_DATA(dir + "/parse.textproto");
   int total = 0;
   std::vector<std::string> failures;
   for (const char* file :

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "gtest/gtest.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::cel::testing {
 namespace {
@@ -58,14 +59,9 @@ TEST(TextProtoTest, ReportsErrorsWithPosition) {
 
 TEST(TextProtoTest, ReadsEveryConformanceFile) {
   namespace fs = std::filesystem;
-  fs::path dir = std::getenv("DRAPLANE_SHARED_DIR")
-                     ? fs::path(std::getenv("DRAPLANE_SHARED_DIR"))
-                     : fs::path(DRAPLANE_SOURCE_DIR) / ".." / "shared";
-  dir /= "conformance/cel-spec";
-  if (!fs::is_directory(dir)) {
-    GTEST_SKIP() << "cel-spec conformance data not found at " << dir
-                 << " (set DRAPLANE_SHARED_DIR)";
-  }
+  const fs::path dir =
+      draplane::testing::SharedDataDir() / "conformance" / "cel-spec";
+  DRAPLANE_REQUIRE_SHARED_DATA(dir);
   int files = 0, tests = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".textproto") continue;

@@ -9,8 +9,8 @@
 #include <variant>
 #include <vector>
 
-#include "api/internal/schema_reflection.h"
 #include "api/object.h"
+#include "api/schema_reflection.h"
 #include "openapi/internal/model_names.h"
 #include "openapi/internal/upstream_docs.h"
 
@@ -31,10 +31,10 @@ std::string KindModelName(std::string_view group, std::string_view version,
 
 namespace {
 
-using api::internal::ForEachMappedField;
-using api::internal::KeepsUnknownFields;
-using api::internal::kTimestamp;
-using api::internal::Mapped;
+using api::schema_reflection::ForEachMappedField;
+using api::schema_reflection::KeepsUnknownFields;
+using api::schema_reflection::Mapped;
+constexpr unsigned kTimestamp = api::schema_reflection::kTimestampField;
 
 constexpr char kMetaPrefix[] = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 const std::string kTime = std::string(kMetaPrefix) + "Time";
@@ -86,9 +86,9 @@ struct DescribedAs<api::Box<T>> {
   using type = T;
 };
 template <class T>
-requires api::internal::HasWireForm<T>
+requires api::schema_reflection::HasWireForm<T>
 struct DescribedAs<T> {
-  using type = typename api::internal::WireForm<T>::type;
+  using type = api::schema_reflection::WireFormOf<T>;
 };
 
 // An object whose members the schema does not describe: any JSON object is

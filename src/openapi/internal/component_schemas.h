@@ -1,5 +1,5 @@
 // The `components.schemas` of one group-version's OpenAPI v3 document,
-// generated from draplane's object model (api/internal/type_mappings.h).
+// generated from draplane's object model (api/schema_reflection.h).
 #ifndef DRAPLANE_OPENAPI_INTERNAL_COMPONENT_SCHEMAS_H_
 #define DRAPLANE_OPENAPI_INTERNAL_COMPONENT_SCHEMAS_H_
 
@@ -35,7 +35,7 @@ std::string KindModelName(std::string_view group, std::string_view version,
 //  - kinds served in group/version (api::ServedKinds) and the structs they
 //    contain: from the C++ type's JSON mapping. A kind gets apiVersion and
 //    kind properties and `x-kubernetes-group-version-kind`. A struct that
-//    keeps unmodelled members (api::internal::KeepsUnknownFields) gets
+//    keeps unmodelled members (api::schema_reflection::KeepsUnknownFields) gets
 //    `x-kubernetes-preserve-unknown-fields: true` and, for `kubectl
 //    explain`, shallow properties for upstream's fields it does not model
 //    (their inner structure is left open);

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "absl/time/clock.h"
-
 namespace draplane::scheduler::internal {
 
-SchedulingQueue::SchedulingQueue(QueueOptions options) : options_(options) {}
+SchedulingQueue::SchedulingQueue(QueueOptions options)
+    : options_(options),
+      clock_(options.clock != nullptr ? *options.clock : RealClock()) {}
 
 void SchedulingQueue::PushActiveLocked(const std::string& key, Entry& e) {
   e.where = Where::kActive;
@@ -84,8 +84,8 @@ std::optional<std::string> SchedulingQueue::Pop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     if (closed_) return std::nullopt;
-    FlushLocked(absl::Now());
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock_.Now();
+    FlushLocked(now);
     if (!active_.empty()) {
       auto [prio, seq, key] = *active_.begin();
       active_.erase(active_.begin());
@@ -95,18 +95,17 @@ std::optional<std::string> SchedulingQueue::Pop() {
       e.re_added_while_in_flight = false;
       return key;
     }
-    absl::Duration wait = absl::Seconds(1);
-    if (!backoff_.empty()) {
-      wait = std::min(wait, backoff_.begin()->first - now);
-    }
-    cv_.wait_for(
-        lock, absl::ToChronoNanoseconds(std::max(wait, absl::Milliseconds(1))));
+    // Until the first backoff ends, and at least once a second for the
+    // unschedulable scan.
+    absl::Time until = now + absl::Seconds(1);
+    if (!backoff_.empty()) until = std::min(until, backoff_.begin()->first);
+    clock_.WaitUntil(cv_, lock, until);
   }
 }
 
 void SchedulingQueue::ToBackoffOrActiveLocked(const std::string& key,
                                               Entry& e) {
-  absl::Time now = absl::Now();
+  absl::Time now = clock_.Now();
   if (e.attempts > 0 && e.backoff_until > now) {
     e.where = Where::kBackoff;
     backoff_.emplace(e.backoff_until, key);
@@ -134,7 +133,7 @@ void SchedulingQueue::Finish(const std::string& key, Outcome outcome) {
       PushActiveLocked(key, e);
     } else {
       e.where = Where::kUnschedulable;
-      e.unschedulable_since = absl::Now();
+      e.unschedulable_since = clock_.Now();
     }
     return;
   }
@@ -143,7 +142,7 @@ void SchedulingQueue::Finish(const std::string& key, Outcome outcome) {
   for (int i = 1; i < e.attempts && backoff < options_.max_backoff; ++i) {
     backoff *= 2;
   }
-  e.backoff_until = absl::Now() + std::min(backoff, options_.max_backoff);
+  e.backoff_until = clock_.Now() + std::min(backoff, options_.max_backoff);
   if (outcome == Outcome::kBackoff || e.event_while_in_flight ||
       e.re_added_while_in_flight) {
     e.where = Where::kBackoff;
@@ -152,7 +151,7 @@ void SchedulingQueue::Finish(const std::string& key, Outcome outcome) {
     return;
   }
   e.where = Where::kUnschedulable;
-  e.unschedulable_since = absl::Now();
+  e.unschedulable_since = clock_.Now();
 }
 
 void SchedulingQueue::MoveAllToActiveOrBackoff() {

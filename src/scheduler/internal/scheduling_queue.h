@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "absl/time/time.h"
+#include "clock/clock.h"
 
 namespace draplane::scheduler::internal {
 
@@ -25,6 +26,9 @@ struct QueueOptions {
   absl::Duration max_backoff = absl::Seconds(10);
   // Upstream podMaxInUnschedulablePodsDuration.
   absl::Duration max_unschedulable = absl::Minutes(5);
+  // What backoffs and the unschedulable scan read (null: RealClock());
+  // outlives the queue.
+  Clock* clock = nullptr;
 };
 
 class SchedulingQueue {
@@ -78,6 +82,7 @@ class SchedulingQueue {
   void FlushLocked(absl::Time now);
 
   QueueOptions options_;
+  Clock& clock_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool closed_ = false;

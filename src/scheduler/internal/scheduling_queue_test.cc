@@ -1,19 +1,49 @@
 #include "scheduler/internal/scheduling_queue.h"
 
+#include <atomic>
+#include <optional>
+#include <string>
 #include <thread>
 
-#include "absl/time/clock.h"
+#include "clock/simulated_clock.h"
 #include "gtest/gtest.h"
 
 namespace draplane::scheduler::internal {
 namespace {
 
-QueueOptions Fast() {
+// Upstream's backoffs (1 s doubling to 10 s, 5 min unschedulable) on a
+// simulated clock.
+QueueOptions On(SimulatedClock& clock) {
   QueueOptions o;
-  o.initial_backoff = absl::Milliseconds(20);
-  o.max_backoff = absl::Milliseconds(80);
+  o.clock = &clock;
   return o;
 }
+
+// Pops on another thread; the result once it returns. A test that fails
+// before Join closes the queue so that the thread ends.
+class Popper {
+ public:
+  explicit Popper(SchedulingQueue& q)
+      : q_(q), thread_([this] {
+          key_ = q_.Pop();
+          done_ = true;
+        }) {}
+  ~Popper() {
+    if (!done_) q_.Close();
+    if (thread_.joinable()) thread_.join();
+  }
+  bool done() const { return done_; }
+  std::optional<std::string> Join() {
+    thread_.join();
+    return key_;
+  }
+
+ private:
+  SchedulingQueue& q_;
+  std::optional<std::string> key_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
 
 TEST(SchedulingQueueTest, HigherPriorityFirstThenArrival) {
   SchedulingQueue q;
@@ -28,7 +58,8 @@ TEST(SchedulingQueueTest, HigherPriorityFirstThenArrival) {
 }
 
 TEST(SchedulingQueueTest, UnschedulablePodsWaitForAnEvent) {
-  SchedulingQueue q(Fast());
+  SimulatedClock clock;
+  SchedulingQueue q(On(clock));
   q.Add("a", 0);
   ASSERT_EQ(*q.Pop(), "a");
   q.Finish("a", SchedulingQueue::Outcome::kUnschedulable);
@@ -36,44 +67,76 @@ TEST(SchedulingQueueTest, UnschedulablePodsWaitForAnEvent) {
   q.MoveAllToActiveOrBackoff();
   SchedulingQueue::Counts c = q.counts();
   EXPECT_EQ(c.unschedulable, 0u);
-  EXPECT_EQ(c.active + c.backoff, 1u);
-  // After the backoff it is handed out again.
-  EXPECT_EQ(*q.Pop(), "a");
+  EXPECT_EQ(c.backoff, 1u);
+  // After its 1 s backoff it is handed out again.
+  Popper popper(q);
+  ASSERT_TRUE(clock.AwaitWaiters(1));
+  clock.Advance(absl::Milliseconds(999));
+  ASSERT_TRUE(clock.AwaitWaiters(1));
+  EXPECT_FALSE(popper.done());
+  clock.Advance(absl::Milliseconds(1));
+  EXPECT_EQ(popper.Join(), "a");
 }
 
 // Without any event, an unschedulable pod is retried after
 // max_unschedulable (upstream's podMaxInUnschedulablePodsDuration), found
 // by the periodic scan (at most once a second).
 TEST(SchedulingQueueTest, UnschedulablePodsAreRetriedAfterTheLimit) {
-  QueueOptions o = Fast();
-  o.max_unschedulable = absl::Milliseconds(100);
-  SchedulingQueue q(o);
+  SimulatedClock clock;
+  SchedulingQueue q(On(clock));
   q.Add("a", 0);
   ASSERT_EQ(*q.Pop(), "a");
   q.Finish("a", SchedulingQueue::Outcome::kUnschedulable);
   q.Add("b", 0);
   ASSERT_EQ(*q.Pop(), "b");  // "a" is not handed out before its time
-  const absl::Time start = absl::Now();
-  EXPECT_EQ(*q.Pop(), "a");
-  const absl::Duration waited = absl::Now() - start;
-  EXPECT_GE(waited, absl::Milliseconds(50));
-  EXPECT_LE(waited, absl::Seconds(10));
+  Popper popper(q);
+  for (int second = 1; second < 300; ++second) {
+    ASSERT_TRUE(clock.AwaitWaiters(1));
+    clock.Advance(absl::Seconds(1));
+  }
+  ASSERT_TRUE(clock.AwaitWaiters(1));
+  EXPECT_FALSE(popper.done()) << "handed out before 5 minutes";
+  // At 5 minutes the scan finds it; its backoff (1 s, it was tried once)
+  // has long passed.
+  clock.Advance(absl::Seconds(1));
+  EXPECT_EQ(popper.Join(), "a");
 }
 
 TEST(SchedulingQueueTest, EventDuringAttemptRetriesWithBackoff) {
-  SchedulingQueue q(Fast());
+  SimulatedClock clock;
+  SchedulingQueue q(On(clock));
   q.Add("a", 0);
   ASSERT_EQ(*q.Pop(), "a");
   q.MoveAllToActiveOrBackoff();  // while "a" is being scheduled
   q.Finish("a", SchedulingQueue::Outcome::kUnschedulable);
   EXPECT_EQ(q.counts().backoff, 1u);
-  absl::Time start = absl::Now();
-  EXPECT_EQ(*q.Pop(), "a");
-  EXPECT_GE(absl::Now() - start, absl::Milliseconds(15));
+  Popper popper(q);
+  ASSERT_TRUE(clock.AwaitWaiters(1));
+  EXPECT_FALSE(popper.done());
+  clock.Advance(absl::Seconds(1));
+  EXPECT_EQ(popper.Join(), "a");
+}
+
+TEST(SchedulingQueueTest, BackoffDoublesUpToItsLimit) {
+  SimulatedClock clock;
+  SchedulingQueue q(On(clock));
+  q.Add("a", 0);
+  ASSERT_EQ(*q.Pop(), "a");
+  // Attempts 1..6 back off 1, 2, 4, 8, 10 and 10 seconds (capped).
+  for (int seconds : {1, 2, 4, 8, 10, 10}) {
+    q.Finish("a", SchedulingQueue::Outcome::kBackoff);
+    Popper popper(q);
+    ASSERT_TRUE(clock.AwaitWaiters(1));
+    clock.Advance(absl::Seconds(seconds) - absl::Milliseconds(1));
+    ASSERT_TRUE(clock.AwaitWaiters(1));
+    EXPECT_FALSE(popper.done()) << seconds << " s";
+    clock.Advance(absl::Milliseconds(1));
+    ASSERT_EQ(popper.Join(), "a");  // in flight again
+  }
 }
 
 TEST(SchedulingQueueTest, GatedPodsSkipBackoff) {
-  SchedulingQueue q(Fast());
+  SchedulingQueue q;
   q.Add("a", 0);
   ASSERT_EQ(*q.Pop(), "a");
   q.Finish("a", SchedulingQueue::Outcome::kGated);
@@ -83,7 +146,7 @@ TEST(SchedulingQueueTest, GatedPodsSkipBackoff) {
 }
 
 TEST(SchedulingQueueTest, DoneForgetsAndRemoveDrops) {
-  SchedulingQueue q(Fast());
+  SchedulingQueue q;
   q.Add("a", 0);
   q.Add("b", 0);
   ASSERT_EQ(*q.Pop(), "a");
@@ -94,7 +157,7 @@ TEST(SchedulingQueueTest, DoneForgetsAndRemoveDrops) {
 }
 
 TEST(SchedulingQueueTest, APodUpdatedWhileBeingBoundIsNotScheduledAgain) {
-  SchedulingQueue q(Fast());
+  SchedulingQueue q;
   q.Add("a", 0);
   ASSERT_EQ(*q.Pop(), "a");
   q.Add("a", 0);  // e.g. the claim controller wrote its status
@@ -112,11 +175,12 @@ TEST(SchedulingQueueTest, APodUpdatedWhileBeingBoundIsNotScheduledAgain) {
 }
 
 TEST(SchedulingQueueTest, CloseWakesPop) {
-  SchedulingQueue q;
-  std::thread t([&] { EXPECT_FALSE(q.Pop().has_value()); });
-  absl::SleepFor(absl::Milliseconds(20));
+  SimulatedClock clock;
+  SchedulingQueue q(On(clock));
+  Popper popper(q);
+  ASSERT_TRUE(clock.AwaitWaiters(1));  // blocked in Pop
   q.Close();
-  t.join();
+  EXPECT_EQ(popper.Join(), std::nullopt);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "allocator/node_selector.h"
 #include "common/str_cat.h"
+#include "component_helpers/taints.h"
 
 namespace draplane::scheduler::node_filters {
 namespace {
@@ -23,28 +24,14 @@ FilterResult Reject(std::string_view plugin, std::string reason,
   return r;
 }
 
-// content.IsDecimalInteger followed by strconv.ParseInt(v, 10, 64).
-std::optional<int64_t> ParseDecimalInteger(const std::string& v) {
-  if (v.empty()) return std::nullopt;
-  size_t i = v[0] == '-' ? 1 : 0;
-  if (i == v.size()) return std::nullopt;
-  if (v[i] == '0' && !(v.size() == 1)) return std::nullopt;  // "-0", "01"
-  for (size_t j = i; j < v.size(); ++j) {
-    if (v[j] < '0' || v[j] > '9') return std::nullopt;
-  }
-  int64_t out = 0;
-  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (ec != std::errc() || ptr != v.data() + v.size()) return std::nullopt;
-  return out;
-}
-
 bool TolerationsTolerate(const std::vector<api::Toleration>& tolerations,
                          const api::Taint& taint,
                          const FilterOptions& options) {
-  for (const api::Toleration& t : tolerations) {
-    if (ToleratesTaint(t, taint, options)) return true;
-  }
-  return false;
+  component_helpers::TolerationOptions toleration_options;
+  toleration_options.enable_comparison_operators =
+      options.enable_taint_toleration_comparison_operators;
+  return component_helpers::TolerationsTolerateTaint(tolerations, taint,
+                                                     toleration_options);
 }
 
 // Upstream labels.SelectorFromSet(nodeSelector).Matches(node labels).
@@ -104,26 +91,6 @@ int64_t WeightedScore(const ScoreInputs& in, PerResource per_resource) {
 }
 
 }  // namespace
-
-bool ToleratesTaint(const api::Toleration& toleration, const api::Taint& taint,
-                    const FilterOptions& options) {
-  if (!toleration.effect.empty() && toleration.effect != taint.effect) {
-    return false;
-  }
-  if (!toleration.key.empty() && toleration.key != taint.key) return false;
-  const std::string& op = toleration.operator_;
-  if (op.empty() || op == "Equal") return toleration.value == taint.value;
-  if (op == "Exists") return true;
-  if (op == "Lt" || op == "Gt") {
-    if (!options.enable_taint_toleration_comparison_operators) return false;
-    std::optional<int64_t> tol = ParseDecimalInteger(toleration.value);
-    if (!tol) return false;
-    std::optional<int64_t> val = ParseDecimalInteger(taint.value);
-    if (!val) return false;
-    return op == "Lt" ? *val < *tol : *val > *tol;
-  }
-  return false;
-}
 
 FilterResult FilterNodeName(const PodNodeRequirements& pod,
                             const api::Node& node) {

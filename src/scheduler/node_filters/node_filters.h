@@ -208,13 +208,6 @@ struct FilterResult {
   static FilterResult Pass() { return FilterResult(); }
 };
 
-// Upstream ToleratesTaint: effect empty or equal; key empty (operator must
-// then be Exists) or equal; operator ""/Equal compares values, Exists
-// matches any value, Lt/Gt compare decimal integers (taint value < / >
-// toleration value) when enabled; anything else tolerates nothing.
-bool ToleratesTaint(const api::Toleration& toleration, const api::Taint& taint,
-                    const FilterOptions& options = {});
-
 // NodeName: passes when spec.nodeName is empty or equals the node's name.
 // Unresolvable.
 FilterResult FilterNodeName(const PodNodeRequirements& pod,

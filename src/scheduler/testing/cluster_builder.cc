@@ -2,13 +2,14 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "api/validation.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
+#include "testing/shared_test_data.h"
 
 namespace draplane::scheduler::testing {
 
@@ -17,8 +18,8 @@ using api::Json;
 api::Object Decode(const Json& json) {
   absl::StatusOr<api::DecodeResult> decoded = api::DecodeObject(json);
   if (!decoded.ok()) {
-    std::cerr << "cluster_builder: " << decoded.status() << "\n";
-    std::abort();
+    logging::Fatal("cluster_builder: a test object does not decode",
+                   {{"err", decoded.status()}});
   }
   // As the API server holds it: defaulted.
   api::SetDefaults(decoded->object);
@@ -29,8 +30,8 @@ std::vector<api::Object> DecodeStream(std::string_view text) {
   absl::StatusOr<std::vector<api::ManifestDocument>> docs =
       api::ParseManifests(text);
   if (!docs.ok()) {
-    std::cerr << "cluster_builder: " << docs.status() << "\n";
-    std::abort();
+    logging::Fatal("cluster_builder: a test manifest does not parse",
+                   {{"err", docs.status()}});
   }
   std::vector<api::Object> out;
   for (const auto& d : *docs) out.push_back(Decode(d.json));
@@ -44,11 +45,7 @@ api::Object DecodeText(std::string_view text) {
 }
 
 std::string SeedManifestsDir() {
-  const char* shared = std::getenv("DRAPLANE_SHARED_DIR");
-  std::string base = shared != nullptr
-                         ? std::string(shared)
-                         : StrCat(DRAPLANE_SOURCE_DIR, "/../shared");
-  return StrCat(base, "/seed/manifests");
+  return (draplane::testing::SharedDataDir() / "seed" / "manifests").string();
 }
 
 std::string ReadFile(const std::string& path) {

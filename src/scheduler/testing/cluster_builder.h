@@ -22,9 +22,8 @@ api::Object DecodeText(std::string_view text);
 // Every object of a YAML/JSON stream.
 std::vector<api::Object> DecodeStream(std::string_view text);
 
-// The seed guide's manifests folder ($DRAPLANE_SHARED_DIR/seed/manifests,
-// else ../shared beside the source tree) and a file's text ("" when
-// unreadable).
+// The guide's manifests folder in the shared test data
+// (testing/shared_test_data.h) and a file's text ("" when unreadable).
 std::string SeedManifestsDir();
 std::string ReadFile(const std::string& path);
 

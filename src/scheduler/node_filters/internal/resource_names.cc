@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "api/internal/name_validation.h"
+#include "common/name_validation.h"
 
 namespace draplane::scheduler::node_filters::internal {
 namespace {
@@ -14,7 +14,7 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 }  // namespace
 
 bool IsQualifiedName(std::string_view value) {
-  return api::internal::IsQualifiedName(value).empty();
+  return name_validation::IsQualifiedName(value).empty();
 }
 
 bool IsPrefixedNativeResource(std::string_view name) {

@@ -1,7 +1,7 @@
 // Test support: the real draplane API server over an in-memory store,
 // reachable in-process or over TLS with a bearer token.
-#ifndef DRAPLANE_CLIENT_INTERNAL_TEST_SERVER_H_
-#define DRAPLANE_CLIENT_INTERNAL_TEST_SERVER_H_
+#ifndef DRAPLANE_CLIENT_TESTING_TEST_SERVER_H_
+#define DRAPLANE_CLIENT_TESTING_TEST_SERVER_H_
 
 #include <atomic>
 #include <filesystem>
@@ -10,10 +10,10 @@
 
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
-#include "apiserver/http_server.h"
 #include "apiserver/tls_credentials.h"
 #include "client/client.h"
 #include "gtest/gtest.h"
+#include "http/http_server.h"
 #include "store/store.h"
 
 namespace draplane::client::testing {
@@ -88,12 +88,13 @@ class TestServer {
     api_ = std::make_unique<apiserver::ApiServer>(store_.get(),
                                                   std::move(options));
     if (tls) {
-      apiserver::HttpServerOptions http;
+      http::HttpServerOptions http;
       http.tls_cert_pem = creds_.cert_pem;
       http.tls_key_pem = creds_.key_pem;
-      auto server = apiserver::HttpServer::Start(
-          http, [this](const apiserver::HttpRequest& req,
-                       apiserver::ResponseWriter& w) { api_->Handle(req, w); });
+      auto server = http::HttpServer::Start(
+          http, [this](const http::HttpRequest& req, http::ResponseWriter& w) {
+            api_->Handle(req, w);
+          });
       EXPECT_TRUE(server.ok()) << server.status();
       http_ = *std::move(server);
     }
@@ -123,16 +124,18 @@ class TestServer {
     }
     return std::make_unique<Client>(
         NewInProcessTransport(
-            [this](const apiserver::HttpRequest& req,
-                   apiserver::ResponseWriter& w) { api_->Handle(req, w); },
+            [this](const http::HttpRequest& req, http::ResponseWriter& w) {
+              api_->Handle(req, w);
+            },
             config),
         config);
   }
   std::unique_ptr<Client> NewClient() { return NewClient(Config()); }
 
-  apiserver::HttpHandler Handler() {
-    return [this](const apiserver::HttpRequest& req,
-                  apiserver::ResponseWriter& w) { api_->Handle(req, w); };
+  http::HttpHandler Handler() {
+    return [this](const http::HttpRequest& req, http::ResponseWriter& w) {
+      api_->Handle(req, w);
+    };
   }
 
   store::Store& store() { return *store_; }
@@ -143,9 +146,9 @@ class TestServer {
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> api_;
   apiserver::ServingCredentials creds_;
-  std::unique_ptr<apiserver::HttpServer> http_;
+  std::unique_ptr<http::HttpServer> http_;
 };
 
 }  // namespace draplane::client::testing
 
-#endif  // DRAPLANE_CLIENT_INTERNAL_TEST_SERVER_H_
+#endif  // DRAPLANE_CLIENT_TESTING_TEST_SERVER_H_

@@ -14,13 +14,20 @@
 
 #include "absl/strings/str_split.h"
 #include "allocator/allocation_check.h"
-#include "allocator/scenario.h"
 #include "api/manifest.h"
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
+#include "scenario/scenario.h"
 
 namespace draplane::allocator {
 namespace {
+
+using scenario::BuildInputs;
+using scenario::ParseScenario;
+using scenario::RunOptions;
+using scenario::RunScenario;
+using scenario::Scenario;
+using scenario::ScenarioInputs;
 
 namespace fs = std::filesystem;
 

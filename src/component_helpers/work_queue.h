@@ -1,9 +1,10 @@
 // client-go's rate-limited work queue: keys are deduplicated while
 // waiting, a key being processed is never handed to a second worker (a key
 // added meanwhile is processed again afterwards), and failed keys come
-// back after a per-key exponential backoff. Thread-safe.
-#ifndef DRAPLANE_CONTROLLERS_WORK_QUEUE_H_
-#define DRAPLANE_CONTROLLERS_WORK_QUEUE_H_
+// back after a per-key exponential backoff. Thread-safe. Backoffs run on
+// the Clock it is given.
+#ifndef DRAPLANE_COMPONENT_HELPERS_WORK_QUEUE_H_
+#define DRAPLANE_COMPONENT_HELPERS_WORK_QUEUE_H_
 
 #include <condition_variable>
 #include <deque>
@@ -17,12 +18,15 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "clock/clock.h"
 
-namespace draplane::controllers {
+namespace draplane::component_helpers {
 
 class WorkQueue {
  public:
-  WorkQueue(absl::Duration initial_backoff, absl::Duration max_backoff);
+  // `clock` (null: RealClock()) must outlive the queue.
+  WorkQueue(absl::Duration initial_backoff, absl::Duration max_backoff,
+            Clock* clock = nullptr);
 
   void Add(const std::string& key);
   // Adds `key` after its backoff (doubling with each call until Forget).
@@ -39,8 +43,9 @@ class WorkQueue {
  private:
   void AddLocked(const std::string& key);
 
-  absl::Duration initial_backoff_;
-  absl::Duration max_backoff_;
+  const absl::Duration initial_backoff_;
+  const absl::Duration max_backoff_;
+  Clock& clock_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool shut_down_ = false;
@@ -58,6 +63,6 @@ class WorkQueue {
 void RunWorker(WorkQueue& queue, std::string_view component,
                const std::function<absl::Status(const std::string&)>& sync);
 
-}  // namespace draplane::controllers
+}  // namespace draplane::component_helpers
 
-#endif  // DRAPLANE_CONTROLLERS_WORK_QUEUE_H_
+#endif  // DRAPLANE_COMPONENT_HELPERS_WORK_QUEUE_H_

@@ -1,17 +1,26 @@
-#include "allocator/scenario.h"
+#include "scenario/scenario.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "allocator/device_taint_rules.h"
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "api/validation.h"
 #include "cel/cel.h"
 #include "common/str_cat.h"
 
-namespace draplane::allocator {
+namespace draplane::scenario {
+
+using allocator::AllocateOptions;
+using allocator::Allocator;
+using allocator::ApplyTaintRules;
+using allocator::ClaimExplanation;
+using allocator::Features;
+using allocator::Outcome;
+using allocator::OutcomeKind;
 namespace {
 
 constexpr char kHeaderApiVersion[] = "draplane.dev/v1alpha1";
@@ -244,24 +253,6 @@ absl::StatusOr<Scenario> ParseScenario(const std::vector<ScenarioInput>& inputs,
   return s;
 }
 
-std::vector<api::ResourceSlice> ApplyTaintRules(
-    std::vector<api::ResourceSlice> slices,
-    const std::vector<api::DeviceTaintRule>& rules) {
-  for (api::ResourceSlice& slice : slices) {
-    for (const api::DeviceTaintRule& rule : rules) {
-      if (!rule.spec.device_selector) continue;
-      const api::DeviceTaintSelector& sel = *rule.spec.device_selector;
-      if (sel.driver && *sel.driver != slice.spec.driver) continue;
-      if (sel.pool && *sel.pool != slice.spec.pool.name) continue;
-      for (api::Device& d : slice.spec.devices) {
-        if (sel.device && *sel.device != d.name) continue;
-        d.rare.Mutable().taints.push_back(rule.spec.taint);
-      }
-    }
-  }
-  return slices;
-}
-
 ScenarioInputs BuildInputs(const Scenario& scenario) {
   ScenarioInputs in;
   for (const api::ResourceClaim& claim : scenario.claims) {
@@ -391,4 +382,4 @@ std::string ResultTable(const Scenario& scenario, const Outcome& outcome) {
   return out;
 }
 
-}  // namespace draplane::allocator
+}  // namespace draplane::scenario

@@ -1,5 +1,8 @@
-#ifndef DRAPLANE_ALLOCATOR_SCENARIO_H_
-#define DRAPLANE_ALLOCATOR_SCENARIO_H_
+// The scenario format (docs/scenario-format.md): allocation problems as
+// YAML/JSON streams, shared by `draplane allocate`, the tests, the
+// benchmarks and the fuzzers, and read by the upstream oracle (draref) too.
+#ifndef DRAPLANE_SCENARIO_SCENARIO_H_
+#define DRAPLANE_SCENARIO_SCENARIO_H_
 
 #include <map>
 #include <string>
@@ -8,12 +11,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "allocator/allocated_state.h"
 #include "allocator/allocator.h"
 #include "allocator/features.h"
 #include "api/core_types.h"
 #include "api/resource_types.h"
 
-namespace draplane::allocator {
+namespace draplane::scenario {
 
 // An allocation problem in the scenario format (docs/scenario-format.md):
 // a cluster state plus the claims to allocate together on one node.
@@ -22,7 +26,7 @@ struct Scenario {
   std::map<std::string, std::string> annotations;  // of the header
   std::string node;
   std::vector<std::string> feature_names;  // sorted
-  Features features;
+  allocator::Features features;
 
   std::vector<api::ResourceSlice> slices;
   std::vector<api::DeviceClass> classes;
@@ -54,38 +58,35 @@ absl::StatusOr<Scenario> ParseScenario(const std::vector<ScenarioInput>& inputs,
 // The allocator's inputs, prepared as kube-scheduler's PreFilter does.
 struct ScenarioInputs {
   std::vector<api::ResourceSlice> slices;  // DeviceTaintRule taints applied
-  AllocatedState state;
+  allocator::AllocatedState state;
   api::Node node;
   std::vector<const api::ResourceClaim*> claims;  // without status.allocation
 };
 ScenarioInputs BuildInputs(const Scenario& scenario);
 
-// Returns the slices with the taints of matching DeviceTaintRules appended
-// to their devices, in rule order (resourceslice/tracker's selection).
-std::vector<api::ResourceSlice> ApplyTaintRules(
-    std::vector<api::ResourceSlice> slices,
-    const std::vector<api::DeviceTaintRule>& rules);
-
 struct RunOptions {
   bool explain = false;
-  UpstreamFixes fixes;                         // default: exactly upstream
+  allocator::UpstreamFixes fixes;              // default: exactly upstream
   absl::Duration timeout = absl::Seconds(10);  // kube-scheduler's default
 };
 
 // Allocates the scenario and returns the outcome.
-Outcome RunScenario(const Scenario& scenario, const RunOptions& options);
+allocator::Outcome RunScenario(const Scenario& scenario,
+                               const RunOptions& options);
 
 // The result document (identical to draref's; shareIDs replaced by
 // "<share-id>"), plus "reasons" per claim when explanations were built.
-api::Json ResultDocument(const Scenario& scenario, const Outcome& outcome);
+api::Json ResultDocument(const Scenario& scenario,
+                         const allocator::Outcome& outcome);
 
 // The document for a file that is not a valid scenario.
 api::Json InvalidScenarioDocument(std::string_view message);
 
 // The result as a table: one row per allocated device, or per claim with
 // its reasons.
-std::string ResultTable(const Scenario& scenario, const Outcome& outcome);
+std::string ResultTable(const Scenario& scenario,
+                        const allocator::Outcome& outcome);
 
-}  // namespace draplane::allocator
+}  // namespace draplane::scenario
 
-#endif  // DRAPLANE_ALLOCATOR_SCENARIO_H_
+#endif  // DRAPLANE_SCENARIO_SCENARIO_H_

@@ -1,4 +1,4 @@
-#include "apiserver/http_server.h"
+#include "http/http_server.h"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -11,13 +11,15 @@
 #include "apiserver/tls_credentials.h"
 #include "gtest/gtest.h"
 
-namespace draplane::apiserver {
+namespace draplane::http {
 namespace {
 
 namespace net = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
+namespace beast_http = beast::http;
 using tcp = net::ip::tcp;
+using apiserver::AdminKubeconfig;
+using apiserver::LoadOrCreateCredentials;
 
 // Echoes the request: method, path, query and body; /stream answers with
 // three chunks.
@@ -34,18 +36,18 @@ void Echo(const HttpRequest& req, ResponseWriter& w) {
 }
 
 template <class Stream>
-http::response<http::string_body> Fetch(Stream& stream, http::verb verb,
-                                        const std::string& target,
-                                        const std::string& body = "") {
-  http::request<http::string_body> req{verb, target, 11};
-  req.set(http::field::host, "127.0.0.1");
+beast_http::response<beast_http::string_body> Fetch(
+    Stream& stream, beast_http::verb verb, const std::string& target,
+    const std::string& body = "") {
+  beast_http::request<beast_http::string_body> req{verb, target, 11};
+  req.set(beast_http::field::host, "127.0.0.1");
   req.set("X-Test", "hdr");
   req.body() = body;
   req.prepare_payload();
-  http::write(stream, req);
+  beast_http::write(stream, req);
   beast::flat_buffer buffer;
-  http::response<http::string_body> res;
-  http::read(stream, buffer, res);
+  beast_http::response<beast_http::string_body> res;
+  beast_http::read(stream, buffer, res);
   return res;
 }
 
@@ -55,15 +57,15 @@ TEST(HttpServerTest, ServesRequestsWithKeepAliveAndDecodesQueries) {
   net::io_context io;
   tcp::socket socket(io);
   socket.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
-  auto res = Fetch(socket, http::verb::post,
+  auto res = Fetch(socket, beast_http::verb::post,
                    "/a%2Fb?labelSelector=app%3Dx%2Cy&flag&sp=a+b", "payload");
   EXPECT_EQ(res.result_int(), 200);
   EXPECT_EQ(res.body(),
             "POST /a/b flag= labelSelector=app=x,y sp=a b [payload] hdr");
   // Same connection again.
-  auto second = Fetch(socket, http::verb::get, "/x");
+  auto second = Fetch(socket, beast_http::verb::get, "/x");
   EXPECT_EQ(second.body(), "GET /x [] hdr");
-  auto streamed = Fetch(socket, http::verb::get, "/stream");
+  auto streamed = Fetch(socket, beast_http::verb::get, "/stream");
   EXPECT_EQ(streamed.body(), "one\ntwo\nthree\n");
 }
 
@@ -76,7 +78,7 @@ TEST(HttpServerTest, RefusesTooLargeBodies) {
   net::io_context io;
   tcp::socket socket(io);
   socket.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
-  auto res = Fetch(socket, http::verb::post, "/", std::string(4096, 'x'));
+  auto res = Fetch(socket, beast_http::verb::post, "/", std::string(4096, 'x'));
   EXPECT_EQ(res.result_int(), 413);
   EXPECT_EQ(res.body(), "{\"code\":413}");
 }
@@ -123,7 +125,7 @@ TEST(HttpServerTest, ServesTlsWithTheGeneratedCa) {
   stream.next_layer().connect(
       {net::ip::make_address("127.0.0.1"), (*server)->port()});
   stream.handshake(net::ssl::stream_base::client);
-  auto res = Fetch(stream, http::verb::get, "/tls");
+  auto res = Fetch(stream, beast_http::verb::get, "/tls");
   EXPECT_EQ(res.body(), "GET /tls [] hdr");
 
   const std::string kubeconfig =
@@ -135,4 +137,4 @@ TEST(HttpServerTest, ServesTlsWithTheGeneratedCa) {
 }
 
 }  // namespace
-}  // namespace draplane::apiserver
+}  // namespace draplane::http

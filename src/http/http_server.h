@@ -1,8 +1,8 @@
 // A small HTTP/1.1 server (Boost.Beast) with optional TLS, for the API
 // server: one thread per connection with blocking I/O, keep-alive, request
 // body limit, and streamed (chunked) responses for watches.
-#ifndef DRAPLANE_APISERVER_HTTP_SERVER_H_
-#define DRAPLANE_APISERVER_HTTP_SERVER_H_
+#ifndef DRAPLANE_HTTP_HTTP_SERVER_H_
+#define DRAPLANE_HTTP_HTTP_SERVER_H_
 
 #include <cstdint>
 #include <functional>
@@ -15,7 +15,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace draplane::apiserver {
+namespace draplane::http {
 
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...
@@ -84,6 +84,6 @@ class HttpServer {
   virtual void Stop() = 0;
 };
 
-}  // namespace draplane::apiserver
+}  // namespace draplane::http
 
-#endif  // DRAPLANE_APISERVER_HTTP_SERVER_H_
+#endif  // DRAPLANE_HTTP_HTTP_SERVER_H_

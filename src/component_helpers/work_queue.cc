@@ -1,14 +1,16 @@
-#include "controllers/work_queue.h"
+#include "component_helpers/work_queue.h"
 
 #include <algorithm>
-#include <iostream>
 
-#include "absl/time/clock.h"
+#include "logging/log.h"
 
-namespace draplane::controllers {
+namespace draplane::component_helpers {
 
-WorkQueue::WorkQueue(absl::Duration initial_backoff, absl::Duration max_backoff)
-    : initial_backoff_(initial_backoff), max_backoff_(max_backoff) {}
+WorkQueue::WorkQueue(absl::Duration initial_backoff, absl::Duration max_backoff,
+                     Clock* clock)
+    : initial_backoff_(initial_backoff),
+      max_backoff_(max_backoff),
+      clock_(clock != nullptr ? *clock : RealClock()) {}
 
 void WorkQueue::AddLocked(const std::string& key) {
   if (shut_down_ || dirty_.count(key) > 0) return;
@@ -28,7 +30,7 @@ void WorkQueue::AddRateLimited(const std::string& key) {
   int n = failures_[key]++;
   absl::Duration d = initial_backoff_;
   for (int i = 0; i < n && d < max_backoff_; ++i) d *= 2;
-  delayed_.emplace(absl::Now() + std::min(d, max_backoff_), key);
+  delayed_.emplace(clock_.Now() + std::min(d, max_backoff_), key);
   cv_.notify_one();
 }
 
@@ -41,7 +43,7 @@ std::optional<std::string> WorkQueue::Get() {
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     if (shut_down_) return std::nullopt;
-    absl::Time now = absl::Now();
+    absl::Time now = clock_.Now();
     while (!delayed_.empty() && delayed_.begin()->first <= now) {
       std::string key = delayed_.begin()->second;
       delayed_.erase(delayed_.begin());
@@ -54,10 +56,9 @@ std::optional<std::string> WorkQueue::Get() {
       processing_.insert(key);
       return key;
     }
-    absl::Duration wait = absl::Seconds(1);
-    if (!delayed_.empty()) wait = std::min(wait, delayed_.begin()->first - now);
-    cv_.wait_for(lock, absl::ToChronoNanoseconds(
-                           std::max(wait, absl::Microseconds(100))));
+    clock_.WaitUntil(
+        cv_, lock,
+        delayed_.empty() ? absl::InfiniteFuture() : delayed_.begin()->first);
   }
 }
 
@@ -88,12 +89,12 @@ void RunWorker(WorkQueue& queue, std::string_view component,
     if (s.ok()) {
       queue.Forget(*key);
     } else {
-      std::cerr << component << ": " << *key << " failed with: " << s.message()
-                << "\n";
+      logging::Error("Sync failed; retrying after backoff",
+                     {{"component", component}, {"key", *key}, {"err", s}});
       queue.AddRateLimited(*key);
     }
     queue.Done(*key);
   }
 }
 
-}  // namespace draplane::controllers
+}  // namespace draplane::component_helpers

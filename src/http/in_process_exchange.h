@@ -7,17 +7,17 @@
 // would have decoded from the bytes (same JSON, same typed object); HTTP
 // callers never see a difference. Beyond upstream (kube-apiserver has no
 // in-process clients); see docs/apiserver.md.
-#ifndef DRAPLANE_APISERVER_IN_PROCESS_EXCHANGE_H_
-#define DRAPLANE_APISERVER_IN_PROCESS_EXCHANGE_H_
+#ifndef DRAPLANE_HTTP_IN_PROCESS_EXCHANGE_H_
+#define DRAPLANE_HTTP_IN_PROCESS_EXCHANGE_H_
 
 #include <memory>
 #include <string_view>
 
 #include "api/meta_types.h"
 #include "api/object.h"
-#include "apiserver/http_server.h"
+#include "http/http_server.h"
 
-namespace draplane::apiserver {
+namespace draplane::http {
 
 class InProcessExchange {
  public:
@@ -62,6 +62,6 @@ class InProcessExchange {
                           std::shared_ptr<const api::Object> object) = 0;
 };
 
-}  // namespace draplane::apiserver
+}  // namespace draplane::http
 
-#endif  // DRAPLANE_APISERVER_IN_PROCESS_EXCHANGE_H_
+#endif  // DRAPLANE_HTTP_IN_PROCESS_EXCHANGE_H_

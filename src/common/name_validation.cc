@@ -1,4 +1,4 @@
-#include "api/internal/name_validation.h"
+#include "common/name_validation.h"
 
 #include <array>
 #include <cstdint>
@@ -6,7 +6,7 @@
 
 #include "common/semver.h"
 
-namespace draplane::api::internal {
+namespace draplane::name_validation {
 namespace {
 
 bool IsLowerAlnum(char c) {
@@ -487,4 +487,4 @@ std::vector<std::string> IsValidInterfaceAddress(std::string_view value) {
   return {};
 }
 
-}  // namespace draplane::api::internal
+}  // namespace draplane::name_validation

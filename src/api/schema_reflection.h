@@ -1,16 +1,18 @@
 // Read-only reflection over the JSON mapping of the object model, for code
 // that describes the model rather than decoding it (the OpenAPI generator in
-// src/openapi). It exposes exactly what FieldsOf<S> declares in
-// type_mappings.h: each member's JSON name, its flags and its C++ type, and
-// whether the struct keeps unmodelled members (a Rest() entry).
+// src/openapi). It exposes exactly what the api library's field tables
+// declare (internal/type_mappings.h): each member's JSON name, its flags and
+// its C++ type, whether the struct keeps unmodelled members (a Rest()
+// entry), and the plain struct a compactly held type is coded through. The
+// field tables themselves stay private to the api library.
 //
 // Usage:
 //   ForEachMappedField<api::Pod>([&](std::string_view json_name,
 //                                    unsigned flags, auto type) {
 //     using M = typename decltype(type)::type;  // e.g. api::PodSpec
 //   });
-#ifndef DRAPLANE_API_INTERNAL_SCHEMA_REFLECTION_H_
-#define DRAPLANE_API_INTERNAL_SCHEMA_REFLECTION_H_
+#ifndef DRAPLANE_API_SCHEMA_REFLECTION_H_
+#define DRAPLANE_API_SCHEMA_REFLECTION_H_
 
 #include <string_view>
 #include <tuple>
@@ -19,18 +21,31 @@
 #include "api/internal/json_mapping.h"
 #include "api/internal/type_mappings.h"
 
-namespace draplane::api::internal {
+namespace draplane::api::schema_reflection {
+
+// S has a field table (every modelled struct).
+template <class S>
+concept Mapped = internal::Mapped<S>;
+// T is held compactly and coded as WireFormOf<T> (a Mapped struct).
+template <class T>
+concept HasWireForm = internal::HasWireForm<T>;
+template <class T>
+using WireFormOf = typename internal::WireForm<T>::type;
+
+// Member flags passed to ForEachMappedField's callback.
+inline constexpr unsigned kTimestampField = internal::kTimestamp;
 
 // True when S declares a Rest() member: JSON members S does not model are
 // kept verbatim (so they are valid, not strict-decoding errors).
 template <class S>
 requires Mapped<S>
 constexpr bool KeepsUnknownFields() {
+  using internal::kIsRest;
   return std::apply(
       [](const auto&... spec) {
         return (kIsRest<std::remove_cvref_t<decltype(spec)>> || ...);
       },
-      FieldsOf<S>);
+      internal::FieldsOf<S>);
 }
 
 // Calls fn(json_name, flags, std::type_identity<M>{}) for every named member
@@ -40,6 +55,8 @@ constexpr bool KeepsUnknownFields() {
 template <class S, class Fn>
 requires Mapped<S>
 void ForEachMappedField(Fn&& fn) {
+  using internal::kIsEmbed;
+  using internal::kIsRest;
   std::apply(
       [&](const auto&... spec) {
         (
@@ -55,9 +72,9 @@ void ForEachMappedField(Fn&& fn) {
             }(),
             ...);
       },
-      FieldsOf<S>);
+      internal::FieldsOf<S>);
 }
 
-}  // namespace draplane::api::internal
+}  // namespace draplane::api::schema_reflection
 
-#endif  // DRAPLANE_API_INTERNAL_SCHEMA_REFLECTION_H_
+#endif  // DRAPLANE_API_SCHEMA_REFLECTION_H_

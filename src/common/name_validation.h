@@ -5,8 +5,8 @@
 //
 // Each Is* function returns the list of problems upstream reports (empty when
 // the value is valid), in upstream's order.
-#ifndef DRAPLANE_API_INTERNAL_NAME_VALIDATION_H_
-#define DRAPLANE_API_INTERNAL_NAME_VALIDATION_H_
+#ifndef DRAPLANE_COMMON_NAME_VALIDATION_H_
+#define DRAPLANE_COMMON_NAME_VALIDATION_H_
 
 #include <initializer_list>
 #include <optional>
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace draplane::api::internal {
+namespace draplane::name_validation {
 
 inline constexpr int kDNS1123LabelMaxLength = 63;
 inline constexpr int kDNS1123SubdomainMaxLength = 253;
@@ -58,6 +58,6 @@ std::optional<std::string> UUIDValidateError(std::string_view value);
 // Go's IP formatting): the messages for an invalid "ifaddr" value.
 std::vector<std::string> IsValidInterfaceAddress(std::string_view value);
 
-}  // namespace draplane::api::internal
+}  // namespace draplane::name_validation
 
-#endif  // DRAPLANE_API_INTERNAL_NAME_VALIDATION_H_
+#endif  // DRAPLANE_COMMON_NAME_VALIDATION_H_

@@ -1,4 +1,4 @@
-#include "apiserver/http_server.h"
+#include "http/http_server.h"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -18,13 +18,13 @@
 
 #include "common/str_cat.h"
 
-namespace draplane::apiserver {
+namespace draplane::http {
 namespace {
 
 namespace net = boost::asio;
 namespace ssl = boost::asio::ssl;
 namespace beast = boost::beast;
-namespace http = boost::beast::http;
+namespace beast_http = boost::beast::http;
 using tcp = net::ip::tcp;
 
 int HexValue(char c) {
@@ -86,14 +86,14 @@ class StreamWriter : public ResponseWriter {
   void Send(int status, const HttpHeaders& headers, std::string body) override {
     if (answered_) return;
     answered_ = true;
-    http::response<http::string_body> res{static_cast<http::status>(status),
-                                          version_};
+    beast_http::response<beast_http::string_body> res{
+        static_cast<beast_http::status>(status), version_};
     for (const auto& [k, v] : headers) res.set(k, v);
     res.keep_alive(keep_alive_);
     res.body() = std::move(body);
     res.prepare_payload();
     beast::error_code ec;
-    http::write(stream_, res, ec);
+    beast_http::write(stream_, res, ec);
     if (ec) failed_ = true;
   }
 
@@ -101,14 +101,14 @@ class StreamWriter : public ResponseWriter {
     if (answered_) return false;
     answered_ = true;
     streamed_ = true;
-    http::response<http::empty_body> res{static_cast<http::status>(status),
-                                         version_};
+    beast_http::response<beast_http::empty_body> res{
+        static_cast<beast_http::status>(status), version_};
     for (const auto& [k, v] : headers) res.set(k, v);
     res.keep_alive(false);
     res.chunked(true);
-    http::response_serializer<http::empty_body> sr{res};
+    beast_http::response_serializer<beast_http::empty_body> sr{res};
     beast::error_code ec;
-    http::write_header(stream_, sr, ec);
+    beast_http::write_header(stream_, sr, ec);
     if (ec) failed_ = true;
     return !failed_;
   }
@@ -117,7 +117,8 @@ class StreamWriter : public ResponseWriter {
     if (!streamed_ || failed_) return false;
     if (data.empty()) return true;
     beast::error_code ec;
-    net::write(stream_, http::make_chunk(net::buffer(data.data(), data.size())),
+    net::write(stream_,
+               beast_http::make_chunk(net::buffer(data.data(), data.size())),
                ec);
     if (ec) failed_ = true;
     return !failed_;
@@ -138,7 +139,7 @@ class StreamWriter : public ResponseWriter {
       Send(500, {{"Content-Type", "text/plain"}}, "no response\n");
     } else if (streamed_ && !failed_) {
       beast::error_code ec;
-      net::write(stream_, http::make_chunk_last(), ec);
+      net::write(stream_, beast_http::make_chunk_last(), ec);
     }
   }
   bool streamed() const { return streamed_; }
@@ -290,12 +291,12 @@ class HttpServerImpl : public HttpServer {
   void Serve(Stream& stream) {
     beast::flat_buffer buffer;
     while (!stopping_) {
-      http::request_parser<http::string_body> parser;
+      beast_http::request_parser<beast_http::string_body> parser;
       parser.header_limit(64 * 1024);
       parser.body_limit(options_.max_body_bytes);
       beast::error_code ec;
-      http::read(stream, buffer, parser, ec);
-      if (ec == http::error::body_limit) {
+      beast_http::read(stream, buffer, parser, ec);
+      if (ec == beast_http::error::body_limit) {
         StreamWriter<Stream> w(stream, parser.get().version(), false,
                                stopping_);
         w.Send(413, {{"Content-Type", "application/json"}},
@@ -365,4 +366,4 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
   return std::unique_ptr<HttpServer>(std::move(server));
 }
 
-}  // namespace draplane::apiserver
+}  // namespace draplane::http

@@ -1,0 +1,113 @@
+#include "component_helpers/work_queue.h"
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "clock/simulated_clock.h"
+#include "gtest/gtest.h"
+
+namespace draplane::component_helpers {
+namespace {
+
+TEST(WorkQueueTest, DeduplicatesWaitingKeys) {
+  WorkQueue q(absl::Milliseconds(1), absl::Seconds(1));
+  q.Add("a");
+  q.Add("b");
+  q.Add("a");
+  EXPECT_EQ(q.Len(), 2u);
+  EXPECT_EQ(*q.Get(), "a");
+  EXPECT_EQ(*q.Get(), "b");
+}
+
+TEST(WorkQueueTest, KeyAddedWhileProcessingComesBackAfterDone) {
+  WorkQueue q(absl::Milliseconds(1), absl::Seconds(1));
+  q.Add("a");
+  ASSERT_EQ(*q.Get(), "a");
+  q.Add("a");  // not handed out twice concurrently
+  EXPECT_EQ(q.Len(), 0u);
+  q.Done("a");
+  EXPECT_EQ(q.Len(), 1u);
+  EXPECT_EQ(*q.Get(), "a");
+}
+
+// Gets one key on another thread; `got` is set once it returns. A test
+// that fails before Join shuts the queue down so that the thread ends.
+class Getter {
+ public:
+  explicit Getter(WorkQueue& q)
+      : q_(q), thread_([this] {
+          key_ = q_.Get();
+          got_ = true;
+        }) {}
+  ~Getter() {
+    if (!got_) q_.ShutDown();
+    thread_.join();
+  }
+  bool got() const { return got_; }
+  std::optional<std::string> Join() {
+    thread_.join();
+    thread_ = std::thread([] {});
+    return key_;
+  }
+
+ private:
+  WorkQueue& q_;
+  std::optional<std::string> key_;
+  std::atomic<bool> got_{false};
+  std::thread thread_;
+};
+
+TEST(WorkQueueTest, RateLimitedKeysWaitTheirBackoffExactly) {
+  SimulatedClock clock;
+  WorkQueue q(absl::Seconds(20), absl::Seconds(60), &clock);
+  q.AddRateLimited("a");
+  {
+    Getter getter(q);
+    ASSERT_TRUE(clock.AwaitWaiters(1));
+    clock.Advance(absl::Seconds(19));
+    ASSERT_TRUE(clock.AwaitWaiters(1));  // still waiting at 19 s
+    EXPECT_FALSE(getter.got());
+    clock.Advance(absl::Seconds(1));
+    EXPECT_EQ(getter.Join(), "a");
+  }
+  q.Done("a");
+  q.AddRateLimited("a");  // second failure: 40 s
+  {
+    Getter getter(q);
+    ASSERT_TRUE(clock.AwaitWaiters(1));
+    clock.Advance(absl::Seconds(39));
+    ASSERT_TRUE(clock.AwaitWaiters(1));
+    EXPECT_FALSE(getter.got());
+    clock.Advance(absl::Seconds(1));
+    EXPECT_EQ(getter.Join(), "a");
+  }
+  q.Done("a");
+  q.AddRateLimited("a");  // third failure: 80 s, capped at 60 s
+  {
+    Getter getter(q);
+    ASSERT_TRUE(clock.AwaitWaiters(1));
+    clock.Advance(absl::Seconds(60));
+    EXPECT_EQ(getter.Join(), "a");
+  }
+  q.Done("a");
+  q.Forget("a");
+  q.AddRateLimited("a");  // forgotten: back to 20 s
+  Getter getter(q);
+  ASSERT_TRUE(clock.AwaitWaiters(1));
+  clock.Advance(absl::Seconds(20));
+  EXPECT_EQ(getter.Join(), "a");
+}
+
+TEST(WorkQueueTest, ShutDownWakesGet) {
+  SimulatedClock clock;
+  WorkQueue q(absl::Milliseconds(1), absl::Seconds(1), &clock);
+  Getter getter(q);
+  ASSERT_TRUE(clock.AwaitWaiters(1));  // blocked in Get
+  q.ShutDown();
+  EXPECT_EQ(getter.Join(), std::nullopt);
+}
+
+}  // namespace
+}  // namespace draplane::component_helpers
