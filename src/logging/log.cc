@@ -176,9 +176,8 @@ std::string FormatRecord(Format format, Severity severity, int verbosity,
     int64_t micros = absl::ToUnixMicros(now);
     out = fmt::format("{{\"ts\":{}.{:06d},\"caller\":", micros / 1000000,
                       micros % 1000000);
-    AppendJsonString(out,
-                     fmt::format("{}:{}", ShortPath(message.where.file_name()),
-                                 message.where.line()));
+    AppendJsonString(
+        out, fmt::format("{}:{}", ShortPath(message.file), message.line));
     out += ",\"msg\":";
     AppendJsonString(out, message.text);
     if (severity == Severity::kInfo || severity == Severity::kWarning) {
@@ -203,8 +202,7 @@ std::string FormatRecord(Format format, Severity severity, int verbosity,
   out = fmt::format("{}{:02d}{:02d} {:02d}:{:02d}:{:02d}.{:06d} {:7d} {}:{}] ",
                     SeverityLetter(severity), civil.month(), civil.day(),
                     civil.hour(), civil.minute(), civil.second(), micros,
-                    thread_id, BaseName(message.where.file_name()),
-                    message.where.line());
+                    thread_id, BaseName(message.file), message.line);
   out += StrconvQuote(message.text);
   for (const Field& f : fields) {
     out.push_back(' ');

@@ -34,7 +34,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
-#include <source_location>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -64,20 +63,22 @@ Options CurrentOptions();
 absl::StatusOr<Format> ParseFormat(std::string_view name);
 
 // A log message and the place it was logged from: built implicitly from the
-// message text at the call site.
+// message text at the call site. (__builtin_FILE/LINE rather than
+// std::source_location, which clang 14 with libstdc++ lacks.)
 struct Message {
-  Message(const char* text,
-          std::source_location where = std::source_location::current())
-      : text(text), where(where) {}
-  Message(std::string_view text,
-          std::source_location where = std::source_location::current())
-      : text(text), where(where) {}
-  Message(const std::string& text,
-          std::source_location where = std::source_location::current())
-      : text(text), where(where) {}
+  Message(const char* text, const char* file = __builtin_FILE(),
+          int line = __builtin_LINE())
+      : text(text), file(file), line(line) {}
+  Message(std::string_view text, const char* file = __builtin_FILE(),
+          int line = __builtin_LINE())
+      : text(text), file(file), line(line) {}
+  Message(const std::string& text, const char* file = __builtin_FILE(),
+          int line = __builtin_LINE())
+      : text(text), file(file), line(line) {}
 
   std::string_view text;
-  std::source_location where;
+  const char* file;
+  int line;
 };
 
 // One value of a key/value pair, already formatted.

@@ -39,7 +39,7 @@ TEST_F(LogTest, TextRecordIsKlogStructuredText) {
        {"attempt", 3},
        {"ready", false}});
   const std::string file_line =
-      "log_test.cc:" + std::to_string(message.where.line()) + "] ";
+      "log_test.cc:" + std::to_string(message.line) + "] ";
   EXPECT_EQ(line, "E1204 19:11:26.123456   12345 " + file_line +
                       "\"Heartbeat failed\" node=\"gpu-1\" "
                       "err=\"UNAVAILABLE: connection refused\" attempt=3 "
@@ -64,7 +64,7 @@ TEST_F(LogTest, JsonRecordIsComponentBaseShape) {
   EXPECT_EQ(j.dump(),
             nlohmann::ordered_json::parse(
                 R"({"ts":1733339486.123456,"caller":"logging/log_test.cc:)" +
-                std::to_string(message.where.line()) +
+                std::to_string(message.line) +
                 R"(","msg":"Published ResourceSlices","v":2,"node":"gpu-1",)"
                 R"("count":4,"took":"1.5s"})")
                 .dump());
