@@ -191,7 +191,7 @@ absl::StatusOr<PodObjects> BuildPod(const TracePod& p,
 
 absl::StatusOr<PodFactory> PodFactory::Create(
     const std::vector<TracePod>& pods) {
-  PodFactory factory(pods);
+  PodFactory factory;
   std::map<std::tuple<int64_t, int64_t, int, int64_t, std::vector<std::string>>,
            std::shared_ptr<const PodObjects>>
       by_shape;

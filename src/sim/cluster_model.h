@@ -64,13 +64,12 @@ absl::StatusOr<PodObjects> BuildPod(const TracePod& pod,
 // Instantiate is thread-safe (it only reads the templates).
 class PodFactory {
  public:
-  // Decodes one template per distinct shape of `pods` (kept by reference).
+  // Decodes one template per distinct shape of `pods`.
   static absl::StatusOr<PodFactory> Create(const std::vector<TracePod>& pods);
   PodObjects Instantiate(size_t index, const std::string& name) const;
 
  private:
-  explicit PodFactory(const std::vector<TracePod>& pods) : pods_(&pods) {}
-  const std::vector<TracePod>* pods_;
+  PodFactory() = default;
   std::vector<std::shared_ptr<const PodObjects>> templates_;  // per pod
 };
 
