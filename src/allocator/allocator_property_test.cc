@@ -20,9 +20,6 @@ namespace draplane::allocator {
 namespace {
 
 using scenario::BuildInputs;
-using scenario::ParseScenario;
-using scenario::RunOptions;
-using scenario::RunScenario;
 using scenario::Scenario;
 using scenario::ScenarioInputs;
 

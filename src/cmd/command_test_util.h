@@ -34,6 +34,7 @@ struct Result {
 inline Result RunDraplane(std::vector<std::string> args) {
   args.insert(args.begin(), "draplane");
   std::vector<const char*> argv;
+  argv.reserve(args.size());
   for (const auto& a : args) argv.push_back(a.c_str());
   std::ostringstream out, err;
   int code = RunMain(static_cast<int>(argv.size()), argv.data(), {out, err});

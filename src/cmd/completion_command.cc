@@ -107,7 +107,9 @@ std::string Zsh(const std::vector<Node>& nodes) {
   for (const Node& n : nodes) {
     std::vector<std::string> subs;
     for (const auto& [name, summary] : n.subcommands) {
-      subs.push_back(Quote(name + ":" + summary));
+      std::string entry = name;
+      entry.append(":").append(summary);
+      subs.push_back(Quote(entry));
     }
     std::vector<std::string> opts;
     for (const std::string& o : n.options) opts.push_back(Quote(o));

@@ -1,9 +1,9 @@
 #include "cmd/component_support.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <random>
 

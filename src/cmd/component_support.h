@@ -5,8 +5,7 @@
 #ifndef DRAPLANE_CMD_COMPONENT_SUPPORT_H_
 #define DRAPLANE_CMD_COMPONENT_SUPPORT_H_
 
-#include <signal.h>
-
+#include <csignal>
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -28,7 +28,7 @@ std::vector<std::string> Lines(const std::string& text) {
 }
 
 // Every command path below draplane ({"cel", "eval"}, ...).
-void Paths(const CLI::App* app, std::vector<std::string> prefix,
+void Paths(const CLI::App* app, const std::vector<std::string>& prefix,
            std::vector<std::vector<std::string>>& out) {
   for (const CLI::App* sub :
        app->get_subcommands([](const CLI::App*) { return true; })) {

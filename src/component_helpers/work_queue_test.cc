@@ -7,6 +7,7 @@
 
 #include "clock/simulated_clock.h"
 #include "gtest/gtest.h"
+#include "testing/async_call.h"
 
 namespace draplane::component_helpers {
 namespace {
@@ -32,31 +33,12 @@ TEST(WorkQueueTest, KeyAddedWhileProcessingComesBackAfterDone) {
   EXPECT_EQ(*q.Get(), "a");
 }
 
-// Gets one key on another thread; `got` is set once it returns. A test
-// that fails before Join shuts the queue down so that the thread ends.
-class Getter {
+// Get() on another thread.
+class Getter : public draplane::testing::AsyncCall<std::optional<std::string>> {
  public:
   explicit Getter(WorkQueue& q)
-      : q_(q), thread_([this] {
-          key_ = q_.Get();
-          got_ = true;
-        }) {}
-  ~Getter() {
-    if (!got_) q_.ShutDown();
-    thread_.join();
-  }
-  bool got() const { return got_; }
-  std::optional<std::string> Join() {
-    thread_.join();
-    thread_ = std::thread([] {});
-    return key_;
-  }
-
- private:
-  WorkQueue& q_;
-  std::optional<std::string> key_;
-  std::atomic<bool> got_{false};
-  std::thread thread_;
+      : AsyncCall([&q] { return q.Get(); }, [&q] { q.ShutDown(); }) {}
+  bool got() const { return done(); }
 };
 
 TEST(WorkQueueTest, RateLimitedKeysWaitTheirBackoffExactly) {

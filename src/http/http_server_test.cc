@@ -30,8 +30,9 @@ void Echo(const HttpRequest& req, ResponseWriter& w) {
     return;
   }
   std::string out = req.method + " " + req.path;
-  for (const auto& [k, v] : req.query) out += " " + k + "=" + v;
-  out += " [" + req.body + "] " + req.Header("x-test");
+  for (const auto& [k, v] : req.query)
+    out.append(" ").append(k).append("=").append(v);
+  out.append(" [").append(req.body).append("] ").append(req.Header("x-test"));
   w.Send(200, {{"Content-Type", "text/plain"}}, out);
 }
 

@@ -11,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "common/go_strconv.h"
 #include "fmt/format.h"
+#include "nlohmann/json.hpp"
 #include "spdlog/logger.h"
 #include "spdlog/sinks/base_sink.h"
 #include "spdlog/sinks/stdout_sinks.h"
@@ -89,35 +90,10 @@ char SeverityLetter(Severity severity) {
   return '?';
 }
 
-// A JSON string literal (RFC 8259 escaping).
+// A JSON string literal; bytes that are not UTF-8 become U+FFFD.
 void AppendJsonString(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out += fmt::format("\\u{:04x}", c);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out.push_back('"');
+  out += nlohmann::json(std::string(s))
+             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void Write(Severity severity, int verbosity, const Message& message,

@@ -120,6 +120,7 @@ TEST_F(LogTest, ParseFormat) {
 TEST_F(LogTest, ConcurrentRecordsStayWhole) {
   ScopedCapture capture;
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([t] {
       for (int i = 0; i < 200; ++i) Info("record", {{"t", t}, {"i", i}});

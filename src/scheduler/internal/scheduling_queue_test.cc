@@ -7,6 +7,7 @@
 
 #include "clock/simulated_clock.h"
 #include "gtest/gtest.h"
+#include "testing/async_call.h"
 
 namespace draplane::scheduler::internal {
 namespace {
@@ -19,30 +20,12 @@ QueueOptions On(SimulatedClock& clock) {
   return o;
 }
 
-// Pops on another thread; the result once it returns. A test that fails
-// before Join closes the queue so that the thread ends.
-class Popper {
+// Pop() on another thread.
+class Popper
+    : public draplane::testing::AsyncCall<std::optional<std::string>> {
  public:
   explicit Popper(SchedulingQueue& q)
-      : q_(q), thread_([this] {
-          key_ = q_.Pop();
-          done_ = true;
-        }) {}
-  ~Popper() {
-    if (!done_) q_.Close();
-    if (thread_.joinable()) thread_.join();
-  }
-  bool done() const { return done_; }
-  std::optional<std::string> Join() {
-    thread_.join();
-    return key_;
-  }
-
- private:
-  SchedulingQueue& q_;
-  std::optional<std::string> key_;
-  std::atomic<bool> done_{false};
-  std::thread thread_;
+      : AsyncCall([&q] { return q.Pop(); }, [&q] { q.Close(); }) {}
 };
 
 TEST(SchedulingQueueTest, HigherPriorityFirstThenArrival) {
