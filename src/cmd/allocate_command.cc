@@ -132,9 +132,9 @@ void RegisterAllocate(CLI::App& app, Streams streams, int* exit_code) {
       "error (bad CEL, unknown class...); 2 usage.\n\n"
       "Example:\n"
       "  draplane allocate -f scenario.yaml --explain\n"
-      "  draplane allocate -f examples/allocate/seed-training.yaml \\\n"
-      "    -f examples/standalone/seed-corrected/02-deviceclasses.yaml \\\n"
-      "    -f examples/cel-match/seed-cluster-slices.yaml --explain\n"
+      "  draplane allocate -f "
+      "tests/scenarios/claims-compete-for-one-device.yaml "
+      "--explain\n"
       "  draplane allocate -f scenario.yaml --node node2 -o json");
   cmd->add_option("-f,--filename", flags->files,
                   "Scenario file (YAML or JSON stream), directory, or - for "

@@ -33,12 +33,13 @@ TEST(WorkQueueTest, KeyAddedWhileProcessingComesBackAfterDone) {
   EXPECT_EQ(*q.Get(), "a");
 }
 
+using draplane::testing::ReturnsAfter;
+
 // Get() on another thread.
 class Getter : public draplane::testing::AsyncCall<std::optional<std::string>> {
  public:
   explicit Getter(WorkQueue& q)
       : AsyncCall([&q] { return q.Get(); }, [&q] { q.ShutDown(); }) {}
-  bool got() const { return done(); }
 };
 
 TEST(WorkQueueTest, RateLimitedKeysWaitTheirBackoffExactly) {
@@ -47,38 +48,28 @@ TEST(WorkQueueTest, RateLimitedKeysWaitTheirBackoffExactly) {
   q.AddRateLimited("a");
   {
     Getter getter(q);
-    ASSERT_TRUE(clock.AwaitWaiters(1));
-    clock.Advance(absl::Seconds(19));
-    ASSERT_TRUE(clock.AwaitWaiters(1));  // still waiting at 19 s
-    EXPECT_FALSE(getter.got());
-    clock.Advance(absl::Seconds(1));
+    ASSERT_TRUE(ReturnsAfter(clock, getter, absl::Seconds(20)));
     EXPECT_EQ(getter.Join(), "a");
   }
   q.Done("a");
   q.AddRateLimited("a");  // second failure: 40 s
   {
     Getter getter(q);
-    ASSERT_TRUE(clock.AwaitWaiters(1));
-    clock.Advance(absl::Seconds(39));
-    ASSERT_TRUE(clock.AwaitWaiters(1));
-    EXPECT_FALSE(getter.got());
-    clock.Advance(absl::Seconds(1));
+    ASSERT_TRUE(ReturnsAfter(clock, getter, absl::Seconds(40)));
     EXPECT_EQ(getter.Join(), "a");
   }
   q.Done("a");
   q.AddRateLimited("a");  // third failure: 80 s, capped at 60 s
   {
     Getter getter(q);
-    ASSERT_TRUE(clock.AwaitWaiters(1));
-    clock.Advance(absl::Seconds(60));
+    ASSERT_TRUE(ReturnsAfter(clock, getter, absl::Seconds(60)));
     EXPECT_EQ(getter.Join(), "a");
   }
   q.Done("a");
   q.Forget("a");
   q.AddRateLimited("a");  // forgotten: back to 20 s
   Getter getter(q);
-  ASSERT_TRUE(clock.AwaitWaiters(1));
-  clock.Advance(absl::Seconds(20));
+  ASSERT_TRUE(ReturnsAfter(clock, getter, absl::Seconds(20)));
   EXPECT_EQ(getter.Join(), "a");
 }
 

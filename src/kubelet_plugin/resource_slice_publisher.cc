@@ -117,7 +117,7 @@ absl::StatusOr<int64_t> ResourceSlicePublisher::Publish(
       auto updated = api_->Update(SliceObject(s));
       if (!updated.ok()) return updated.status();
     } else {
-      char prefix[16];
+      char prefix[24];  // 16 hex digits of a size_t at most, and the NUL
       std::snprintf(prefix, sizeof prefix, "%05zx", i);
       s.metadata.generate_name =
           StrCat(prefix, "-", driver_, "-", node_name_, "-");

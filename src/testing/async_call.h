@@ -1,5 +1,6 @@
 // A blocking call run on a thread of its own, for tests of components that
-// block (queues, waits on a clock): done() says whether it has returned,
+// block (queues, waits on a simulated clock): done() says whether it has
+// returned,
 // Join() waits for its result. A test that ends before the call returns
 // (a failed assertion) runs `unblock` (e.g. the queue's ShutDown) so that
 // the thread ends instead of hanging the test.
@@ -10,6 +11,9 @@
 #include <functional>
 #include <thread>
 #include <utility>
+
+#include "absl/time/time.h"
+#include "clock/simulated_clock.h"
 
 namespace draplane::testing {
 
@@ -40,6 +44,20 @@ class AsyncCall {
   std::atomic<bool> done_{false};
   std::thread thread_;  // last: it starts once the members above exist
 };
+
+// For a call blocked on `clock` (waiting out a backoff, say): true when it
+// is still blocked `d` less a millisecond of simulated time later and has
+// returned at `d`; Join() then gives its result.
+template <class T>
+bool ReturnsAfter(SimulatedClock& clock, AsyncCall<T>& call, absl::Duration d) {
+  const absl::Duration tick = absl::Milliseconds(1);
+  if (!clock.AwaitWaiters(1)) return false;
+  clock.Advance(d - tick);
+  if (!clock.AwaitWaiters(1) || call.done()) return false;
+  clock.Advance(tick);
+  call.Join();
+  return true;
+}
 
 }  // namespace draplane::testing
 

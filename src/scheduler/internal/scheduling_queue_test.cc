@@ -21,8 +21,9 @@ QueueOptions On(SimulatedClock& clock) {
 }
 
 // Pop() on another thread.
-class Popper
-    : public draplane::testing::AsyncCall<std::optional<std::string>> {
+using draplane::testing::ReturnsAfter;
+
+class Popper : public draplane::testing::AsyncCall<std::optional<std::string>> {
  public:
   explicit Popper(SchedulingQueue& q)
       : AsyncCall([&q] { return q.Pop(); }, [&q] { q.Close(); }) {}
@@ -53,11 +54,7 @@ TEST(SchedulingQueueTest, UnschedulablePodsWaitForAnEvent) {
   EXPECT_EQ(c.backoff, 1u);
   // After its 1 s backoff it is handed out again.
   Popper popper(q);
-  ASSERT_TRUE(clock.AwaitWaiters(1));
-  clock.Advance(absl::Milliseconds(999));
-  ASSERT_TRUE(clock.AwaitWaiters(1));
-  EXPECT_FALSE(popper.done());
-  clock.Advance(absl::Milliseconds(1));
+  ASSERT_TRUE(ReturnsAfter(clock, popper, absl::Seconds(1)));
   EXPECT_EQ(popper.Join(), "a");
 }
 
@@ -94,9 +91,7 @@ TEST(SchedulingQueueTest, EventDuringAttemptRetriesWithBackoff) {
   q.Finish("a", SchedulingQueue::Outcome::kUnschedulable);
   EXPECT_EQ(q.counts().backoff, 1u);
   Popper popper(q);
-  ASSERT_TRUE(clock.AwaitWaiters(1));
-  EXPECT_FALSE(popper.done());
-  clock.Advance(absl::Seconds(1));
+  ASSERT_TRUE(ReturnsAfter(clock, popper, absl::Seconds(1)));
   EXPECT_EQ(popper.Join(), "a");
 }
 
@@ -109,11 +104,8 @@ TEST(SchedulingQueueTest, BackoffDoublesUpToItsLimit) {
   for (int seconds : {1, 2, 4, 8, 10, 10}) {
     q.Finish("a", SchedulingQueue::Outcome::kBackoff);
     Popper popper(q);
-    ASSERT_TRUE(clock.AwaitWaiters(1));
-    clock.Advance(absl::Seconds(seconds) - absl::Milliseconds(1));
-    ASSERT_TRUE(clock.AwaitWaiters(1));
-    EXPECT_FALSE(popper.done()) << seconds << " s";
-    clock.Advance(absl::Milliseconds(1));
+    ASSERT_TRUE(ReturnsAfter(clock, popper, absl::Seconds(seconds)))
+        << seconds << " s";
     ASSERT_EQ(popper.Join(), "a");  // in flight again
   }
 }
