@@ -7,7 +7,7 @@
 
 #include "api/manifest.h"
 #include "api/object_codec.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace draplane::api;

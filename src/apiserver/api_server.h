@@ -16,6 +16,7 @@
 #include "absl/time/time.h"
 #include "apiserver/admission.h"
 #include "http/http_server.h"
+#include "http/in_process_exchange.h"
 #include "store/store.h"
 
 namespace draplane::apiserver {
@@ -58,9 +59,14 @@ class ApiServer {
   ApiServer(const ApiServer&) = delete;
   ApiServer& operator=(const ApiServer&) = delete;
 
-  // Answers one request; blocks for watches until they end (client gone,
-  // timeout, or the writer reports Stopping()).
+  // Answers one request of an HTTP caller; blocks for watches until they
+  // end (client gone, timeout, or the writer reports Stopping()).
   void Handle(const http::HttpRequest& request, http::ResponseWriter& writer);
+  // The same for a caller in this process (the client's in-process
+  // transport): the answer is handed over parsed and typed where the
+  // exchange takes it (http/in_process_exchange.h).
+  void HandleInProcess(const http::HttpRequest& request,
+                       http::InProcessExchange& exchange);
 
   // One pass of the built-in controllers deletion depends on
   // (internal/garbage_collector.h): the namespace finalizer and the

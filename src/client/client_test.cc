@@ -549,7 +549,7 @@ TEST(InProcessWatchTest, WatchersShareOneTypedObjectEqualToTheDecodedLine) {
     config.server = "in-process";
     config.bearer_token = server.credentials().admin_token;
     return std::make_unique<Client>(
-        NewInProcessTransport(server.Handler(), config), config);
+        NewInProcessTransport(server.InProcessHandler(), config), config);
   };
   auto a = in_process();
   auto b = in_process();
@@ -638,7 +638,8 @@ TEST(InProcessWriteTest, StoresWhatTheSameWriteOverHttpsStores) {
   RestConfig config;
   config.server = "in-process";
   config.bearer_token = server.credentials().admin_token;
-  Client in_process(NewInProcessTransport(server.Handler(), config), config);
+  Client in_process(NewInProcessTransport(server.InProcessHandler(), config),
+                    config);
   // The stored bytes, with what differs between two creations masked.
   auto stored = [&](std::string_view kind, std::string_view ns,
                     std::string_view name) {

@@ -23,8 +23,7 @@ std::map<std::string, std::string> LowerHeaders(
 }
 
 // Captures a complete response; a streamed one is collected whole.
-class CapturingWriter : public http::ResponseWriter,
-                        public http::InProcessExchange {
+class CapturingWriter : public http::InProcessExchange {
  public:
   explicit CapturingWriter(const HttpCall& call)
       : body_(call.json_body),
@@ -84,8 +83,7 @@ class CapturingWriter : public http::ResponseWriter,
 };
 
 // Forwards a streamed body to the caller's callbacks.
-class StreamingWriter : public http::ResponseWriter,
-                        public http::InProcessExchange {
+class StreamingWriter : public http::InProcessExchange {
  public:
   using StatusFn =
       std::function<void(int, const std::map<std::string, std::string>&)>;
@@ -156,7 +154,7 @@ class StreamingWriter : public http::ResponseWriter,
 
 class InProcessTransport : public Transport {
  public:
-  InProcessTransport(http::HttpHandler handler, const RestConfig& config)
+  InProcessTransport(http::InProcessHandler handler, const RestConfig& config)
       : handler_(std::move(handler)), config_(config) {}
 
   absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) override {
@@ -209,13 +207,13 @@ class InProcessTransport : public Transport {
     return req;
   }
 
-  http::HttpHandler handler_;
+  http::InProcessHandler handler_;
   const RestConfig config_;
 };
 
 }  // namespace
 
-std::unique_ptr<Transport> NewInProcessTransport(http::HttpHandler handler,
+std::unique_ptr<Transport> NewInProcessTransport(http::InProcessHandler handler,
                                                  const RestConfig& config) {
   return std::make_unique<InProcessTransport>(std::move(handler), config);
 }

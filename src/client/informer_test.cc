@@ -206,11 +206,12 @@ TEST(InformerTest, DropsManagedFieldsUnlessAsked) {
 TEST(InformerTest, RelistsAfterTheWatchVersionIsCompacted) {
   TestServer server(false);
   auto partitionable = std::make_unique<PartitionableTransport>(
-      NewInProcessTransport(server.Handler(), server.Config()));
+      NewInProcessTransport(server.InProcessHandler(), server.Config()));
   PartitionableTransport* net = partitionable.get();
   Client client(std::move(partitionable), server.Config());
-  Client direct(NewInProcessTransport(server.Handler(), server.Config()),
-                server.Config());
+  Client direct(
+      NewInProcessTransport(server.InProcessHandler(), server.Config()),
+      server.Config());
   for (const char* name : {"a", "b", "c"}) {
     ASSERT_TRUE(direct.Create(Claim(name)).ok());
   }
@@ -299,7 +300,7 @@ TEST(InformerTest, StopIsPromptAndFinal) {
 TEST(InformerTest, StopWhileTheServerIsUnreachable) {
   TestServer server(false);
   auto partitionable = std::make_unique<PartitionableTransport>(
-      NewInProcessTransport(server.Handler(), server.Config()));
+      NewInProcessTransport(server.InProcessHandler(), server.Config()));
   partitionable->SetDown(true);
   Client client(std::move(partitionable), server.Config());
   InformerOptions options = ClaimOptions();

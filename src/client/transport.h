@@ -18,6 +18,7 @@
 #include "api/object.h"
 #include "client/rest_config.h"
 #include "http/http_server.h"
+#include "http/in_process_exchange.h"
 
 namespace draplane::client {
 
@@ -96,11 +97,11 @@ class Transport {
 absl::StatusOr<std::unique_ptr<Transport>> NewHttpTransport(
     const RestConfig& config);
 
-// Calls `handler` (e.g. ApiServer::Handle) on the calling thread, with the
-// bearer token of `config` in the Authorization header. The handler must
-// outlive the transport. Its writers implement the API server's
-// InProcessExchange: JSON bodies and watch events pass unserialised.
-std::unique_ptr<Transport> NewInProcessTransport(http::HttpHandler handler,
+// Calls `handler` (e.g. ApiServer::HandleInProcess) on the calling thread,
+// with the bearer token of `config` in the Authorization header. The
+// handler must outlive the transport. JSON bodies and watch events pass
+// unserialised (http::InProcessExchange).
+std::unique_ptr<Transport> NewInProcessTransport(http::InProcessHandler handler,
                                                  const RestConfig& config);
 
 }  // namespace draplane::client

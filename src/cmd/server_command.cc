@@ -217,8 +217,8 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     config.server = "in-process";
     return std::make_unique<client::Client>(
         client::NewInProcessTransport(
-            [&api](const http::HttpRequest& req, http::ResponseWriter& w) {
-              api.Handle(req, w);
+            [&api](const http::HttpRequest& req, http::InProcessExchange& x) {
+              api.HandleInProcess(req, x);
             },
             config),
         config);

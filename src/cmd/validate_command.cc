@@ -5,7 +5,7 @@
 
 #include "api/manifest.h"
 #include "api/object_codec.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 #include "cel/cel.h"
 #include "cmd/command_help.h"
 #include "cmd/commands.h"

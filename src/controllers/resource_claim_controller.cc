@@ -11,7 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "api/pod_claims.h"
+#include "api/helpers/pod_claims.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
 #include "common/str_cat.h"

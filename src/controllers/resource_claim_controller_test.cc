@@ -3,8 +3,8 @@
 #include <set>
 
 #include "absl/time/clock.h"
+#include "api/helpers/pod_claims.h"
 #include "api/object_codec.h"
-#include "api/pod_claims.h"
 #include "gtest/gtest.h"
 #include "testing/eventually.h"
 #include "testing/in_process_cluster.h"

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "absl/time/clock.h"
-#include "api/quota_usage.h"
+#include "api/helpers/quota_usage.h"
 #include "client/informer.h"
 #include "common/str_cat.h"
 #include "logging/log.h"

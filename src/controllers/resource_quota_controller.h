@@ -1,5 +1,5 @@
 // kube-controller-manager's resourcequota controller for the resources
-// ResourceClaims are counted in (api/quota_usage.h): keeps every
+// ResourceClaims are counted in (api/helpers/quota_usage.h): keeps every
 // ResourceQuota's status true: status.hard = spec.hard, and status.used of
 // count/resourceclaims.resource.k8s.io and each
 // <class>.deviceclass.resource.k8s.io/devices = what the namespace's

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "api/object.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 #include "common/str_cat.h"
 #include "devices/gpu_models.h"
 #include "devices/mig_profiles.h"

@@ -1,15 +1,16 @@
-// The in-process side channel of ApiServer::Handle. A caller in the same
-// process (the client's in-process transport) passes a ResponseWriter that
-// also implements InProcessExchange; the server then takes the request
-// body already parsed and answers with parsed JSON and typed watch events,
-// so that nothing is serialised only to be parsed again in the same
-// process. Contract: what the caller gets this way is exactly what it
-// would have decoded from the bytes (same JSON, same typed object); HTTP
-// callers never see a difference. Beyond upstream (kube-apiserver has no
-// in-process clients); see docs/apiserver.md.
+// The in-process side channel of the API server. A caller in the same
+// process (the client's in-process transport) passes an InProcessExchange
+// to ApiServer::HandleInProcess, a ResponseWriter that also takes parsed
+// and typed answers; the server then takes the request body already parsed and
+// answers with parsed JSON and typed watch events, so that nothing is
+// serialised only to be parsed again in the same process. Contract: what the
+// caller gets this way is exactly what it would have decoded from the bytes
+// (same JSON, same typed object); HTTP callers never see a difference. Beyond
+// upstream (kube-apiserver has no in-process clients); see docs/apiserver.md.
 #ifndef DRAPLANE_HTTP_IN_PROCESS_EXCHANGE_H_
 #define DRAPLANE_HTTP_IN_PROCESS_EXCHANGE_H_
 
+#include <functional>
 #include <memory>
 #include <string_view>
 
@@ -19,10 +20,8 @@
 
 namespace draplane::http {
 
-class InProcessExchange {
+class InProcessExchange : public ResponseWriter {
  public:
-  virtual ~InProcessExchange() = default;
-
   // The request body as JSON (with Content-Type application/json), or null
   // when the caller sent bytes (HttpRequest::body). The server may move
   // from it.
@@ -61,6 +60,10 @@ class InProcessExchange {
   virtual bool WriteEvent(std::string_view type,
                           std::shared_ptr<const api::Object> object) = 0;
 };
+
+// Called on the caller's thread (e.g. ApiServer::HandleInProcess).
+using InProcessHandler =
+    std::function<void(const HttpRequest&, InProcessExchange&)>;
 
 }  // namespace draplane::http
 

@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "api/manifest.h"
 #include "api/object_codec.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 #include "common/quantity.h"
 #include "common/str_cat.h"
 #include "migrate/internal/yaml_text_edits.h"

@@ -11,7 +11,7 @@
 
 #include "api/manifest.h"
 #include "api/object_codec.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 #include "gtest/gtest.h"
 #include "testing/shared_test_data.h"
 

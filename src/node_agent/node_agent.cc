@@ -8,9 +8,9 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/time/time.h"
+#include "api/helpers/pod_claims.h"
 #include "api/object.h"
 #include "api/object_codec.h"
-#include "api/pod_claims.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
 #include "common/rfc3339.h"

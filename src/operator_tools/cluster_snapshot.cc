@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "api/pod_claims.h"
+#include "api/helpers/pod_claims.h"
 #include "common/str_cat.h"
 
 namespace draplane::operator_tools {

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "absl/strings/match.h"
-#include "api/pod_claims.h"
+#include "api/helpers/pod_claims.h"
 #include "common/str_cat.h"
 #include "controllers/device_inventory.h"
 #include "operator_tools/cel_match.h"

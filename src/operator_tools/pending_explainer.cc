@@ -4,7 +4,7 @@
 #include <map>
 
 #include "allocator/node_selector.h"
-#include "api/pod_claims.h"
+#include "api/helpers/pod_claims.h"
 #include "common/str_cat.h"
 #include "scheduler/cluster_state.h"
 #include "scheduler/node_filters/node_filters.h"

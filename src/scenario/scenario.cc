@@ -8,7 +8,7 @@
 #include "allocator/device_taint_rules.h"
 #include "api/manifest.h"
 #include "api/object_codec.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 #include "cel/cel.h"
 #include "common/str_cat.h"
 

@@ -6,8 +6,8 @@
 
 #include "absl/time/clock.h"
 #include "allocator/node_selector.h"
+#include "api/helpers/pod_claims.h"
 #include "api/object_codec.h"
-#include "api/pod_claims.h"
 #include "common/str_cat.h"
 #include "scheduler/node_filters/node_filters.h"
 

@@ -4,7 +4,7 @@
 #include <tuple>
 
 #include "api/object_codec.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 #include "common/field_errors.h"
 #include "common/str_cat.h"
 

@@ -50,8 +50,8 @@ std::unique_ptr<client::Client> InProcessCluster::NewClient() const {
   return std::make_unique<client::Client>(
       client::NewInProcessTransport(
           [server](const http::HttpRequest& request,
-                   http::ResponseWriter& writer) {
-            server->Handle(request, writer);
+                   http::InProcessExchange& exchange) {
+            server->HandleInProcess(request, exchange);
           },
           config),
       config);

@@ -5,7 +5,7 @@
 
 #include "absl/strings/escaping.h"
 #include "api/object_codec.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/server_side_apply.h"
 #include "cel/cel.h"

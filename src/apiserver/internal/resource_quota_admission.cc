@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "api/helpers/quota_usage.h"
 #include "api/object_codec.h"
-#include "api/quota_usage.h"
 #include "apiserver/internal/registry.h"
 #include "apiserver/internal/resources.h"
 #include "common/quantity.h"

@@ -1,5 +1,5 @@
 // kube-apiserver's ResourceQuota admission for ResourceClaims (the quota
-// evaluator in api/quota_usage.h): a claim create is refused with 403
+// evaluator in api/helpers/quota_usage.h): a claim create is refused with 403
 // Forbidden when it would take a ResourceQuota of its namespace past
 // spec.hard for count/resourceclaims.resource.k8s.io or a
 // <class>.deviceclass.resource.k8s.io/devices resource, with upstream's

@@ -123,18 +123,13 @@ class TestServer {
       return client.ok() ? *std::move(client) : nullptr;
     }
     return std::make_unique<Client>(
-        NewInProcessTransport(
-            [this](const http::HttpRequest& req, http::ResponseWriter& w) {
-              api_->Handle(req, w);
-            },
-            config),
-        config);
+        NewInProcessTransport(InProcessHandler(), config), config);
   }
   std::unique_ptr<Client> NewClient() { return NewClient(Config()); }
 
-  http::HttpHandler Handler() {
-    return [this](const http::HttpRequest& req, http::ResponseWriter& w) {
-      api_->Handle(req, w);
+  http::InProcessHandler InProcessHandler() {
+    return [this](const http::HttpRequest& req, http::InProcessExchange& x) {
+      api_->HandleInProcess(req, x);
     };
   }
 

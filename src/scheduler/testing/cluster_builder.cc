@@ -6,7 +6,7 @@
 
 #include "api/manifest.h"
 #include "api/object_codec.h"
-#include "api/validation.h"
+#include "api/validation/validation.h"
 #include "common/str_cat.h"
 #include "logging/log.h"
 #include "testing/shared_test_data.h"

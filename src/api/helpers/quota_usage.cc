@@ -1,4 +1,4 @@
-#include "api/quota_usage.h"
+#include "api/helpers/quota_usage.h"
 
 #include <algorithm>
 

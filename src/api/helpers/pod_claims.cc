@@ -1,4 +1,4 @@
-#include "api/pod_claims.h"
+#include "api/helpers/pod_claims.h"
 
 #include "absl/status/status.h"
 #include "common/str_cat.h"

@@ -1,0 +1,141 @@
+// The non-resource paths: /version, health, /metrics, discovery (aggregated
+// and legacy) and OpenAPI v3.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apiserver/internal/api_errors.h"
+#include "apiserver/internal/discovery.h"
+#include "apiserver/internal/handlers.h"
+#include "apiserver/internal/negotiation.h"
+#include "common/str_cat.h"
+#include "openapi/openapi.h"
+
+namespace draplane::apiserver::internal {
+
+bool Handlers::HandleNonResource(const http::HttpRequest& req,
+                                 const std::vector<std::string_view>& s,
+                                 Responder& w) {
+  const std::string accept = req.Header("accept");
+  if (s.size() == 1 && s[0] == "version") {
+    w.SendJson(200,
+               Json{{"major", options_.version_major},
+                    {"minor", options_.version_minor},
+                    {"gitVersion", options_.git_version},
+                    {"gitCommit", "draplane"},
+                    {"gitTreeState", "clean"},
+                    {"buildDate", "2026-11-30T00:00:00Z"},
+                    {"goVersion", "go1.23.4"},
+                    {"compiler", "gc"},
+                    {"platform", "linux/amd64"}},
+               {});
+    return true;
+  }
+  if (s.size() == 1 &&
+      (s[0] == "healthz" || s[0] == "livez" || s[0] == "readyz")) {
+    w.writer().Send(200, {{"Content-Type", "text/plain"}}, "ok");
+    return true;
+  }
+  if (s.size() == 1 && s[0] == "metrics" && options_.metrics) {
+    w.writer().Send(
+        200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}},
+        options_.metrics());
+    return true;
+  }
+  if (s.size() == 1 && (s[0] == "api" || s[0] == "apis")) {
+    if (internal::AcceptsAggregatedDiscovery(accept)) {
+      w.SendJson(200, internal::AggregatedDiscovery(s[0] == "api"), {},
+                 std::string(internal::kAggregatedDiscoveryContentType));
+    } else {
+      w.SendJson(200,
+                 s[0] == "api" ? internal::LegacyApiVersions()
+                               : internal::LegacyApiGroupList(),
+                 {});
+    }
+    return true;
+  }
+  if (s.size() >= 2 && s[0] == "openapi" && s[1] == "v3") {
+    ServeOpenApiV3(req, s, w);
+    return true;
+  }
+  if (s.size() == 2 && s[0] == "api" && s[1] == "v1") {
+    w.SendJson(200, *internal::LegacyResourceList("", "v1"), {});
+    return true;
+  }
+  if (s.size() == 2 && s[0] == "apis") {
+    auto group = internal::LegacyApiGroup(s[1]);
+    if (!group) return false;
+    w.SendJson(200, *group, {});
+    return true;
+  }
+  if (s.size() == 3 && s[0] == "apis") {
+    auto list = internal::LegacyResourceList(s[1], s[2]);
+    if (!list) return false;
+    w.SendJson(200, *list, {});
+    return true;
+  }
+  return false;
+}
+
+// GET /openapi/v3 and /openapi/v3/<group-version>, as kube-openapi's
+// handler3 serves them: the root lists each document with the hash of its
+// bytes; a document requested with the current ?hash= is immutable
+// (cached for a year), with another hash it redirects (301) to the
+// current one. ETags are the quoted hashes (If-None-Match gives 304).
+// Only JSON is served (406 for an Accept without it); /openapi/v2 is not
+// served, so kubectl uses v3 throughout.
+void Handlers::ServeOpenApiV3(const http::HttpRequest& req,
+                              const std::vector<std::string_view>& s,
+                              Responder& w) {
+  if (s.size() == 2) {
+    const openapi::OpenApiDocument& root = openapi::OpenApiV3RootDocument();
+    const std::string etag = StrCat("\"", root.hash, "\"");
+    if (req.Header("if-none-match") == etag) {
+      w.writer().Send(304, {{"Etag", etag}}, "");
+      return;
+    }
+    w.writer().Send(200, {{"Content-Type", kJsonContentType}, {"Etag", etag}},
+                    root.bytes);
+    return;
+  }
+  std::string gv;
+  for (size_t i = 2; i < s.size(); ++i) {
+    StrAppend(&gv, i > 2 ? "/" : "", s[i]);
+  }
+  const openapi::OpenApiDocument* doc = openapi::OpenApiV3Document(gv);
+  if (doc == nullptr) {
+    w.SendError(internal::PathNotFound(), {});
+    return;
+  }
+  const std::string accept = req.Header("accept");
+  if (!accept.empty() && accept.find("application/json") == std::string::npos &&
+      accept.find("*/*") == std::string::npos &&
+      accept.find("application/*") == std::string::npos) {
+    w.writer().Send(406, {{"Vary", "Accept"}}, "");
+    return;
+  }
+  const std::string etag = StrCat("\"", doc->hash, "\"");
+  http::HttpHeaders headers{{"Vary", "Accept"}, {"Etag", etag}};
+  if (req.HasQuery("hash")) {
+    if (req.Query("hash") != doc->hash) {
+      const std::string location =
+          StrCat("/openapi/v3/", gv, "?hash=", doc->hash);
+      headers.emplace_back("Location", location);
+      headers.emplace_back("Content-Type", "text/html; charset=utf-8");
+      w.writer().Send(
+          301, headers,
+          StrCat("<a href=\"", location, "\">Moved Permanently</a>.\n\n"));
+      return;
+    }
+    headers.emplace_back("Cache-Control", "public, immutable");
+    headers.emplace_back("Expires", HttpDateOneYearAhead());
+  }
+  if (req.Header("if-none-match") == etag) {
+    w.writer().Send(304, headers, "");
+    return;
+  }
+  headers.emplace_back("Content-Type", kJsonContentType);
+  w.writer().Send(200, headers, doc->bytes);
+}
+
+}  // namespace draplane::apiserver::internal

@@ -1,0 +1,212 @@
+
+#include "apiserver/internal/handlers.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apiserver/internal/api_errors.h"
+#include "apiserver/internal/default_toleration_seconds.h"
+#include "apiserver/internal/garbage_collector.h"
+#include "apiserver/internal/negotiation.h"
+#include "apiserver/internal/request_scope.h"
+#include "common/str_cat.h"
+#include "printers/table_printer.h"
+
+namespace draplane::apiserver::internal {
+
+// The built-in admission plugins that are on, then the caller's; `quota`
+// gets the ResourceQuota plugin (to attach to the registry).
+namespace {
+
+std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
+    const ApiServerOptions& options,
+    std::shared_ptr<internal::ResourceQuotaAdmission>* quota) {
+  std::vector<std::shared_ptr<AdmissionPlugin>> chain;
+  if (options.default_toleration_seconds) {
+    chain.push_back(internal::NewDefaultTolerationSeconds(
+        options.default_not_ready_toleration_seconds,
+        options.default_unreachable_toleration_seconds));
+  }
+  chain.insert(chain.end(), options.admission.begin(), options.admission.end());
+  // Last, as upstream's ResourceQuota (it charges what the others admit).
+  *quota = std::make_shared<internal::ResourceQuotaAdmission>();
+  chain.push_back(*quota);
+  return chain;
+}
+
+}  // namespace
+
+Handlers::Handlers(store::Store* store, ApiServerOptions options)
+    : registry_(store, AdmissionChain(options, &quota_)),
+      authenticator_(options.tokens),
+      options_(std::move(options)) {
+  quota_->Attach(&registry_);
+  EnsureDefaultNamespaces();
+}
+
+void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
+  if (!authenticator_.Authenticated(req)) {
+    w.SendError(internal::Unauthorized(), {});
+    return;
+  }
+  const auto segments = SplitPath(req.path);
+  if (req.method == "GET" && HandleNonResource(req, segments, w)) return;
+  auto target = ParseResourcePath(segments);
+  if (!target.ok()) {
+    w.SendError(target.status(), {});
+    return;
+  }
+  Dispatch(req, *target, w);
+}
+
+void Handlers::RunControllersOnce() {
+  internal::FinalizeNamespaces(registry_);
+  internal::CollectGarbage(registry_);
+}
+
+internal::WriteOptions Handlers::WriteOptionsOf(const http::HttpRequest& req,
+                                                const Target& t, bool dry_run,
+                                                bool record_manager) const {
+  internal::WriteOptions o;
+  o.dry_run = dry_run;
+  o.subresource = t.subresource == "status" ? "status" : "";
+  if (record_manager) {
+    o.manager = ManagerOf(req);
+    o.manager_api_version = t.resource->ApiVersion(t.version);
+  }
+  o.user = authenticator_.UserOf(req);
+  return o;
+}
+
+void Handlers::EnsureDefaultNamespaces() {
+  const ResourceInfo& nsr = *internal::FindResource("", "namespaces");
+  for (const char* name :
+       {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    Json ns{{"apiVersion", "v1"},
+            {"kind", "Namespace"},
+            {"metadata", Json{{"name", name}}}};
+    (void)registry_.Create(nsr, "", std::move(ns), {});
+  }
+}
+
+void Handlers::Dispatch(const http::HttpRequest& req, const Target& t,
+                        Responder& w) {
+  const ResourceInfo& r = *t.resource;
+  const std::string& m = req.method;
+  std::vector<std::string> warnings;
+  absl::Status status;
+  if (m == "GET" && t.name.empty()) {
+    const std::string watch = req.Query("watch");
+    if (watch == "true" || watch == "1") {
+      Watch(req, t, w);
+      return;
+    }
+    status = List(req, t, w);
+  } else if (m == "GET") {
+    status = Get(req, t, w);
+  } else if (m == "POST" && t.name.empty()) {
+    status = Create(req, t, w);
+  } else if (m == "POST" && t.subresource == "binding") {
+    status = Bind(req, t, w);
+  } else if (m == "PUT" && !t.name.empty()) {
+    status = Update(req, t, w);
+  } else if (m == "PATCH" && !t.name.empty()) {
+    status = Patch(req, t, w);
+  } else if (m == "DELETE" && !t.name.empty() && t.subresource.empty()) {
+    status = Delete(req, t, w);
+  } else if (m == "DELETE" && t.name.empty()) {
+    status = DeleteCollection(req, t, w);
+  } else {
+    status = internal::MethodNotSupported(r, m);
+  }
+  if (!status.ok()) w.SendError(status, warnings);
+}
+
+// Sends one object (converted, or as a one-row Table).
+absl::Status Handlers::SendObject(const http::HttpRequest& req, const Target& t,
+                                  std::shared_ptr<const Json> object, int code,
+                                  const std::vector<std::string>& warnings,
+                                  Responder& w) {
+  const Negotiated n = Negotiate(req.Header("accept"));
+  if (n.table) {
+    auto table =
+        Table(req, t, {*object},
+              object->at("metadata").value("resourceVersion", ""), "", n);
+    if (!table.ok()) return table.status();
+    w.SendJson(code, *table, warnings);
+    return absl::OkStatus();
+  }
+  if (t.version == t.resource->StorageVersion()) {
+    w.SendJson(code, std::move(object), warnings);
+    return absl::OkStatus();
+  }
+  auto out = ToVersion(*t.resource, *object, t.version);
+  if (!out.ok()) return out.status();
+  w.SendJson(code, *out, warnings);
+  return absl::OkStatus();
+}
+
+// Sends a create's or update's result: as SendObject, or, to an
+// in-process caller that takes typed replies, the written value's typed
+// form (shared with the watchers; managedFields left out as asked).
+absl::Status Handlers::SendWritten(const http::HttpRequest& req,
+                                   const Target& t,
+                                   const internal::WriteResult& result,
+                                   int code,
+                                   const std::vector<std::string>& warnings,
+                                   Responder& w) {
+  if (w.TakesTypedReply() && result.value != nullptr &&
+      t.version == t.resource->StorageVersion() &&
+      !Negotiate(req.Header("accept")).table) {
+    if (auto typed =
+            result.typed != nullptr
+                ? result.typed
+                : registry_.TypedObject(result.value, result.revision)) {
+      w.SendTyped(code, JsonHeaders(warnings, kJsonContentType),
+                  std::move(typed));
+      return absl::OkStatus();
+    }
+  }
+  return SendObject(req, t, result.object, code, warnings, w);
+}
+
+absl::StatusOr<Json> Handlers::Table(const http::HttpRequest& req,
+                                     const Target& t,
+                                     const std::vector<Json>& objects,
+                                     const std::string& resource_version,
+                                     const std::string& continue_token,
+                                     const Negotiated& n) {
+  printers::TableOptions options;
+  options.now = absl::Now();
+  auto include = printers::ParseIncludeObject(req.Query("includeObject"));
+  if (!include.ok()) {
+    return internal::BadRequest(std::string(include.status().message()));
+  }
+  options.include_object = *include;
+  options.resource_version = resource_version;
+  options.continue_token = continue_token;
+  std::vector<Json> converted;
+  converted.reserve(objects.size());
+  for (const Json& o : objects) {
+    auto v = ToVersion(*t.resource, o, t.version);
+    if (!v.ok()) return v.status();
+    converted.push_back(*std::move(v));
+  }
+  auto table = printers::PrintTable(converted, t.resource->group(),
+                                    t.resource->kind->kind, options);
+  if (!table.ok()) {
+    return internal::InternalServerError(std::string(table.status().message()));
+  }
+  (*table)["apiVersion"] = StrCat("meta.k8s.io/", n.table_version);
+  return *std::move(table);
+}
+
+absl::StatusOr<internal::ObjectFilter> Handlers::Filter(
+    const http::HttpRequest& req, const Target& t) {
+  return internal::BuildObjectFilter(*t.resource, req.Query("labelSelector"),
+                                     req.Query("fieldSelector"));
+}
+
+}  // namespace draplane::apiserver::internal

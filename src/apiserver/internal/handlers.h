@@ -1,0 +1,128 @@
+// The REST handlers of the API server, one method per verb, along
+// upstream's handler seams (k8s.io/apiserver pkg/endpoints/handlers):
+// handlers.cc routes a request (authentication, then a non-resource path
+// or a resource verb) and holds what the verbs share; the verbs are in
+// read_handlers.cc (get, list), create_handlers.cc (create, binding),
+// update_handlers.cc (update, patch, scale), delete_handlers.cc (delete,
+// deletecollection), watch_handler.cc, and discovery_handlers.cc (version,
+// health, metrics, discovery, OpenAPI). Every answer goes through a
+// Responder, so the handlers never know whether the caller is HTTP or in
+// process.
+#ifndef DRAPLANE_APISERVER_INTERNAL_HANDLERS_H_
+#define DRAPLANE_APISERVER_INTERNAL_HANDLERS_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "api/core_types.h"
+#include "api/meta_types.h"
+#include "apiserver/api_server.h"
+#include "apiserver/internal/authenticator.h"
+#include "apiserver/internal/negotiation.h"
+#include "apiserver/internal/object_filter.h"
+#include "apiserver/internal/registry.h"
+#include "apiserver/internal/request_scope.h"
+#include "apiserver/internal/resource_quota_admission.h"
+#include "apiserver/internal/responder.h"
+#include "apiserver/internal/watch_cache.h"
+#include "http/http_server.h"
+#include "store/store.h"
+
+namespace draplane::apiserver::internal {
+
+class Handlers {
+ public:
+  // `store` outlives the handlers. Creates the default namespaces.
+  Handlers(store::Store* store, ApiServerOptions options);
+
+  // Answers one request; blocks for watches (see ApiServer::Handle).
+  void Handle(const http::HttpRequest& req, Responder& w);
+
+  // See ApiServer::RunControllersOnce.
+  void RunControllersOnce();
+
+ private:
+  // handlers.cc: routing and what the verbs share.
+  void Dispatch(const http::HttpRequest& req, const Target& t, Responder& w);
+  void EnsureDefaultNamespaces();
+  WriteOptions WriteOptionsOf(const http::HttpRequest& req, const Target& t,
+                              bool dry_run, bool record_manager = true) const;
+  absl::StatusOr<ObjectFilter> Filter(const http::HttpRequest& req,
+                                      const Target& t);
+  // Sends one object (converted, or as a one-row Table).
+  absl::Status SendObject(const http::HttpRequest& req, const Target& t,
+                          std::shared_ptr<const Json> object, int code,
+                          const std::vector<std::string>& warnings,
+                          Responder& w);
+  // Sends a create's or update's result: as SendObject, or, to a caller
+  // that takes typed replies, the written value's typed form (shared with
+  // the watchers; managedFields left out as asked).
+  absl::Status SendWritten(const http::HttpRequest& req, const Target& t,
+                           const WriteResult& result, int code,
+                           const std::vector<std::string>& warnings,
+                           Responder& w);
+  // `objects` (stored form) as a meta.k8s.io Table in the negotiated
+  // version, with the request's includeObject.
+  absl::StatusOr<Json> Table(const http::HttpRequest& req, const Target& t,
+                             const std::vector<Json>& objects,
+                             const std::string& resource_version,
+                             const std::string& continue_token,
+                             const Negotiated& n);
+
+  // discovery_handlers.cc: false when `segments` is no non-resource path.
+  bool HandleNonResource(const http::HttpRequest& req,
+                         const std::vector<std::string_view>& segments,
+                         Responder& w);
+  void ServeOpenApiV3(const http::HttpRequest& req,
+                      const std::vector<std::string_view>& segments,
+                      Responder& w);
+
+  // read_handlers.cc
+  absl::Status Get(const http::HttpRequest& req, const Target& t, Responder& w);
+  absl::Status List(const http::HttpRequest& req, const Target& t,
+                    Responder& w);
+
+  // create_handlers.cc
+  absl::Status Create(const http::HttpRequest& req, const Target& t,
+                      Responder& w);
+  absl::Status Bind(const http::HttpRequest& req, const Target& t,
+                    Responder& w);
+  static void SetPodScheduled(api::PodStatus& status);
+
+  // update_handlers.cc
+  absl::Status Update(const http::HttpRequest& req, const Target& t,
+                      Responder& w);
+  absl::Status Patch(const http::HttpRequest& req, const Target& t,
+                     Responder& w);
+  static Json ScaleOf(const Json& deployment);
+  absl::Status WriteScale(
+      const http::HttpRequest& req, const Target& t, Responder& w,
+      const std::function<absl::StatusOr<Json>(const Json&)>& scale);
+
+  // delete_handlers.cc
+  absl::StatusOr<DeleteOptions> DeleteOptionsOf(const http::HttpRequest& req);
+  absl::Status Delete(const http::HttpRequest& req, const Target& t,
+                      Responder& w);
+  absl::Status DeleteCollection(const http::HttpRequest& req, const Target& t,
+                                Responder& w);
+
+  // watch_handler.cc
+  void Watch(const http::HttpRequest& req, const Target& t, Responder& w);
+
+  // Created by the admission chain (before registry_ is), attached to it
+  // after.
+  std::shared_ptr<ResourceQuotaAdmission> quota_;
+  Registry registry_;
+  WatchCache watch_cache_;
+  const TokenAuthenticator authenticator_;
+  const ApiServerOptions options_;
+};
+
+}  // namespace draplane::apiserver::internal
+
+#endif  // DRAPLANE_APISERVER_INTERNAL_HANDLERS_H_
