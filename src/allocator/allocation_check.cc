@@ -4,6 +4,9 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "allocator/internal/capacity.h"
 #include "allocator/internal/node_selection.h"
@@ -135,6 +138,334 @@ std::string Value(const api::DeviceAttribute& a) {
 
 }  // namespace
 
+namespace {
+
+using DeviceKey = std::tuple<std::string, std::string, std::string>;
+
+// The checks of one CheckAllocation call, with what they accumulate across
+// the claims: exclusive users and shared consumption per device, counters
+// consumed per pool.
+class Checker {
+ public:
+  explicit Checker(const AllocationInputs& in)
+      : in_(in),
+        usable_(UsableDevices(in)),
+        compiler_(cel::Compiler::Shared(
+            cel::DeviceFeatures{in.features.consumable_capacity,
+                                in.features.list_type_attributes})) {
+    for (const api::DeviceClass& c : *in.classes) {
+      classes_[c.metadata.name] = &c;
+    }
+  }
+
+  absl::Status CheckClaim(const api::ResourceClaim& claim,
+                          const api::AllocationResult& result) {
+    cname_ = StrCat(claim.metadata.namespace_, "/", claim.metadata.name);
+    const auto& rs = result.devices.results;
+    if (rs.size() > 32)
+      return Violation(StrCat(cname_, ": more than 32 results"));
+    if (result.node_selector) {
+      auto m =
+          internal::NodeMatches(*in_.node, "", false, &*result.node_selector);
+      if (!m.ok() || !*m) {
+        return Violation(StrCat(cname_, ": node selector excludes the node"));
+      }
+    }
+    in_claim_.clear();
+    by_request_.clear();
+    for (const auto& r : rs) {
+      if (absl::Status s = CheckResult(r); !s.ok()) return s;
+    }
+    for (const api::DeviceRequest& req : claim.spec.devices.requests) {
+      if (absl::Status s = CheckRequest(req); !s.ok()) return s;
+    }
+    for (const api::DeviceConstraint& c : claim.spec.devices.constraints) {
+      if (absl::Status s = CheckConstraint(c, rs); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  // Shared capacity: earlier shares plus the new ones fit every capacity.
+  absl::Status CheckSharedCapacity() const {
+    for (const auto& [key, use] : shared_use_) {
+      const api::Device& dev = *usable_.at(key).device;
+      const auto* agg = in_.state->AggregatedCapacity(
+          DeviceId{std::get<0>(key), std::get<1>(key), std::get<2>(key)});
+      for (const auto& [name, cap] : dev.capacity) {
+        Quantity sum;
+        if (auto it = use.find(name); it != use.end()) {
+          (void)sum.Add(it->second);
+        }
+        if (agg != nullptr) {
+          if (auto it = agg->find(name); it != agg->end()) {
+            (void)sum.Add(it->second);
+          }
+        }
+        if (sum.Compare(cap.value) > 0) {
+          return Violation(
+              StrCat(std::get<2>(key), ": capacity ", name, " exceeded"));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Counters: the pool's sets minus what allocated devices and the new
+  // results consume never go below zero.
+  absl::Status CheckCounters() const {
+    const auto visible = VisiblePools(in_);
+    for (const auto& [pool, sets] : counters_) {
+      std::map<std::string, std::map<std::string, Quantity>> left;
+      std::map<std::string, std::map<std::string, Quantity>> used = sets;
+      for (const api::ResourceSlice* slice : visible.at(pool).members) {
+        const api::ResourceSlice& s = *slice;
+        for (const auto& set : s.spec.shared_counters) {
+          for (const auto& [name, v] : set.counters) {
+            left[set.name][name] = v.value;
+          }
+        }
+        for (const api::Device& d : s.spec.devices) {
+          if (!in_.state->IsAllocated(
+                  DeviceId{pool.first, pool.second, d.name})) {
+            continue;
+          }
+          for (const auto& c : d.rare->consumes_counters) {
+            for (const auto& [name, v] : c.counters) {
+              (void)used[c.counter_set][name].Add(v.value);
+            }
+          }
+        }
+      }
+      for (const auto& [set, cs] : sets) {
+        for (const auto& [name, q] : cs) {
+          auto sit = left.find(set);
+          if (sit == left.end() || !sit->second.contains(name)) {
+            return Violation(
+                StrCat(pool.second, ": unknown counter ", set, "/", name));
+          }
+          if (used[set][name].Compare(sit->second.at(name)) > 0) {
+            return Violation(
+                StrCat(pool.second, ": counter ", set, "/", name, " exceeded"));
+          }
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  // One device result: usable, not taken twice, shared with a shareID,
+  // its taints tolerated; records its consumption.
+  absl::Status CheckResult(const api::DeviceRequestAllocationResult& r) {
+    DeviceKey key = std::make_tuple(r.driver, r.pool, r.device);
+    auto loc = usable_.find(key);
+    const std::string dname = StrCat(r.driver, "/", r.pool, "/", r.device);
+    if (loc == usable_.end()) {
+      return Violation(
+          StrCat(cname_, ": ", dname, " is not a usable device on the node"));
+    }
+    const api::Device& dev = *loc->second.device;
+    const bool admin = r.admin_access.value_or(false);
+    const bool multiple = in_.features.consumable_capacity &&
+                          dev.rare->allow_multiple_allocations.value_or(false);
+    DeviceId id{r.driver, r.pool, r.device};
+    if (!admin && !multiple) {
+      if (in_.state->IsExclusive(id)) {
+        return Violation(
+            StrCat(cname_, ": ", dname, " is allocated to another claim"));
+      }
+      if (++exclusive_users_[key] > 1) {
+        return Violation(StrCat(cname_, ": ", dname, " allocated twice"));
+      }
+    }
+    if (admin && !in_claim_.insert(key).second) {
+      return Violation(StrCat(cname_, ": ", dname, " twice in one claim"));
+    }
+    if (multiple) {
+      if (!r.share_id) {
+        return Violation(
+            StrCat(cname_, ": ", dname, " shared without shareID"));
+      }
+      auto& use = shared_use_[key];
+      for (const auto& [name, q] : r.consumed_capacity) {
+        auto it = use.find(name);
+        if (it == use.end()) {
+          use.emplace(name, q);
+        } else {
+          (void)it->second.Add(q);
+        }
+      }
+    }
+    // Counters: every non-admin, non-shared result consumes its device's.
+    if (!multiple && !admin) {
+      auto& pool = counters_[{r.driver, r.pool}];
+      for (const auto& c : dev.rare->consumes_counters) {
+        for (const auto& [name, v] : c.counters) {
+          (void)pool[c.counter_set][name].Add(v.value);
+        }
+      }
+    }
+    const std::string base = r.request.substr(0, r.request.find('/'));
+    by_request_[base].push_back(&r);
+    return CheckTaints(r, dev, dname);
+  }
+
+  absl::Status CheckTaints(const api::DeviceRequestAllocationResult& r,
+                           const api::Device& dev,
+                           const std::string& dname) const {
+    if (!in_.features.device_taints) return absl::OkStatus();
+    for (const api::DeviceTaint& t : dev.rare->taints) {
+      if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
+      bool ok = false;
+      for (const auto& tol : r.tolerations) {
+        if (!tol.effect.empty() && tol.effect != t.effect) continue;
+        if (!tol.key.empty() && tol.key != t.key) continue;
+        if (tol.operator_ == "Exists" ||
+            ((tol.operator_.empty() || tol.operator_ == "Equal") &&
+             tol.value == t.value)) {
+          ok = true;
+        }
+      }
+      if (!ok) {
+        return Violation(
+            StrCat(cname_, ": ", dname, " has untolerated taint ", t.key));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // One request: one subrequest, the right count, selectors true.
+  absl::Status CheckRequest(const api::DeviceRequest& req) {
+    const auto& got = by_request_[req.name];
+    std::string chosen = req.name;
+    std::string class_name;
+    const std::vector<api::DeviceSelector>* selectors = nullptr;
+    std::string mode;
+    int64_t count = 0;
+    if (req.exactly) {
+      class_name = req.exactly->device_class_name;
+      selectors = &req.exactly->selectors;
+      mode = req.exactly->allocation_mode;
+      count = req.exactly->count;
+    } else {
+      if (got.empty()) {
+        return Violation(
+            StrCat(cname_, ": request ", req.name, " got nothing"));
+      }
+      chosen = got[0]->request;
+      for (const auto& sub : req.first_available) {
+        if (StrCat(req.name, "/", sub.name) == chosen) {
+          class_name = sub.device_class_name;
+          selectors = &sub.selectors;
+          mode = sub.allocation_mode;
+          count = sub.count;
+        }
+      }
+      if (selectors == nullptr) {
+        return Violation(StrCat(cname_, ": unknown subrequest ", chosen));
+      }
+    }
+    for (const auto* r : got) {
+      if (r->request != chosen) {
+        return Violation(StrCat(cname_, ": request ", req.name, " mixes ",
+                                chosen, " and ", r->request));
+      }
+    }
+    if (mode == "ExactCount" && static_cast<int64_t>(got.size()) != count) {
+      return Violation(StrCat(cname_, ": request ", chosen, " got ", got.size(),
+                              " devices, wants ", count));
+    }
+    if (mode == "All" && got.empty()) {
+      return Violation(
+          StrCat(cname_, ": request ", chosen, " (All) got nothing"));
+    }
+    auto cls = classes_.find(class_name);
+    if (cls == classes_.end()) {
+      return Violation(StrCat(cname_, ": unknown class ", class_name));
+    }
+    std::vector<std::string> exprs;
+    for (const auto& s : cls->second->spec.selectors) {
+      exprs.push_back(s.cel->expression);
+    }
+    for (const auto& s : *selectors) exprs.push_back(s.cel->expression);
+    for (const auto* r : got) {
+      const api::Device& dev =
+          *usable_.at({r->driver, r->pool, r->device}).device;
+      auto cd = cel::Device::Create(r->driver, dev);
+      if (!cd.ok()) return Violation(std::string(cd.status().message()));
+      for (const std::string& e : exprs) {
+        auto p = compiler_.CompileSelector(e);
+        if (!p.ok()) return Violation(StrCat("selector does not compile: ", e));
+        auto m = (*p)->Matches(*cd);
+        if (!m.ok() || !*m) {
+          return Violation(
+              StrCat(cname_, ": ", r->device, " does not satisfy ", e));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckConstraint(
+      const api::DeviceConstraint& c,
+      const std::vector<api::DeviceRequestAllocationResult>& rs) const {
+    const std::string attr = c.match_attribute
+                                 ? *c.match_attribute
+                                 : c.distinct_attribute.value_or("");
+    std::vector<std::string> values;
+    for (const auto& r : rs) {
+      const std::string base = r.request.substr(0, r.request.find('/'));
+      bool applies = c.requests.empty();
+      for (const auto& name : c.requests) {
+        if (name == base || name == r.request) applies = true;
+      }
+      if (!applies) continue;
+      const api::Device& dev = *usable_.at({r.driver, r.pool, r.device}).device;
+      const api::DeviceAttribute* a = Attribute(dev, r.driver, attr);
+      if (a == nullptr) {
+        return Violation(StrCat(cname_, ": ", r.device, " lacks ", attr));
+      }
+      values.push_back(Value(*a));
+    }
+    if (c.match_attribute) {
+      for (const auto& v : values) {
+        if (v != values[0]) {
+          return Violation(
+              StrCat(cname_, ": matchAttribute ", attr, " differs"));
+        }
+      }
+      return absl::OkStatus();
+    }
+    std::set<std::string> distinct(values.begin(), values.end());
+    if (distinct.size() != values.size()) {
+      return Violation(
+          StrCat(cname_, ": distinctAttribute ", attr, " repeats"));
+    }
+    return absl::OkStatus();
+  }
+
+  const AllocationInputs& in_;
+  const decltype(UsableDevices(
+      std::declval<const AllocationInputs&>())) usable_;
+  const cel::Compiler& compiler_;
+  std::map<std::string, const api::DeviceClass*> classes_;
+  // Device -> exclusive users, shared consumption, across all claims.
+  std::map<DeviceKey, int> exclusive_users_;
+  std::map<DeviceKey, internal::CapacityMap> shared_use_;
+  // Pool -> counter set -> counter -> consumed (by new non-shared results).
+  std::map<std::pair<std::string, std::string>,
+           std::map<std::string, std::map<std::string, Quantity>>>
+      counters_;
+  // Of the claim being checked: its name, admin-access devices, results
+  // per request name.
+  std::string cname_;
+  std::set<DeviceKey> in_claim_;
+  std::map<std::string, std::vector<const api::DeviceRequestAllocationResult*>>
+      by_request_;
+};
+
+}  // namespace
+
 absl::Status CheckAllocation(
     const AllocationInputs& in,
     const std::vector<api::AllocationResult>& results) {
@@ -142,273 +473,13 @@ absl::Status CheckAllocation(
     return Violation(
         StrCat(results.size(), " results for ", in.claims->size(), " claims"));
   }
-  const auto usable = UsableDevices(in);
-  const cel::Compiler& compiler = cel::Compiler::Shared(cel::DeviceFeatures{
-      in.features.consumable_capacity, in.features.list_type_attributes});
-  std::map<std::string, const api::DeviceClass*> classes;
-  for (const api::DeviceClass& c : *in.classes) classes[c.metadata.name] = &c;
-
-  // Device -> (exclusive users, shared consumption) across all claims.
-  std::map<std::tuple<std::string, std::string, std::string>, int>
-      exclusive_users;
-  std::map<std::tuple<std::string, std::string, std::string>,
-           internal::CapacityMap>
-      shared_use;
-  // Pool -> counter set -> counter -> consumed (by new non-shared results).
-  std::map<std::pair<std::string, std::string>,
-           std::map<std::string, std::map<std::string, Quantity>>>
-      counters;
-
+  Checker checker(in);
   for (size_t ci = 0; ci < results.size(); ++ci) {
-    const api::ResourceClaim& claim = *(*in.claims)[ci];
-    const std::string cname =
-        StrCat(claim.metadata.namespace_, "/", claim.metadata.name);
-    const auto& rs = results[ci].devices.results;
-    if (rs.size() > 32)
-      return Violation(StrCat(cname, ": more than 32 results"));
-    if (results[ci].node_selector) {
-      auto m = internal::NodeMatches(*in.node, "", false,
-                                     &*results[ci].node_selector);
-      if (!m.ok() || !*m)
-        return Violation(StrCat(cname, ": node selector excludes the node"));
-    }
-    std::set<std::tuple<std::string, std::string, std::string>> in_claim;
-    // request name -> devices (for counts and constraints)
-    std::map<std::string,
-             std::vector<const api::DeviceRequestAllocationResult*>>
-        by_request;
-    for (const auto& r : rs) {
-      auto key = std::make_tuple(r.driver, r.pool, r.device);
-      auto loc = usable.find(key);
-      const std::string dname = StrCat(r.driver, "/", r.pool, "/", r.device);
-      if (loc == usable.end()) {
-        return Violation(
-            StrCat(cname, ": ", dname, " is not a usable device on the node"));
-      }
-      const api::Device& dev = *loc->second.device;
-      const bool admin = r.admin_access.value_or(false);
-      const bool multiple =
-          in.features.consumable_capacity &&
-          dev.rare->allow_multiple_allocations.value_or(false);
-      DeviceId id{r.driver, r.pool, r.device};
-      if (!admin && !multiple) {
-        if (in.state->IsExclusive(id)) {
-          return Violation(
-              StrCat(cname, ": ", dname, " is allocated to another claim"));
-        }
-        if (++exclusive_users[key] > 1) {
-          return Violation(StrCat(cname, ": ", dname, " allocated twice"));
-        }
-      }
-      if (admin && !in_claim.insert(key).second) {
-        return Violation(StrCat(cname, ": ", dname, " twice in one claim"));
-      }
-      if (multiple) {
-        if (!r.share_id)
-          return Violation(
-              StrCat(cname, ": ", dname, " shared without shareID"));
-        auto& use = shared_use[key];
-        for (const auto& [name, q] : r.consumed_capacity) {
-          auto it = use.find(name);
-          if (it == use.end()) {
-            use.emplace(name, q);
-          } else {
-            (void)it->second.Add(q);
-          }
-        }
-      }
-      // Counters: every non-admin, non-shared result consumes its device's.
-      if (!multiple && !admin) {
-        auto& pool = counters[{r.driver, r.pool}];
-        for (const auto& c : dev.rare->consumes_counters) {
-          for (const auto& [name, v] : c.counters) {
-            auto& q = pool[c.counter_set][name];
-            (void)q.Add(v.value);
-          }
-        }
-      }
-      // Taints.
-      const std::string base = r.request.substr(0, r.request.find('/'));
-      by_request[base].push_back(&r);
-      if (in.features.device_taints) {
-        for (const api::DeviceTaint& t : dev.rare->taints) {
-          if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
-          bool ok = false;
-          for (const auto& tol : r.tolerations) {
-            if (!tol.effect.empty() && tol.effect != t.effect) continue;
-            if (!tol.key.empty() && tol.key != t.key) continue;
-            if (tol.operator_ == "Exists" ||
-                ((tol.operator_.empty() || tol.operator_ == "Equal") &&
-                 tol.value == t.value)) {
-              ok = true;
-            }
-          }
-          if (!ok)
-            return Violation(
-                StrCat(cname, ": ", dname, " has untolerated taint ", t.key));
-        }
-      }
-    }
-
-    // Per request: one subrequest, the right count, selectors true.
-    for (const api::DeviceRequest& req : claim.spec.devices.requests) {
-      const auto& got = by_request[req.name];
-      std::string chosen = req.name;
-      std::string class_name;
-      const std::vector<api::DeviceSelector>* selectors = nullptr;
-      std::string mode;
-      int64_t count = 0;
-      if (req.exactly) {
-        class_name = req.exactly->device_class_name;
-        selectors = &req.exactly->selectors;
-        mode = req.exactly->allocation_mode;
-        count = req.exactly->count;
-      } else {
-        if (got.empty())
-          return Violation(
-              StrCat(cname, ": request ", req.name, " got nothing"));
-        chosen = got[0]->request;
-        for (const auto& sub : req.first_available) {
-          if (StrCat(req.name, "/", sub.name) == chosen) {
-            class_name = sub.device_class_name;
-            selectors = &sub.selectors;
-            mode = sub.allocation_mode;
-            count = sub.count;
-          }
-        }
-        if (selectors == nullptr)
-          return Violation(StrCat(cname, ": unknown subrequest ", chosen));
-      }
-      for (const auto* r : got) {
-        if (r->request != chosen) {
-          return Violation(StrCat(cname, ": request ", req.name, " mixes ",
-                                  chosen, " and ", r->request));
-        }
-      }
-      if (mode == "ExactCount" && static_cast<int64_t>(got.size()) != count) {
-        return Violation(StrCat(cname, ": request ", chosen, " got ",
-                                got.size(), " devices, wants ", count));
-      }
-      if (mode == "All" && got.empty()) {
-        return Violation(
-            StrCat(cname, ": request ", chosen, " (All) got nothing"));
-      }
-      auto cls = classes.find(class_name);
-      if (cls == classes.end())
-        return Violation(StrCat(cname, ": unknown class ", class_name));
-      std::vector<std::string> exprs;
-      for (const auto& s : cls->second->spec.selectors)
-        exprs.push_back(s.cel->expression);
-      for (const auto& s : *selectors) exprs.push_back(s.cel->expression);
-      for (const auto* r : got) {
-        const api::Device& dev =
-            *usable.at({r->driver, r->pool, r->device}).device;
-        auto cd = cel::Device::Create(r->driver, dev);
-        if (!cd.ok()) return Violation(std::string(cd.status().message()));
-        for (const std::string& e : exprs) {
-          auto p = compiler.CompileSelector(e);
-          if (!p.ok())
-            return Violation(StrCat("selector does not compile: ", e));
-          auto m = (*p)->Matches(*cd);
-          if (!m.ok() || !*m) {
-            return Violation(
-                StrCat(cname, ": ", r->device, " does not satisfy ", e));
-          }
-        }
-      }
-    }
-
-    // Constraints.
-    for (const api::DeviceConstraint& c : claim.spec.devices.constraints) {
-      const std::string attr = c.match_attribute
-                                   ? *c.match_attribute
-                                   : c.distinct_attribute.value_or("");
-      std::vector<std::string> values;
-      for (const auto& r : rs) {
-        const std::string base = r.request.substr(0, r.request.find('/'));
-        bool applies = c.requests.empty();
-        for (const auto& name : c.requests) {
-          if (name == base || name == r.request) applies = true;
-        }
-        if (!applies) continue;
-        const api::Device& dev =
-            *usable.at({r.driver, r.pool, r.device}).device;
-        const api::DeviceAttribute* a = Attribute(dev, r.driver, attr);
-        if (a == nullptr)
-          return Violation(StrCat(cname, ": ", r.device, " lacks ", attr));
-        values.push_back(Value(*a));
-      }
-      if (c.match_attribute) {
-        for (const auto& v : values) {
-          if (v != values[0])
-            return Violation(
-                StrCat(cname, ": matchAttribute ", attr, " differs"));
-        }
-      } else {
-        std::set<std::string> distinct(values.begin(), values.end());
-        if (distinct.size() != values.size()) {
-          return Violation(
-              StrCat(cname, ": distinctAttribute ", attr, " repeats"));
-        }
-      }
-    }
+    absl::Status s = checker.CheckClaim(*(*in.claims)[ci], results[ci]);
+    if (!s.ok()) return s;
   }
-
-  // Shared capacity: earlier shares plus the new ones fit every capacity.
-  for (const auto& [key, use] : shared_use) {
-    const api::Device& dev = *usable.at(key).device;
-    const auto* agg = in.state->AggregatedCapacity(
-        DeviceId{std::get<0>(key), std::get<1>(key), std::get<2>(key)});
-    for (const auto& [name, cap] : dev.capacity) {
-      Quantity sum;
-      if (auto it = use.find(name); it != use.end()) (void)sum.Add(it->second);
-      if (agg != nullptr) {
-        if (auto it = agg->find(name); it != agg->end())
-          (void)sum.Add(it->second);
-      }
-      if (sum.Compare(cap.value) > 0) {
-        return Violation(
-            StrCat(std::get<2>(key), ": capacity ", name, " exceeded"));
-      }
-    }
-  }
-
-  // Counters: the pool's sets minus what allocated devices and the new
-  // results consume never go below zero.
-  const auto visible = VisiblePools(in);
-  for (const auto& [pool, sets] : counters) {
-    std::map<std::string, std::map<std::string, Quantity>> left;
-    std::map<std::string, std::map<std::string, Quantity>> used = sets;
-    for (const api::ResourceSlice* slice : visible.at(pool).members) {
-      const api::ResourceSlice& s = *slice;
-      for (const auto& set : s.spec.shared_counters) {
-        for (const auto& [name, v] : set.counters)
-          left[set.name][name] = v.value;
-      }
-      for (const api::Device& d : s.spec.devices) {
-        if (!in.state->IsAllocated(DeviceId{pool.first, pool.second, d.name}))
-          continue;
-        for (const auto& c : d.rare->consumes_counters) {
-          for (const auto& [name, v] : c.counters)
-            (void)used[c.counter_set][name].Add(v.value);
-        }
-      }
-    }
-    for (const auto& [set, cs] : sets) {
-      for (const auto& [name, q] : cs) {
-        auto sit = left.find(set);
-        if (sit == left.end() || !sit->second.contains(name)) {
-          return Violation(
-              StrCat(pool.second, ": unknown counter ", set, "/", name));
-        }
-        if (used[set][name].Compare(sit->second.at(name)) > 0) {
-          return Violation(
-              StrCat(pool.second, ": counter ", set, "/", name, " exceeded"));
-        }
-      }
-    }
-  }
-  return absl::OkStatus();
+  if (absl::Status s = checker.CheckSharedCapacity(); !s.ok()) return s;
+  return checker.CheckCounters();
 }
 
 }  // namespace draplane::allocator

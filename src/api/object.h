@@ -16,6 +16,8 @@ namespace draplane::api {
 
 // An object of a kind draplane does not model (e.g. a Service in a
 // manifest): kept as JSON.
+// NOLINTNEXTLINE(bugprone-exception-escape): Json's move constructor is
+// noexcept; the check follows its debug-only invariant assertion.
 struct UnstructuredObject {
   Json json;
 };

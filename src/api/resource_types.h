@@ -78,6 +78,7 @@ struct DeviceSelector {
   std::optional<CELDeviceSelector> cel;
 };
 
+// NOLINTNEXTLINE(bugprone-exception-escape): as UnstructuredObject.
 struct OpaqueDeviceConfiguration {
   std::string driver;
   Json parameters;  // runtime.RawExtension: any JSON object.

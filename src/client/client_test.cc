@@ -17,7 +17,6 @@ namespace {
 using api::Json;
 using testing::Claim;
 using testing::Meta;
-using testing::Mutated;
 using testing::Node;
 using testing::Obj;
 using testing::Pod;
@@ -445,7 +444,7 @@ TEST_P(ClientTest, WatchDeliversEventsAndStopsOnCancel) {
     options.resource_version = list->resource_version;
     watch_status = client_->Watch(
         Kind("ResourceClaim"), "default", options,
-        [&](WatchEvent e) {
+        [&](const WatchEvent& e) {
           std::lock_guard lock(mu);
           if (e.type != "BOOKMARK") {
             events.emplace_back(e.type, Meta(*e.object).name);
@@ -489,7 +488,7 @@ TEST_P(ClientTest, WatchEndsWhenTheCallbackSaysSo) {
     EXPECT_TRUE(client_
                     ->Watch(
                         Kind("Node"), "", options,
-                        [&](WatchEvent e) {
+                        [&](const WatchEvent& e) {
                           ++seen;
                           return false;
                         },
@@ -515,7 +514,7 @@ TEST_P(ClientTest, WatchFromACompactedVersionIsGone) {
   options.resource_version = old_rv;
   absl::Status st = client_->Watch(
       Kind("ResourceClaim"), "default", options,
-      [&](WatchEvent e) {
+      [&](const WatchEvent& e) {
         if (e.type == "ERROR") error = e.error;
         return e.type != "ERROR";
       },
@@ -528,7 +527,7 @@ TEST_P(ClientTest, WatchFromACompactedVersionIsGone) {
   options.resource_version = "not-a-number";
   st = client_->Watch(
       Kind("ResourceClaim"), "default", options,
-      [&](WatchEvent) { return true; }, cancel);
+      [&](const WatchEvent&) { return true; }, cancel);
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
   EXPECT_EQ(Reason(st), "BadRequest");
 }
@@ -570,7 +569,7 @@ TEST(InProcessWatchTest, WatchersShareOneTypedObjectEqualToTheDecodedLine) {
       EXPECT_TRUE(client
                       ->Watch(
                           Kind("ResourceClaim"), "default", options,
-                          [seen](WatchEvent e) {
+                          [seen](const WatchEvent& e) {
                             if (e.type == "BOOKMARK") return true;
                             std::lock_guard lock(seen->mu);
                             seen->objects.push_back(e.object);

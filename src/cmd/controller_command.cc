@@ -19,6 +19,7 @@
 #include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
+#include "component_helpers/runnable.h"
 #include "controllers/dra_monitor.h"
 #include "controllers/node_lifecycle_controller.h"
 #include "controllers/resource_claim_controller.h"
@@ -62,11 +63,12 @@ class Controllers {
     nodes_ =
         std::make_unique<controllers::NodeLifecycleController>(client_, no);
     quotas_ = std::make_unique<controllers::ResourceQuotaController>(client_);
-    absl::Status s = claims_->Start();
-    if (s.ok()) s = monitor_->Start();
-    if (s.ok()) s = nodes_->Start();
-    if (s.ok()) s = quotas_->Start();
-    if (!s.ok()) {
+    group_ = std::make_unique<component_helpers::RunGroup>();
+    group_->Add("resourceclaim controller", claims_.get());
+    group_->Add("DRA monitor", monitor_.get());
+    group_->Add("node lifecycle controller", nodes_.get());
+    group_->Add("resourcequota controller", quotas_.get());
+    if (absl::Status s = group_->Start(); !s.ok()) {
       err_ << "error: " << s.message() << "\n";
       StopLocked();
       return false;
@@ -81,6 +83,7 @@ class Controllers {
 
  private:
   void StopLocked() {
+    group_.reset();  // stops them in reverse order
     monitor_.reset();
     quotas_.reset();
     nodes_.reset();
@@ -96,6 +99,7 @@ class Controllers {
   std::unique_ptr<controllers::DraMonitor> monitor_;
   std::unique_ptr<controllers::NodeLifecycleController> nodes_;
   std::unique_ptr<controllers::ResourceQuotaController> quotas_;
+  std::unique_ptr<component_helpers::RunGroup> group_;
 };
 
 int RunController(const ControllerFlags& flags, Streams streams) {

@@ -25,6 +25,7 @@
 #include "cmd/component_support.h"
 #include "cmd/simulated_nodes.h"
 #include "common/str_cat.h"
+#include "component_helpers/runnable.h"
 #include "controllers/deployment_controller.h"
 #include "controllers/dra_monitor.h"
 #include "controllers/job_controller.h"
@@ -72,19 +73,53 @@ bool IsLoopback(const std::string& host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
-int RunServer(const ServerFlags& flags, Streams streams) {
-  if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
-    streams.err << "error: " << s.message() << "\n";
-    return 2;
+// What installing NVIDIA's driver chart creates once per cluster; a
+// warning for each class that cannot be created (and does not exist).
+void CreateNvidiaDeviceClasses(client::Client& client, Streams streams) {
+  for (const api::Json& json : devices::NvidiaDeviceClasses()) {
+    absl::StatusOr<api::DecodeResult> decoded = api::DecodeObject(json);
+    if (!decoded.ok()) continue;
+    auto created = client.Create(decoded->object);
+    if (!created.ok() && !client::IsAlreadyExists(created.status())) {
+      streams.err << "warning: cannot create the DeviceClass "
+                  << json["metadata"]["name"].get<std::string>() << ": "
+                  << created.status().message() << "\n";
+    }
   }
-  const std::string data_dir =
-      flags.data_dir.empty() ? DefaultDataDir() : flags.data_dir;
+}
+
+// The admin kubeconfig for `url`, readable by its owner only.
+absl::Status WriteKubeconfig(const std::string& path, const std::string& url,
+                             const apiserver::ServingCredentials& creds) {
+  std::ofstream out(path, std::ios::trunc);
+  out << apiserver::AdminKubeconfig(url, creds.ca_cert_pem, creds.admin_token);
+  if (!out.flush())
+    return absl::UnavailableError(StrCat("cannot write ", path));
+  std::error_code ec;
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
+  return absl::OkStatus();
+}
+
+// What the server's flags name, checked before anything starts.
+struct ServerSetup {
+  std::string data_dir;
+  HostPort listen;
+  std::optional<HostPort> insecure;
+  std::optional<devices::Inventory> inventory;
+};
+
+// Fills `setup` from `flags` and creates the data directory; the exit
+// code (2 for a bad flag, 1 for a failure), 0 when all is well.
+int PrepareServer(const ServerFlags& flags, Streams streams,
+                  ServerSetup& setup) {
+  setup.data_dir = flags.data_dir.empty() ? DefaultDataDir() : flags.data_dir;
+  const std::string& data_dir = setup.data_dir;
   auto listen = ParseHostPort(flags.listen);
   if (!listen.ok()) {
     streams.err << "error: --listen: " << listen.status().message() << "\n";
     return 2;
   }
-  std::optional<HostPort> insecure;
+  setup.listen = *listen;
   if (!flags.insecure_listen.empty()) {
     auto hp = ParseHostPort(flags.insecure_listen);
     if (!hp.ok()) {
@@ -99,16 +134,15 @@ int RunServer(const ServerFlags& flags, Streams streams) {
                   << hp->host << "\n";
       return 2;
     }
-    insecure = *hp;
+    setup.insecure = *hp;
   }
-  std::optional<devices::Inventory> inventory;
   if (!flags.nodes.empty()) {
     auto read = devices::ReadInventoryFile(flags.nodes);
     if (!read.ok()) {
       streams.err << "error: --nodes: " << read.status().message() << "\n";
       return 2;
     }
-    inventory = *std::move(read);
+    setup.inventory = *std::move(read);
   }
   std::error_code ec;
   fs::create_directories(data_dir, ec);
@@ -117,25 +151,167 @@ int RunServer(const ServerFlags& flags, Streams streams) {
                 << ec.message() << "\n";
     return 1;
   }
+  return 0;
+}
+
+// The API server's built-in controllers (namespace finalizer, garbage
+// collector), run once a second on a thread of their own.
+class BuiltInControllers : public component_helpers::Runnable {
+ public:
+  explicit BuiltInControllers(apiserver::ApiServer* api) : api_(api) {}
+  ~BuiltInControllers() override { Stop(); }
+
+  absl::Status Start(
+      absl::Duration = component_helpers::kDefaultSyncTimeout) override {
+    std::lock_guard lock(mu_);
+    if (thread_.joinable()) return absl::OkStatus();
+    done_ = false;
+    thread_ = std::thread([this] {
+      std::unique_lock lock(mu_);
+      while (!cv_.wait_for(lock, std::chrono::seconds(1),
+                           [this] { return done_; })) {
+        lock.unlock();
+        api_->RunControllersOnce();
+        lock.lock();
+      }
+    });
+    return absl::OkStatus();
+  }
+
+  void Stop() override {
+    {
+      std::lock_guard lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  apiserver::ApiServer* api_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+// Serves `secure_api` with TLS on --listen and, with --insecure-listen,
+// `api` without TLS or authentication on its loopback address.
+absl::Status ServeApi(const ServerSetup& setup,
+                      const apiserver::ServingCredentials& creds,
+                      apiserver::ApiServer& api,
+                      apiserver::ApiServer& secure_api,
+                      std::unique_ptr<http::HttpServer>& server,
+                      std::unique_ptr<http::HttpServer>& plain) {
+  http::HttpServerOptions http;
+  http.address = setup.listen.host;
+  http.port = setup.listen.port;
+  http.tls_cert_pem = creds.cert_pem;
+  http.tls_key_pem = creds.key_pem;
+  auto started = http::HttpServer::Start(
+      http,
+      [&secure_api](const http::HttpRequest& req, http::ResponseWriter& w) {
+        secure_api.Handle(req, w);
+      });
+  if (!started.ok()) return started.status();
+  server = *std::move(started);
+  if (!setup.insecure) return absl::OkStatus();
+  http::HttpServerOptions p;
+  p.address = setup.insecure->host;
+  p.port = setup.insecure->port;
+  started = http::HttpServer::Start(
+      p, [&api](const http::HttpRequest& req, http::ResponseWriter& w) {
+        api.Handle(req, w);
+      });
+  if (!started.ok()) return started.status();
+  plain = *std::move(started);
+  return absl::OkStatus();
+}
+
+// The in-process scheduler: schedulerName draplane and default-scheduler.
+absl::StatusOr<std::unique_ptr<scheduler::Scheduler>> NewScheduler(
+    client::Client* client, const ServerFlags& flags,
+    metrics::Registry* registry) {
+  scheduler::SchedulerOptions so;
+  so.also_default_scheduler = true;
+  so.policy = flags.policy;
+  so.metrics = registry;
+  return scheduler::Scheduler::Create(client, so);
+}
+
+// Node agents playing the kubelet too, one per node of `inventory`.
+absl::StatusOr<std::unique_ptr<SimulatedNodes>> StartSimulatedNodes(
+    const devices::Inventory& inventory, const std::string& data_dir,
+    const std::function<std::unique_ptr<client::Client>()>& new_client,
+    metrics::Registry* registry) {
+  node_agent::NodeAgentOptions defaults;
+  defaults.simulate_kubelet = true;
+  defaults.metrics = registry;
+  return SimulatedNodes::Start(inventory, "", data_dir + "/nodes", new_client,
+                               defaults);
+}
+
+// The cluster CA and a serving certificate for every name the server is
+// reached by (loopback, and --listen's host unless it is a wildcard).
+absl::StatusOr<apiserver::ServingCredentials> LoadCredentials(
+    const ServerSetup& setup) {
+  std::vector<std::string> hosts = {"127.0.0.1", "localhost", "::1"};
+  const std::string& host = setup.listen.host;
+  if (!IsLoopback(host) && host != "0.0.0.0" && host != "::") {
+    hosts.push_back(host);
+  }
+  return apiserver::LoadOrCreateCredentials(setup.data_dir + "/pki", hosts);
+}
+
+// Where the server serves and how to reach it.
+void PrintServing(const ServerSetup& setup, const std::string& url,
+                  const http::HttpServer* plain, const std::string& kubeconfig,
+                  Streams streams) {
+  streams.out << "draplane server: serving the Kubernetes API on " << url
+              << "\n";
+  if (plain) {
+    streams.out << "draplane server: without TLS or authentication on http://"
+                << UrlHost(setup.insecure->host) << ":" << plain->port()
+                << "\n";
+  }
+  streams.out << "draplane server: data directory " << setup.data_dir << "\n"
+              << "draplane server: kubeconfig " << kubeconfig << "\n"
+              << "  export KUBECONFIG=" << kubeconfig << "\n";
+  streams.out.flush();
+}
+
+// A client of `api` in this process (no sockets, no serialisation).
+std::unique_ptr<client::Client> NewInProcessClient(apiserver::ApiServer& api) {
+  client::RestConfig config;
+  config.server = "in-process";
+  return std::make_unique<client::Client>(
+      client::NewInProcessTransport(
+          [&api](const http::HttpRequest& req, http::InProcessExchange& x) {
+            api.HandleInProcess(req, x);
+          },
+          config),
+      config);
+}
+
+int RunServer(const ServerFlags& flags, Streams streams) {
+  if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
+    streams.err << "error: " << s.message() << "\n";
+    return 2;
+  }
+  ServerSetup setup;
+  if (int code = PrepareServer(flags, streams, setup); code != 0) return code;
+  const std::string& data_dir = setup.data_dir;
   TerminationSignals signals;  // before any thread starts
 
-  std::unique_ptr<store::Store> store;
-  if (flags.in_memory) {
-    store = store::NewMemoryStore();
-  } else {
-    auto opened = store::OpenSqliteStore(data_dir + "/state.db");
-    if (!opened.ok()) {
-      streams.err << "error: " << opened.status().message() << "\n";
-      return 1;
-    }
-    store = *std::move(opened);
+  absl::StatusOr<std::unique_ptr<store::Store>> store =
+      flags.in_memory ? absl::StatusOr<std::unique_ptr<store::Store>>(
+                            store::NewMemoryStore())
+                      : store::OpenSqliteStore(data_dir + "/state.db");
+  if (!store.ok()) {
+    streams.err << "error: " << store.status().message() << "\n";
+    return 1;
   }
-  std::vector<std::string> hosts = {"127.0.0.1", "localhost", "::1"};
-  if (!IsLoopback(listen->host) && listen->host != "0.0.0.0" &&
-      listen->host != "::") {
-    hosts.push_back(listen->host);
-  }
-  auto creds = apiserver::LoadOrCreateCredentials(data_dir + "/pki", hosts);
+  auto creds = LoadCredentials(setup);
   if (!creds.ok()) {
     streams.err << "error: " << creds.status().message() << "\n";
     return 1;
@@ -148,81 +324,33 @@ int RunServer(const ServerFlags& flags, Streams streams) {
       flags.not_ready_toleration_s;
   api_options.default_unreachable_toleration_seconds =
       flags.unreachable_toleration_s;
-  apiserver::ApiServer api(store.get(), api_options);
+  apiserver::ApiServer api(store->get(), api_options);
   api_options.tokens = {creds->admin_token};
-  apiserver::ApiServer secure_api(store.get(), api_options);
+  apiserver::ApiServer secure_api(store->get(), api_options);
 
-  http::HttpServerOptions http;
-  http.address = listen->host;
-  http.port = listen->port;
-  http.tls_cert_pem = creds->cert_pem;
-  http.tls_key_pem = creds->key_pem;
-  auto handler = [&secure_api](const http::HttpRequest& req,
-                               http::ResponseWriter& w) {
-    secure_api.Handle(req, w);
-  };
-  auto server = http::HttpServer::Start(http, handler);
-  if (!server.ok()) {
-    streams.err << "error: " << server.status().message() << "\n";
+  std::unique_ptr<http::HttpServer> server;
+  std::unique_ptr<http::HttpServer> plain;
+  if (absl::Status s = ServeApi(setup, *creds, api, secure_api, server, plain);
+      !s.ok()) {
+    streams.err << "error: " << s.message() << "\n";
     return 1;
   }
-  std::unique_ptr<http::HttpServer> plain;
-  if (insecure) {
-    http::HttpServerOptions p;
-    p.address = insecure->host;
-    p.port = insecure->port;
-    auto started = http::HttpServer::Start(
-        p, [&api](const http::HttpRequest& req, http::ResponseWriter& w) {
-          api.Handle(req, w);
-        });
-    if (!started.ok()) {
-      streams.err << "error: " << started.status().message() << "\n";
-      return 1;
-    }
-    plain = *std::move(started);
-  }
+  const std::string& host = setup.listen.host;
   const std::string connect_host =
-      listen->host == "0.0.0.0" || listen->host == "::" ? "127.0.0.1"
-                                                        : listen->host;
+      host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host;
   const std::string url =
-      StrCat("https://", UrlHost(connect_host), ":", (*server)->port());
+      StrCat("https://", UrlHost(connect_host), ":", server->port());
   const std::string kubeconfig = flags.kubeconfig_out.empty()
                                      ? data_dir + "/kubeconfig"
                                      : flags.kubeconfig_out;
-  {
-    std::ofstream out(kubeconfig, std::ios::trunc);
-    out << apiserver::AdminKubeconfig(url, creds->ca_cert_pem,
-                                      creds->admin_token);
-    if (!out.flush()) {
-      streams.err << "error: cannot write " << kubeconfig << "\n";
-      return 1;
-    }
-    fs::permissions(kubeconfig, fs::perms::owner_read | fs::perms::owner_write,
-                    ec);
+  if (absl::Status s = WriteKubeconfig(kubeconfig, url, *creds); !s.ok()) {
+    streams.err << "error: " << s.message() << "\n";
+    return 1;
   }
-  streams.out << "draplane server: serving the Kubernetes API on " << url
-              << "\n";
-  if (plain) {
-    streams.out << "draplane server: without TLS or authentication on http://"
-                << UrlHost(insecure->host) << ":" << plain->port() << "\n";
-  }
-  streams.out << "draplane server: data directory " << data_dir << "\n"
-              << "draplane server: kubeconfig " << kubeconfig << "\n"
-              << "  export KUBECONFIG=" << kubeconfig << "\n";
-  streams.out.flush();
+  PrintServing(setup, url, plain.get(), kubeconfig, streams);
 
   // The control plane's own components talk to the API in-process.
-  auto in_process = [&api] {
-    client::RestConfig config;
-    config.server = "in-process";
-    return std::make_unique<client::Client>(
-        client::NewInProcessTransport(
-            [&api](const http::HttpRequest& req, http::InProcessExchange& x) {
-              api.HandleInProcess(req, x);
-            },
-            config),
-        config);
-  };
+  auto in_process = [&api] { return NewInProcessClient(api); };
   std::unique_ptr<client::Client> controller_client = in_process();
   std::unique_ptr<client::Client> scheduler_client = in_process();
   controllers::ResourceClaimControllerOptions claim_options;
@@ -242,14 +370,17 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   // Standalone only: a real cluster has kube-controller-manager's.
   controllers::DeploymentController deployments(controller_client.get());
   controllers::JobController jobs(controller_client.get());
+  // Declared before the group, which holds a pointer to it.
+  std::unique_ptr<scheduler::Scheduler> pod_scheduler;
+  component_helpers::RunGroup components;
   if (flags.controllers) {
-    absl::Status s = claim_controller.Start();
-    if (s.ok()) s = monitor.Start();
-    if (s.ok()) s = node_lifecycle.Start();
-    if (s.ok()) s = quota_controller.Start();
-    if (s.ok()) s = deployments.Start();
-    if (s.ok()) s = jobs.Start();
-    if (!s.ok()) {
+    components.Add("resourceclaim controller", &claim_controller);
+    components.Add("DRA monitor", &monitor);
+    components.Add("node lifecycle controller", &node_lifecycle);
+    components.Add("resourcequota controller", &quota_controller);
+    components.Add("deployment controller", &deployments);
+    components.Add("job controller", &jobs);
+    if (absl::Status s = components.Start(); !s.ok()) {
       streams.err << "error: " << s.message() << "\n";
       return 1;
     }
@@ -257,19 +388,15 @@ int RunServer(const ServerFlags& flags, Streams streams) {
                    "node lifecycle, resourcequota, deployment, job, DRA "
                    "monitor)\n";
   }
-  std::unique_ptr<scheduler::Scheduler> pod_scheduler;
   if (flags.scheduler) {
-    scheduler::SchedulerOptions so;
-    so.also_default_scheduler = true;
-    so.policy = flags.policy;
-    so.metrics = &registry;
-    auto created = scheduler::Scheduler::Create(scheduler_client.get(), so);
+    auto created = NewScheduler(scheduler_client.get(), flags, &registry);
     if (!created.ok()) {
       streams.err << "error: " << created.status().message() << "\n";
       return 2;
     }
     pod_scheduler = *std::move(created);
-    if (absl::Status s = pod_scheduler->Start(); !s.ok()) {
+    components.Add("scheduler", pod_scheduler.get());
+    if (absl::Status s = components.Start(); !s.ok()) {
       streams.err << "error: " << s.message() << "\n";
       return 1;
     }
@@ -280,67 +407,32 @@ int RunServer(const ServerFlags& flags, Streams streams) {
 
   // Simulated GPU nodes (node agents playing the kubelet too).
   std::unique_ptr<SimulatedNodes> simulated;
-  if (inventory) {
-    node_agent::NodeAgentOptions defaults;
-    defaults.simulate_kubelet = true;
-    defaults.metrics = &registry;
-    auto started = SimulatedNodes::Start(*inventory, "", data_dir + "/nodes",
-                                         in_process, defaults);
+  if (setup.inventory) {
+    auto started =
+        StartSimulatedNodes(*setup.inventory, data_dir, in_process, &registry);
     if (!started.ok()) {
       streams.err << "error: " << started.status().message() << "\n";
       return 1;
     }
     simulated = *std::move(started);
-    // What installing NVIDIA's driver chart creates once per cluster.
-    for (const api::Json& json : devices::NvidiaDeviceClasses()) {
-      absl::StatusOr<api::DecodeResult> decoded = api::DecodeObject(json);
-      if (!decoded.ok()) continue;
-      auto created = controller_client->Create(decoded->object);
-      if (!created.ok() && !client::IsAlreadyExists(created.status())) {
-        streams.err << "warning: cannot create the DeviceClass "
-                    << json["metadata"]["name"].get<std::string>() << ": "
-                    << created.status().message() << "\n";
-      }
-    }
+    CreateNvidiaDeviceClasses(*controller_client, streams);
     streams.out << "draplane server: simulated GPU nodes running ("
                 << absl::StrJoin(simulated->names(), ", ") << ") from "
                 << flags.nodes << "\n";
     streams.out.flush();
   }
 
-  // The built-in controllers (namespace finalizer, garbage collector).
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
-  std::thread finalizer([&] {
-    std::unique_lock lock(mu);
-    while (!cv.wait_for(lock, std::chrono::seconds(1), [&] { return done; })) {
-      lock.unlock();
-      secure_api.RunControllersOnce();
-      lock.lock();
-    }
-  });
-
+  BuiltInControllers built_in(&secure_api);
+  (void)built_in.Start();
   const int sig = signals.Wait();
   streams.out << "draplane server: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
               << ", shutting down\n";
   streams.out.flush();
-  {
-    std::lock_guard lock(mu);
-    done = true;
-  }
-  cv.notify_all();
-  finalizer.join();
+  built_in.Stop();
   if (simulated) simulated->Stop();
-  if (pod_scheduler) pod_scheduler->Stop();
-  monitor.Stop();
-  jobs.Stop();
-  deployments.Stop();
-  quota_controller.Stop();
-  node_lifecycle.Stop();
-  claim_controller.Stop();
+  components.Stop();
   if (plain) plain->Stop();
-  (*server)->Stop();
+  server->Stop();
   return 0;
 }
 

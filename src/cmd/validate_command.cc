@@ -34,7 +34,7 @@ int RunValidate(const ValidateFlags& flags, Streams streams) {
   api::ValidationOptions options;
   options.compile_cel = [](std::string_view expression) {
     return cel::Compiler::Default()
-        .CompileSelector(expression, /*check_cost=*/true)
+        .CompileSelector(expression, /*for_validation=*/true)
         .status();
   };
   int valid = 0, invalid = 0, skipped = 0;

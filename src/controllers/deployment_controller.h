@@ -17,10 +17,11 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "component_helpers/runnable.h"
 
 namespace draplane::controllers {
 
-class DeploymentController {
+class DeploymentController : public component_helpers::Runnable {
  public:
   // `client` outlives the controller.
   explicit DeploymentController(client::Client* client);
@@ -28,8 +29,9 @@ class DeploymentController {
   DeploymentController(const DeploymentController&) = delete;
   DeploymentController& operator=(const DeploymentController&) = delete;
 
-  absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
-  void Stop();
+  absl::Status Start(absl::Duration sync_timeout =
+                         component_helpers::kDefaultSyncTimeout) override;
+  void Stop() override;
 
  private:
   class Impl;

@@ -18,29 +18,10 @@ std::string Version(const api::ObjectMeta& m) {
   return StrCat(m.uid, "@", m.resource_version);
 }
 
-}  // namespace
-
-class DeviceInventory::Cache {
- public:
-  // A slice's devices converted for CEL (nullopt: conversion failed).
-  using Converted = std::vector<std::optional<cel::Device>>;
-  std::map<std::string, std::shared_ptr<const Converted>> devices;  // slice
-  std::map<std::string,
-           std::shared_ptr<
-               const absl::StatusOr<std::shared_ptr<const cel::Program>>>>
-      programs;  // by expression
-  std::map<std::string, std::shared_ptr<const std::vector<bool>>>
-      matches;  // "<class version>|<slice version>"
-};
-
-DeviceInventory::DeviceInventory() : cache_(std::make_unique<Cache>()) {}
-DeviceInventory::~DeviceInventory() = default;
-
-Inventory DeviceInventory::Compute(const std::vector<ObjectPtr>& slices,
-                                   const std::vector<ObjectPtr>& classes,
-                                   const std::vector<ObjectPtr>& claims) {
-  Inventory out;
-  // ---- complete pools, newest generation
+// The slices of complete pools at their newest generation (what the
+// allocator sees).
+std::vector<const api::ResourceSlice*> UsableSlices(
+    const std::vector<ObjectPtr>& slices) {
   struct Pool {
     int64_t generation = -1;
     std::vector<const api::ResourceSlice*> slices;
@@ -64,44 +45,47 @@ Inventory DeviceInventory::Compute(const std::vector<ObjectPtr>& slices,
     }
     usable.insert(usable.end(), p.slices.begin(), p.slices.end());
   }
+  return usable;
+}
 
-  // ---- allocated devices, and what is left of the shared counters
-  std::set<DeviceKey> allocated;
-  for (const ObjectPtr& o : claims) {
-    const auto& c = std::get<api::ResourceClaim>(o->value);
-    if (!c.status.allocation.has_value()) continue;
-    for (const auto& r : c.status.allocation->devices.results) {
-      if (r.admin_access.value_or(false)) continue;
-      allocated.emplace(r.driver, r.pool, r.device);
-    }
-  }
-  // (driver, pool, counter set, counter) -> remaining
-  std::map<std::tuple<std::string, std::string, std::string, std::string>,
-           Quantity>
-      remaining;
-  for (const api::ResourceSlice* s : usable) {
-    for (const auto& set : s->spec.shared_counters) {
-      for (const auto& [name, counter] : set.counters) {
-        remaining[{s->spec.driver, s->spec.pool.name, set.name, name}] =
-            counter.value;
+// Allocated devices, and what is left of the shared counters.
+struct Availability {
+  Availability(const std::vector<const api::ResourceSlice*>& usable,
+               const std::vector<ObjectPtr>& claims) {
+    for (const ObjectPtr& o : claims) {
+      const auto& c = std::get<api::ResourceClaim>(o->value);
+      if (!c.status.allocation.has_value()) continue;
+      for (const auto& r : c.status.allocation->devices.results) {
+        if (r.admin_access.value_or(false)) continue;
+        allocated.emplace(r.driver, r.pool, r.device);
       }
     }
-  }
-  for (const api::ResourceSlice* s : usable) {
-    for (const auto& d : s->spec.devices) {
-      if (allocated.count({s->spec.driver, s->spec.pool.name, d.name}) == 0) {
-        continue;
+    for (const api::ResourceSlice* s : usable) {
+      for (const auto& set : s->spec.shared_counters) {
+        for (const auto& [name, counter] : set.counters) {
+          remaining[{s->spec.driver, s->spec.pool.name, set.name, name}] =
+              counter.value;
+        }
       }
-      for (const auto& use : d.rare->consumes_counters) {
-        for (const auto& [name, counter] : use.counters) {
-          auto it = remaining.find(
-              {s->spec.driver, s->spec.pool.name, use.counter_set, name});
-          if (it != remaining.end()) (void)it->second.Sub(counter.value);
+    }
+    for (const api::ResourceSlice* s : usable) {
+      for (const auto& d : s->spec.devices) {
+        if (allocated.count({s->spec.driver, s->spec.pool.name, d.name}) == 0) {
+          continue;
+        }
+        for (const auto& use : d.rare->consumes_counters) {
+          for (const auto& [name, counter] : use.counters) {
+            auto it = remaining.find(
+                {s->spec.driver, s->spec.pool.name, use.counter_set, name});
+            if (it != remaining.end()) (void)it->second.Sub(counter.value);
+          }
         }
       }
     }
   }
-  auto available = [&](const api::ResourceSlice& s, const api::Device& d) {
+
+  // Neither allocated nor short of a counter it consumes.
+  bool Available(const api::ResourceSlice& s, const api::Device& d) const {
     if (allocated.count({s.spec.driver, s.spec.pool.name, d.name}) > 0) {
       return false;
     }
@@ -115,6 +99,42 @@ Inventory DeviceInventory::Compute(const std::vector<ObjectPtr>& slices,
       }
     }
     return true;
+  }
+
+  std::set<DeviceKey> allocated;
+  // (driver, pool, counter set, counter) -> remaining
+  std::map<std::tuple<std::string, std::string, std::string, std::string>,
+           Quantity>
+      remaining;
+};
+
+}  // namespace
+
+class DeviceInventory::Cache {
+ public:
+  // A slice's devices converted for CEL (nullopt: conversion failed).
+  using Converted = std::vector<std::optional<cel::Device>>;
+  std::map<std::string, std::shared_ptr<const Converted>> devices;  // slice
+  std::map<std::string,
+           std::shared_ptr<
+               const absl::StatusOr<std::shared_ptr<const cel::Program>>>>
+      programs;  // by expression
+  std::map<std::string, std::shared_ptr<const std::vector<bool>>>
+      matches;  // "<class version>|<slice version>"
+};
+
+DeviceInventory::DeviceInventory() : cache_(std::make_unique<Cache>()) {}
+DeviceInventory::~DeviceInventory() = default;
+
+Inventory DeviceInventory::Compute(const std::vector<ObjectPtr>& slices,
+                                   const std::vector<ObjectPtr>& classes,
+                                   const std::vector<ObjectPtr>& claims) {
+  Inventory out;
+  const std::vector<const api::ResourceSlice*> usable = UsableSlices(slices);
+  const Availability availability(usable, claims);
+  const std::set<DeviceKey>& allocated = availability.allocated;
+  auto available = [&](const api::ResourceSlice& s, const api::Device& d) {
+    return availability.Available(s, d);
   };
 
   // ---- devices converted for CEL, per slice version

@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "component_helpers/runnable.h"
 #include "controllers/device_inventory.h"
 #include "metrics/metrics.h"
 #include "prometheus/metric_family.h"
@@ -42,7 +43,7 @@ struct DraMonitorOptions {
   absl::Duration settle = absl::Milliseconds(500);
 };
 
-class DraMonitor {
+class DraMonitor : public component_helpers::Runnable {
  public:
   // `client` (and options.metrics) outlive the monitor.
   DraMonitor(client::Client* client, DraMonitorOptions options);
@@ -50,8 +51,9 @@ class DraMonitor {
   DraMonitor(const DraMonitor&) = delete;
   DraMonitor& operator=(const DraMonitor&) = delete;
 
-  absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
-  void Stop();
+  absl::Status Start(absl::Duration sync_timeout =
+                         component_helpers::kDefaultSyncTimeout) override;
+  void Stop() override;
 
   // The cluster gauges as of now (what a scrape returns).
   std::vector<prometheus::MetricFamily> Collect();

@@ -19,10 +19,11 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "component_helpers/runnable.h"
 
 namespace draplane::controllers {
 
-class JobController {
+class JobController : public component_helpers::Runnable {
  public:
   // `client` outlives the controller.
   explicit JobController(client::Client* client);
@@ -30,8 +31,9 @@ class JobController {
   JobController(const JobController&) = delete;
   JobController& operator=(const JobController&) = delete;
 
-  absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
-  void Stop();
+  absl::Status Start(absl::Duration sync_timeout =
+                         component_helpers::kDefaultSyncTimeout) override;
+  void Stop() override;
 
  private:
   class Impl;

@@ -35,6 +35,7 @@
 #include "absl/time/time.h"
 #include "client/client.h"
 #include "clock/clock.h"
+#include "component_helpers/runnable.h"
 
 namespace draplane::controllers {
 
@@ -59,7 +60,7 @@ struct NodeLifecycleStats {
   int64_t pods_evicted = 0;
 };
 
-class NodeLifecycleController {
+class NodeLifecycleController : public component_helpers::Runnable {
  public:
   // `client` outlives the controller.
   NodeLifecycleController(client::Client* client,
@@ -68,8 +69,9 @@ class NodeLifecycleController {
   NodeLifecycleController(const NodeLifecycleController&) = delete;
   NodeLifecycleController& operator=(const NodeLifecycleController&) = delete;
 
-  absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
-  void Stop();
+  absl::Status Start(absl::Duration sync_timeout =
+                         component_helpers::kDefaultSyncTimeout) override;
+  void Stop() override;
 
   NodeLifecycleStats stats() const;
 

@@ -39,6 +39,7 @@
 #include "absl/time/time.h"
 #include "client/client.h"
 #include "clock/clock.h"
+#include "component_helpers/runnable.h"
 #include "metrics/metrics.h"
 
 namespace draplane::controllers {
@@ -85,7 +86,7 @@ struct ResourceClaimControllerStats {
   int64_t leaked_devices = 0;  // found by the leak check
 };
 
-class ResourceClaimController {
+class ResourceClaimController : public component_helpers::Runnable {
  public:
   // `client` outlives the controller.
   ResourceClaimController(client::Client* client,
@@ -95,8 +96,9 @@ class ResourceClaimController {
   ResourceClaimController& operator=(const ResourceClaimController&) = delete;
 
   // Starts the informers and workers; fails if they do not sync in time.
-  absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
-  void Stop();
+  absl::Status Start(absl::Duration sync_timeout =
+                         component_helpers::kDefaultSyncTimeout) override;
+  void Stop() override;
 
   // Claims this controller created (successful creates).
   int64_t claims_created() const;

@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "component_helpers/runnable.h"
 
 namespace draplane::controllers {
 
@@ -27,7 +28,7 @@ struct ResourceQuotaControllerOptions {
   absl::Duration resync = absl::Minutes(5);
 };
 
-class ResourceQuotaController {
+class ResourceQuotaController : public component_helpers::Runnable {
  public:
   // `client` outlives the controller.
   ResourceQuotaController(client::Client* client,
@@ -36,8 +37,9 @@ class ResourceQuotaController {
   ResourceQuotaController(const ResourceQuotaController&) = delete;
   ResourceQuotaController& operator=(const ResourceQuotaController&) = delete;
 
-  absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
-  void Stop();
+  absl::Status Start(absl::Duration sync_timeout =
+                         component_helpers::kDefaultSyncTimeout) override;
+  void Stop() override;
 
   int64_t status_writes() const;
 

@@ -35,10 +35,11 @@ bool IsGpuExtendedResource(const std::string& name) {
          absl::StartsWith(lower, "tencent.com/vcuda");
 }
 
-InventoryReport BuildInventory(const ClusterSnapshot& snapshot) {
-  InventoryReport report;
-  report.dra_served = snapshot.dra_served;
+namespace {
 
+// Pods with GPU extended resources, and their use per namespace.
+void AddExtendedResourcePods(const ClusterSnapshot& snapshot,
+                             InventoryReport& report) {
   // Pods with GPU extended resources.
   std::map<std::string, InventoryReport::NamespaceUsage> namespaces;
   for (const ObjectPtr& o : snapshot.pods) {
@@ -85,7 +86,12 @@ InventoryReport BuildInventory(const ClusterSnapshot& snapshot) {
                      std::tie(b.namespace_, b.name);
             });
   for (auto& [name, usage] : namespaces) report.namespaces.push_back(usage);
+}
 
+// Devices per model from the pools as the allocator sees them, and the
+// nodes with GPU capacity or DRA devices.
+void AddDevicesAndNodes(const ClusterSnapshot& snapshot,
+                        InventoryReport& report) {
   // Devices, from the pools as the allocator sees them.
   PoolView pools(snapshot);
   std::set<std::tuple<std::string, std::string, std::string>> allocated;
@@ -146,7 +152,11 @@ InventoryReport BuildInventory(const ClusterSnapshot& snapshot) {
   }
   std::sort(report.nodes.begin(), report.nodes.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
+}
 
+// What each class selects, and the claims by state per namespace.
+void AddClassesAndClaims(const ClusterSnapshot& snapshot,
+                         InventoryReport& report) {
   // What each class selects.
   controllers::DeviceInventory inventory;
   controllers::Inventory counts = inventory.Compute(
@@ -184,6 +194,16 @@ InventoryReport BuildInventory(const ClusterSnapshot& snapshot) {
     }
   }
   for (auto& [ns, row] : claims) report.claims.push_back(row);
+}
+
+}  // namespace
+
+InventoryReport BuildInventory(const ClusterSnapshot& snapshot) {
+  InventoryReport report;
+  report.dra_served = snapshot.dra_served;
+  AddExtendedResourcePods(snapshot, report);
+  AddDevicesAndNodes(snapshot, report);
+  AddClassesAndClaims(snapshot, report);
   return report;
 }
 

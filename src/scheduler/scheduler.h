@@ -24,6 +24,7 @@
 #include "client/client.h"
 #include "client/leader_election.h"
 #include "clock/clock.h"
+#include "component_helpers/runnable.h"
 #include "metrics/metrics.h"
 #include "scheduler/scheduling_cycle.h"
 
@@ -73,7 +74,7 @@ struct SchedulerStats {
   bool leading = false;
 };
 
-class Scheduler {
+class Scheduler : public component_helpers::Runnable {
  public:
   // `client` outlives the scheduler. Fails on bad options (policy name).
   static absl::StatusOr<std::unique_ptr<Scheduler>> Create(
@@ -82,10 +83,11 @@ class Scheduler {
 
   // Starts the informers, waits for them to sync (up to `sync_timeout`),
   // then schedules (or campaigns for leadership first).
-  absl::Status Start(absl::Duration sync_timeout = absl::Seconds(60));
+  absl::Status Start(absl::Duration sync_timeout =
+                         component_helpers::kDefaultSyncTimeout) override;
   // Stops scheduling, waits for in-flight bindings, stops the informers and
   // releases the lease.
-  void Stop();
+  void Stop() override;
 
   SchedulerStats stats() const;
 

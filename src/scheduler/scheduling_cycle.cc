@@ -238,21 +238,14 @@ void SchedulingCycle::FindPlacements(
   answer.placements = std::move(placements);
 }
 
-Decision SchedulingCycle::Schedule(const api::Pod& pod) {
-  Decision d;
-  // ---- PreEnqueue / PreFilter: the pod's claims. PreEnqueue failures
-  // return at once; the first PreFilter failure is kept for after the
-  // node count check (upstream checks for nodes first).
-  std::string prefilter_message;
-  std::vector<const api::ResourceClaim*> to_allocate;
-  std::vector<size_t> to_allocate_plan;  // index into d.claims
-  std::vector<const api::ResourceClaim*> allocated_claims;
+bool SchedulingCycle::PreFilter(const api::Pod& pod, PodClaims& claims,
+                                Decision& d) {
   for (const auto& prc : pod.spec.resource_claims) {
     absl::StatusOr<api::PodClaimName> ref = api::ResolvePodClaimName(pod, prc);
     if (!ref.ok()) {
       d.kind = Decision::Kind::kWaiting;
       d.message = std::string(ref.status().message());
-      return d;
+      return false;
     }
     if (!ref->name.has_value()) continue;  // not needed
     const std::string& claim_name = *ref->name;
@@ -264,21 +257,22 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       d.message = StrCat("resourceclaim.resource.k8s.io \"", claim_name,
                          "\" not found");
       d.waiting_for_claim = StrCat(pod.metadata.namespace_, "/", claim_name);
-      return d;
+      return false;
     }
     const auto& claim = std::get<api::ResourceClaim>(object->value);
     if (claim.metadata.deletion_timestamp.has_value()) {
       d.kind = Decision::Kind::kWaiting;
       d.message = StrCat("resourceclaim \"", claim_name, "\" is being deleted");
-      return d;
+      return false;
     }
     if (must_check_owner) {
       if (absl::Status owned = api::IsForPod(pod, claim); !owned.ok()) {
         d.kind = Decision::Kind::kWaiting;
         d.message = std::string(owned.message());
-        return d;
+        return false;
       }
     }
+    std::string& prefilter_message = claims.prefilter_message;
     ClaimPlan plan;
     plan.claim_key = ObjectKey(claim.metadata);
     plan.claim = object;
@@ -288,7 +282,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       prefilter_message = "resourceclaim in use";
     }
     if (claim.status.allocation.has_value()) {
-      allocated_claims.push_back(&claim);
+      claims.allocated.push_back(&claim);
     } else {
       const std::string* owner = state_->InFlightOwner(plan.claim_key);
       if (owner != nullptr && *owner != pod.metadata.uid &&
@@ -299,34 +293,16 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       if (prefilter_message.empty()) {
         prefilter_message = MissingDeviceClass(claim, *state_);
       }
-      to_allocate.push_back(&claim);
-      to_allocate_plan.push_back(d.claims.size());
+      claims.to_allocate.push_back(&claim);
+      claims.to_allocate_plan.push_back(d.claims.size());
     }
     d.claims.push_back(std::move(plan));
   }
+  return true;
+}
 
-  const size_t num_nodes = state_->Nodes().size();
-  if (num_nodes == 0) {
-    d.kind = Decision::Kind::kUnschedulable;
-    d.message = std::string(nf::kNoNodesAvailableMessage);
-    return d;
-  }
-  if (!prefilter_message.empty()) {
-    nf::FitErrorBuilder diagnosis(static_cast<int>(num_nodes));
-    diagnosis.SetPreFilterMessage(prefilter_message);
-    d.kind = Decision::Kind::kUnschedulable;
-    d.message = diagnosis.Message();
-    return d;
-  }
-
-  absl::StatusOr<nf::PodNodeRequirements> requirements =
-      nf::PodNodeRequirements::Parse(pod);
-  if (!requirements.ok()) {
-    d.kind = Decision::Kind::kError;
-    d.message = std::string(requirements.status().message());
-    return d;
-  }
-
+SchedulingCycle::NodeAnswers& SchedulingCycle::AnswersForSpecs(
+    const std::vector<const api::ResourceClaim*>& to_allocate) {
   std::string signature;
   for (const api::ResourceClaim* c : to_allocate) {
     api::Object o{{"resource.k8s.io/v1", "ResourceClaim"}, *c};
@@ -339,9 +315,104 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
       answers_.count(signature) == 0) {
     answers_.clear();
   }
-  NodeAnswers& node_answers = answers_[signature];
+  return answers_[signature];
+}
 
-  // ---- Filter and Score.
+const SchedulingCycle::Answer* SchedulingCycle::FilterNode(
+    const ClusterState::NodeInfo& info,
+    const node_filters::PodNodeRequirements& requirements,
+    const PodClaims& claims, NodeAnswers& node_answers, Decision& d,
+    Search& search, bool& feasible) {
+  feasible = false;
+  const api::Node& node = info.node();
+  const std::string& node_name = node.metadata.name;
+  nf::FilterResult fit =
+      nf::RunAll(requirements, node, info.allocatable, info.facts, info.usage);
+  if (!fit.ok) {
+    rejections_.push_back({&node_name, false, {}, std::move(fit)});
+    return nullptr;
+  }
+  for (const api::ResourceClaim* c : claims.allocated) {
+    if (!allocator::AllocationAvailableOn(*c->status.allocation, node)) {
+      rejections_.push_back({&node_name, true, kNotAvailable, {}});
+      return nullptr;
+    }
+  }
+  if (claims.to_allocate.empty()) {
+    feasible = true;
+    return nullptr;
+  }
+  const Answer* answer = &AnswerFor(node_answers, info, claims.to_allocate, d);
+  switch (answer->kind) {
+    case allocator::OutcomeKind::kAllocated:
+      feasible = true;
+      return answer;
+    case allocator::OutcomeKind::kUnallocatable:
+      rejections_.push_back({&node_name, true, kCannotAllocate, {}});
+      if (static_cast<int>(search.dra_failed.size()) <
+          options_.max_explained_nodes) {
+        search.dra_failed.push_back(&info);
+      }
+      return nullptr;
+    case allocator::OutcomeKind::kTimeout:
+      rejections_.push_back({&node_name, true, kTimedOut, {}});
+      return nullptr;
+    case allocator::OutcomeKind::kInvalidPools:
+      rejections_.push_back({&node_name, true, answer->message, {}});
+      return nullptr;
+    case allocator::OutcomeKind::kFatal:
+      search.any_error = true;
+      search.error_message = answer->message;
+      return nullptr;
+  }
+  return nullptr;
+}
+
+int64_t SchedulingCycle::ScoreNode(
+    const ClusterState::NodeInfo& info,
+    const node_filters::PodNodeRequirements& requirements, const Answer* answer,
+    bool compares_devices, const Answer::Placement*& placement) {
+  NodeCandidate candidate;
+  candidate.node = &info.node();
+  candidate.devices_total = info.devices_total;
+  candidate.devices_used = info.devices_used;
+  candidate.least_allocated =
+      nf::LeastAllocatedScore(requirements, info.allocatable, info.usage);
+  candidate.most_allocated =
+      nf::MostAllocatedScore(requirements, info.allocatable, info.usage);
+  if (answer != nullptr) {
+    candidate.devices_new = answer->devices_new;
+    candidate.prioritized_list = answer->prioritized_list;
+    candidate.topology_match = answer->topology_match;
+  }
+  placement = nullptr;
+  if (!compares_devices) return policy_->Score(candidate);
+  candidate.info = &info;
+  candidate.pod = &requirements;
+  candidate.devices = &state_->NodeDevices(info);
+  if (answer == nullptr || answer->placements.empty()) {
+    return policy_->Score(candidate);
+  }
+  int64_t score = 0;
+  int64_t preference = 0;
+  for (const Answer::Placement& p : answer->placements) {
+    candidate.takes = absl::MakeConstSpan(p.takes);
+    const int64_t s = policy_->Score(candidate);
+    const int64_t pref = policy_->DevicePreference(candidate);
+    if (placement == nullptr || s > score ||
+        (s == score && pref > preference)) {
+      placement = &p;
+      score = s;
+      preference = pref;
+    }
+  }
+  return score;
+}
+
+void SchedulingCycle::FilterAndScore(
+    const node_filters::PodNodeRequirements& requirements,
+    const PodClaims& claims, NodeAnswers& node_answers, Decision& d,
+    Search& search) {
   const auto& nodes = state_->Nodes();
   const size_t n = nodes.size();
   const size_t to_find = policy_->ScoresAllNodes()
@@ -351,37 +422,12 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
                                    options_.percentage_of_nodes_to_score));
   const size_t start =
       policy_->ScoresAllNodes() || n == 0 ? 0 : next_start_ % n;
-  nf::FitErrorBuilder diagnosis(static_cast<int>(n));
-  if (requirements->affinity_terms_conflict) {
-    diagnosis.SetPreFilterMessage(
-        std::string(nf::kReasonAffinityTermsConflict));
-    d.kind = Decision::Kind::kUnschedulable;
-    d.message = diagnosis.Message();
-    return d;
-  }
-  const auto& prefilter_names = requirements->prefilter_node_names;
-  if (prefilter_names.has_value()) {
-    diagnosis.SetAbsentNodesStatus(
-        {std::string(nf::kReasonNotInPreFilterNodes)});
-  }
-  // Why each node was rejected, turned into the diagnosis only when no
-  // node fits (most pods fit somewhere; the diagnosis map is not cheap).
-  std::vector<Rejection>& rejections = rejections_;
-  rejections.clear();
-  std::vector<const ClusterState::NodeInfo*> dra_failed;
-  struct Best {
-    const ClusterState::NodeInfo* node = nullptr;
-    const Answer* answer = nullptr;
-    const Answer::Placement* placement = nullptr;
-    int64_t score = 0;
-    int ties = 0;
-  } best;
+  const auto& prefilter_names = requirements.prefilter_node_names;
   const bool compares_devices = policy_->ComparesDevices();
   if (compares_devices) policy_->StartPod(*state_);
   size_t feasible = 0;
   size_t processed = 0;
-  bool any_error = false;
-  std::string error_message;
+  Best& best = search.best;
   for (size_t k = 0; k < n && feasible < to_find; ++k) {
     // The nodes are scattered over the heap and evaluating one is quick,
     // so the walk waits on memory: fetch the next ones' NodeInfo and
@@ -390,92 +436,18 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     __builtin_prefetch(nodes[(start + k + 4) % n]->node_ptr);
     const ClusterState::NodeInfo& info = *nodes[(start + k) % n];
     ++processed;
-    const api::Node& node = info.node();
-    const std::string& node_name = node.metadata.name;
-    if (prefilter_names.has_value() && prefilter_names->count(node_name) == 0) {
+    if (prefilter_names.has_value() &&
+        prefilter_names->count(info.node().metadata.name) == 0) {
       continue;  // NodeAffinity's PreFilter left it out
     }
-    nf::FilterResult fit = nf::RunAll(*requirements, node, info.allocatable,
-                                      info.facts, info.usage);
-    if (!fit.ok) {
-      rejections.push_back({&node_name, false, {}, std::move(fit)});
-      continue;
-    }
-    bool available = true;
-    for (const api::ResourceClaim* c : allocated_claims) {
-      if (!allocator::AllocationAvailableOn(*c->status.allocation, node)) {
-        available = false;
-        break;
-      }
-    }
-    if (!available) {
-      rejections.push_back({&node_name, true, kNotAvailable, {}});
-      continue;
-    }
-    const Answer* answer = nullptr;
-    if (!to_allocate.empty()) {
-      answer = &AnswerFor(node_answers, info, to_allocate, d);
-      switch (answer->kind) {
-        case allocator::OutcomeKind::kAllocated:
-          break;
-        case allocator::OutcomeKind::kUnallocatable:
-          rejections.push_back({&node_name, true, kCannotAllocate, {}});
-          if (static_cast<int>(dra_failed.size()) <
-              options_.max_explained_nodes) {
-            dra_failed.push_back(&info);
-          }
-          continue;
-        case allocator::OutcomeKind::kTimeout:
-          rejections.push_back({&node_name, true, kTimedOut, {}});
-          continue;
-        case allocator::OutcomeKind::kInvalidPools:
-          rejections.push_back({&node_name, true, answer->message, {}});
-          continue;
-        case allocator::OutcomeKind::kFatal:
-          any_error = true;
-          error_message = answer->message;
-          continue;
-      }
-    }
+    bool fits = false;
+    const Answer* answer =
+        FilterNode(info, requirements, claims, node_answers, d, search, fits);
+    if (!fits) continue;
     ++feasible;
-    NodeCandidate candidate;
-    candidate.node = &node;
-    candidate.devices_total = info.devices_total;
-    candidate.devices_used = info.devices_used;
-    candidate.least_allocated =
-        nf::LeastAllocatedScore(*requirements, info.allocatable, info.usage);
-    candidate.most_allocated =
-        nf::MostAllocatedScore(*requirements, info.allocatable, info.usage);
-    if (answer != nullptr) {
-      candidate.devices_new = answer->devices_new;
-      candidate.prioritized_list = answer->prioritized_list;
-      candidate.topology_match = answer->topology_match;
-    }
     const Answer::Placement* placement = nullptr;
-    int64_t score = 0;
-    if (compares_devices) {
-      candidate.info = &info;
-      candidate.pod = &*requirements;
-      candidate.devices = &state_->NodeDevices(info);
-      if (answer == nullptr || answer->placements.empty()) {
-        score = policy_->Score(candidate);
-      } else {
-        int64_t preference = 0;
-        for (const Answer::Placement& p : answer->placements) {
-          candidate.takes = absl::MakeConstSpan(p.takes);
-          const int64_t s = policy_->Score(candidate);
-          const int64_t pref = policy_->DevicePreference(candidate);
-          if (placement == nullptr || s > score ||
-              (s == score && pref > preference)) {
-            placement = &p;
-            score = s;
-            preference = pref;
-          }
-        }
-      }
-    } else {
-      score = policy_->Score(candidate);
-    }
+    const int64_t score =
+        ScoreNode(info, requirements, answer, compares_devices, placement);
     if (best.node == nullptr || score > best.score) {
       best = Best{&info, answer, placement, score, 1};
     } else if (score == best.score && policy_->RandomTieBreak()) {
@@ -490,51 +462,104 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
   }
   d.nodes_evaluated = static_cast<int>(processed);
   if (n > 0) next_start_ = (start + processed) % n;
+}
 
-  if (best.node == nullptr) {
-    if (any_error) {
-      d.kind = Decision::Kind::kError;
-      d.message = error_message;
-      return d;
+void SchedulingCycle::ExplainUnschedulable(
+    const Search& search,
+    const std::vector<const api::ResourceClaim*>& to_allocate,
+    node_filters::FitErrorBuilder& diagnosis, Decision& d) {
+  for (Rejection& r : rejections_) {
+    if (r.by_dra) {
+      diagnosis.SetNodeStatus(*r.node_name, {std::string(r.dra_reason)}, true);
+    } else {
+      diagnosis.SetNodeStatus(*r.node_name, r.filter);
     }
-    for (Rejection& r : rejections) {
-      if (r.by_dra) {
-        diagnosis.SetNodeStatus(*r.node_name, {std::string(r.dra_reason)},
-                                true);
-      } else {
-        diagnosis.SetNodeStatus(*r.node_name, r.filter);
-      }
+  }
+  d.kind = Decision::Kind::kUnschedulable;
+  d.message = diagnosis.Message();
+  // The allocator's explanation of the DRA failures, grouped.
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  for (const ClusterState::NodeInfo* info : search.dra_failed) {
+    allocator::AllocateOptions explain;
+    explain.explain = true;
+    explain.fixes = options_.fixes;
+    allocator::Outcome outcome = state_->Allocator().Allocate(
+        info->node(), to_allocate, state_->Allocated(), explain);
+    std::string text;
+    for (const auto& e : outcome.explanations) {
+      StrAppend(&text, text.empty() ? "" : " ", allocator::ClaimSummary(e));
     }
+    if (text.empty()) continue;
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const auto& x) { return x.first == text; });
+    if (g == groups.end()) {
+      groups.emplace_back(text, std::vector<std::string>{});
+      g = groups.end() - 1;
+    }
+    g->second.push_back(info->node().metadata.name);
+  }
+  for (const auto& [text, node_names] : groups) {
+    StrAppend(&d.message, " On node ", node_names.front());
+    if (node_names.size() > 1) {
+      StrAppend(&d.message, " (and ", node_names.size() - 1, " more alike)");
+    }
+    StrAppend(&d.message, ": ", text);
+  }
+}
+
+Decision SchedulingCycle::Schedule(const api::Pod& pod) {
+  Decision d;
+  // PreEnqueue failures return at once; the first PreFilter failure is
+  // kept for after the node count check (upstream checks for nodes first).
+  PodClaims claims;
+  if (!PreFilter(pod, claims, d)) return d;
+
+  const size_t num_nodes = state_->Nodes().size();
+  if (num_nodes == 0) {
+    d.kind = Decision::Kind::kUnschedulable;
+    d.message = std::string(nf::kNoNodesAvailableMessage);
+    return d;
+  }
+  nf::FitErrorBuilder diagnosis(static_cast<int>(num_nodes));
+  if (!claims.prefilter_message.empty()) {
+    diagnosis.SetPreFilterMessage(claims.prefilter_message);
     d.kind = Decision::Kind::kUnschedulable;
     d.message = diagnosis.Message();
-    // The allocator's explanation of the DRA failures, grouped.
-    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
-    for (const ClusterState::NodeInfo* info : dra_failed) {
-      allocator::AllocateOptions explain;
-      explain.explain = true;
-      explain.fixes = options_.fixes;
-      allocator::Outcome outcome = state_->Allocator().Allocate(
-          info->node(), to_allocate, state_->Allocated(), explain);
-      std::string text;
-      for (const auto& e : outcome.explanations) {
-        StrAppend(&text, text.empty() ? "" : " ", allocator::ClaimSummary(e));
-      }
-      if (text.empty()) continue;
-      auto g = std::find_if(groups.begin(), groups.end(),
-                            [&](const auto& x) { return x.first == text; });
-      if (g == groups.end()) {
-        groups.emplace_back(text, std::vector<std::string>{});
-        g = groups.end() - 1;
-      }
-      g->second.push_back(info->node().metadata.name);
+    return d;
+  }
+  absl::StatusOr<nf::PodNodeRequirements> requirements =
+      nf::PodNodeRequirements::Parse(pod);
+  if (!requirements.ok()) {
+    d.kind = Decision::Kind::kError;
+    d.message = std::string(requirements.status().message());
+    return d;
+  }
+  NodeAnswers& node_answers = AnswersForSpecs(claims.to_allocate);
+  if (requirements->affinity_terms_conflict) {
+    diagnosis.SetPreFilterMessage(
+        std::string(nf::kReasonAffinityTermsConflict));
+    d.kind = Decision::Kind::kUnschedulable;
+    d.message = diagnosis.Message();
+    return d;
+  }
+  if (requirements->prefilter_node_names.has_value()) {
+    diagnosis.SetAbsentNodesStatus(
+        {std::string(nf::kReasonNotInPreFilterNodes)});
+  }
+
+  // Why each node was rejected, turned into the diagnosis only when no
+  // node fits (most pods fit somewhere; the diagnosis map is not cheap).
+  rejections_.clear();
+  Search search;
+  FilterAndScore(*requirements, claims, node_answers, d, search);
+  const Best& best = search.best;
+  if (best.node == nullptr) {
+    if (search.any_error) {
+      d.kind = Decision::Kind::kError;
+      d.message = search.error_message;
+      return d;
     }
-    for (const auto& [text, node_names] : groups) {
-      StrAppend(&d.message, " On node ", node_names.front());
-      if (node_names.size() > 1) {
-        StrAppend(&d.message, " (and ", node_names.size() - 1, " more alike)");
-      }
-      StrAppend(&d.message, ": ", text);
-    }
+    ExplainUnschedulable(search, claims.to_allocate, diagnosis, d);
     return d;
   }
   d.kind = Decision::Kind::kScheduled;
@@ -542,8 +567,8 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
   if (best.answer != nullptr) {
     const auto& results = best.placement != nullptr ? best.placement->results
                                                     : best.answer->results;
-    for (size_t i = 0; i < to_allocate_plan.size(); ++i) {
-      d.claims[to_allocate_plan[i]].allocation = results[i];
+    for (size_t i = 0; i < claims.to_allocate_plan.size(); ++i) {
+      d.claims[claims.to_allocate_plan[i]].allocation = results[i];
     }
   }
   return d;

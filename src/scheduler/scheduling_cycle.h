@@ -27,6 +27,7 @@
 #include "allocator/allocator.h"
 #include "api/core_types.h"
 #include "scheduler/cluster_state.h"
+#include "scheduler/node_filters/node_filters.h"
 #include "scheduler/scoring_policy.h"
 
 namespace draplane::scheduler {
@@ -141,6 +142,59 @@ class SchedulingCycle {
   // answers keep their address while a cycle adds others).
   absl::flat_hash_map<std::string, NodeAnswers> answers_;
   // Why a node was rejected in the cycle running now.
+  // Schedule's phases (upstream's PreFilter, Filter, Score, PostFilter).
+  // The pod's claims as PreFilter sees them.
+  struct PodClaims {
+    std::vector<const api::ResourceClaim*> to_allocate;
+    std::vector<size_t> to_allocate_plan;  // index into Decision::claims
+    std::vector<const api::ResourceClaim*> allocated;
+    std::string prefilter_message;  // the first PreFilter failure, if any
+  };
+  // The best node of Filter and Score.
+  struct Best {
+    const ClusterState::NodeInfo* node = nullptr;
+    const Answer* answer = nullptr;
+    const Answer::Placement* placement = nullptr;
+    int64_t score = 0;
+    int ties = 0;
+  };
+  // What Filter and Score found besides the rejections.
+  struct Search {
+    Best best;
+    std::vector<const ClusterState::NodeInfo*> dra_failed;  // to explain
+    bool any_error = false;
+    std::string error_message;
+  };
+  // PreEnqueue and DRA PreFilter: fills `d.claims` and `claims`; false
+  // when the pod must wait (`d` says why).
+  bool PreFilter(const api::Pod& pod, PodClaims& claims, Decision& d);
+  // The cached answers for the claims to allocate, keyed by their specs.
+  NodeAnswers& AnswersForSpecs(
+      const std::vector<const api::ResourceClaim*>& to_allocate);
+  // Filter on one node: sets `feasible`; the allocator's answer when the
+  // node fits and claims are to be allocated. A rejection is recorded.
+  const Answer* FilterNode(
+      const ClusterState::NodeInfo& info,
+      const node_filters::PodNodeRequirements& requirements,
+      const PodClaims& claims, NodeAnswers& node_answers, Decision& d,
+      Search& search, bool& feasible);
+  // Score of a feasible node; with device comparison, of its best
+  // placement (`placement`).
+  int64_t ScoreNode(const ClusterState::NodeInfo& info,
+                    const node_filters::PodNodeRequirements& requirements,
+                    const Answer* answer, bool compares_devices,
+                    const Answer::Placement*& placement);
+  // Filter and Score over the nodes from next_start_ until enough fit.
+  void FilterAndScore(const node_filters::PodNodeRequirements& requirements,
+                      const PodClaims& claims, NodeAnswers& node_answers,
+                      Decision& d, Search& search);
+  // PostFilter's message: the diagnosis, then the allocator's explanation
+  // of the DRA failures grouped by text.
+  void ExplainUnschedulable(
+      const Search& search,
+      const std::vector<const api::ResourceClaim*>& to_allocate,
+      node_filters::FitErrorBuilder& diagnosis, Decision& d);
+
   struct Rejection {
     const std::string* node_name;
     bool by_dra;                  // dra_reason says why, else `filter`

@@ -153,7 +153,7 @@ class DecodePath {
 
   FieldPath ToFieldPath() const {
     if (parent_ == nullptr) return FieldPath();
-    const FieldPath up = parent_->ToFieldPath();
+    FieldPath up = parent_->ToFieldPath();
     switch (step_) {
       case Step::kChild:
         return up.Child(name_);

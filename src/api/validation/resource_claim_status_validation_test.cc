@@ -361,6 +361,7 @@ TEST(ValidateResourceClaimTest, StatusUpdateStatusDevices) {
          c.status.devices.push_back(d);
        },
        {"status.devices[0].conditions: Too many: 9: must have at most 8 items",
+        // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one message
         "status.devices[0].data: Invalid value: \"<value omitted>\": must be a "
         "valid JSON object",
         "status.devices[0].networkData.interfaceName: Too long: may not be "
@@ -416,6 +417,7 @@ TEST(ValidateResourceClaimTest, StatusUpdateStatusDevices) {
          c.status.devices.push_back(d);
        },
        {"status.devices[0].conditions[1].type: Duplicate value: \"Ready\"",
+        // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one message
         "status.devices[0].conditions[1].status: Unsupported value: \"Maybe\": "
         "supported values: \"False\", \"True\", \"Unknown\"",
         "status.devices[0].conditions[1].observedGeneration: Invalid value: "

@@ -594,7 +594,7 @@ TEST(ValidateResourceClaimTest, CreateConfig) {
        {"spec.devices.config[0].opaque: Required value"}},
       {"config-driver",
        [](ResourceClaim& c) {
-         for (std::string driver :
+         for (const std::string& driver :
               {std::string(""), kBadName, Repeat('a', 63), Repeat('a', 64),
                std::string("DRA.Example.COM")}) {
            DeviceClaimConfiguration config = ClaimConfig();
@@ -650,6 +650,7 @@ TEST(ValidateResourceClaimTest, CreateConfig) {
             kCIdentifierMsg,
         "spec.devices.constraints[1].matchAttribute: Invalid value: \"\": " +
             kFQNMsg,
+        // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one message
         "spec.devices.constraints[2]: Required value: exactly one of "
         "\"matchAttribute\" or \"distinctAttribute\" is required, but multiple "
         "fields are set",

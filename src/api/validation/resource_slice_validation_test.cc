@@ -245,6 +245,7 @@ TEST(ValidateResourceSliceTest, CreateNodeSelectionExactlyOneOf) {
        {"spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[0].values[0]: "
         "Invalid value: \"-1\": " +
             kLabelValueMsg,
+        // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one message
         "spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[1].values: "
         "Required value: must be specified when `operator` is 'In' or 'NotIn'",
         "spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[2].values: "

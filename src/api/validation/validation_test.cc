@@ -163,8 +163,8 @@ TEST(SetDefaultsTest, PodRequestsDefaultToLimits) {
 // ===================================================== NormalizeErrorPaths
 
 TEST(NormalizeErrorPathsTest, V1beta1) {
-  auto normalize = [](std::string kind, std::string api_version,
-                      std::vector<std::string> paths) {
+  auto normalize = [](const std::string& kind, const std::string& api_version,
+                      const std::vector<std::string>& paths) {
     FieldErrorList errs;
     for (const std::string& p : paths) {
       errs.push_back(Required(FieldPath(p)));

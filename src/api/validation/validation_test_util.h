@@ -284,6 +284,7 @@ inline std::map<std::string, Counter> TestCounters(int n = 1) {
 
 inline std::vector<CounterSet> SharedCounters(int n) {
   std::vector<CounterSet> sets;
+  sets.reserve(n);
   for (int i = 0; i < n; ++i) {
     sets.push_back(CounterSet{StrCat("counterset-", i), TestCounters()});
   }
@@ -292,6 +293,7 @@ inline std::vector<CounterSet> SharedCounters(int n) {
 
 inline std::vector<DeviceCounterConsumption> ConsumesCounters(int n) {
   std::vector<DeviceCounterConsumption> c;
+  c.reserve(n);
   for (int i = 0; i < n; ++i) {
     c.push_back(
         DeviceCounterConsumption{StrCat("counterset-", i), TestCounters()});
@@ -335,7 +337,7 @@ inline CapacityRequestPolicy& Policy(ResourceSlice& s) {
 }
 
 inline CapacityRequestPolicyRange Range(
-    std::string min, std::optional<std::string> max = std::nullopt,
+    const std::string& min, std::optional<std::string> max = std::nullopt,
     std::optional<std::string> step = std::nullopt) {
   CapacityRequestPolicyRange r;
   r.min = Q(min);

@@ -122,7 +122,7 @@ api::ValidationOptions Validation() {
   api::ValidationOptions options;
   options.compile_cel = [](std::string_view expression) {
     return cel::Compiler::Default()
-        .CompileSelector(expression, /*check_cost=*/true)
+        .CompileSelector(expression, /*for_validation=*/true)
         .status();
   };
   return options;
@@ -570,12 +570,14 @@ absl::StatusOr<WriteResult> Registry::Modify(
   return Conflict(r, name, "too many concurrent changes; try again");
 }
 
-absl::StatusOr<WriteResult> Registry::WriteUpdate(
-    const ResourceInfo& r, std::string_view ns, std::string_view name,
-    const store::Value& current_value,
-    const std::shared_ptr<const Json>& current_ptr, int64_t current_revision,
-    Json desired, const WriteOptions& options) {
-  const Json& current = *current_ptr;
+namespace {
+
+// An update's preconditions: a JSON object whose resourceVersion (when
+// given) is the current one, whose name and namespace match the URL.
+absl::Status CheckUpdateTarget(const ResourceInfo& r, std::string_view ns,
+                               std::string_view name, const Json& desired,
+                               int64_t current_revision,
+                               const WriteOptions& options) {
   if (!desired.is_object()) return BadRequest("the body must be an object");
   const std::string rv = MetaString(desired, "resourceVersion");
   if (!rv.empty() && rv != std::to_string(current_revision)) {
@@ -601,6 +603,16 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
         "sent on the request");
   }
 
+  return absl::OkStatus();
+}
+
+// What an update would store before admission: for /status the current
+// object with the new status (and managedFields); otherwise the new object
+// with the fields a client cannot change kept from the current one.
+absl::StatusOr<Json> UpdateCandidate(const ResourceInfo& r, std::string_view ns,
+                                     std::string_view name, const Json& current,
+                                     Json desired,
+                                     const WriteOptions& options) {
   Json candidate;
   const Json& old_meta = current.at("metadata");
   if (options.subresource == "status") {
@@ -660,6 +672,27 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
       }
     }
   }
+  return candidate;
+}
+
+}  // namespace
+
+absl::StatusOr<WriteResult> Registry::WriteUpdate(
+    const ResourceInfo& r, std::string_view ns, std::string_view name,
+    const store::Value& current_value,
+    const std::shared_ptr<const Json>& current_ptr, int64_t current_revision,
+    Json desired, const WriteOptions& options) {
+  const Json& current = *current_ptr;
+  if (absl::Status s =
+          CheckUpdateTarget(r, ns, name, desired, current_revision, options);
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<Json> built =
+      UpdateCandidate(r, ns, name, current, std::move(desired), options);
+  if (!built.ok()) return built.status();
+  Json& candidate = *built;
+  const Json& old_meta = current.at("metadata");
   // Validation sees the stored resourceVersion (an unconditional update
   // takes the latest one, as upstream's registry does).
   SetResourceVersion(candidate, std::to_string(current_revision));

@@ -21,7 +21,7 @@ namespace draplane::client::testing {
 // A fresh empty directory under the test's temp dir.
 inline std::string TempDir(const std::string& name) {
   static std::atomic<int> counter{0};
-  const std::string dir = ::testing::TempDir() + "/draplane_client_" +
+  std::string dir = ::testing::TempDir() + "/draplane_client_" +
                           std::to_string(::getpid()) + "_" + name + "_" +
                           std::to_string(counter++);
   std::filesystem::remove_all(dir);

@@ -66,6 +66,7 @@ namespace {
 std::string GoStrings(const std::vector<std::string>& v) {
   if (v.empty()) return "[]string(nil)";
   std::vector<std::string> quoted;
+  quoted.reserve(v.size());
   for (const auto& s : v) quoted.push_back(StrconvQuote(s));
   return StrCat("[]string{", Join(quoted, ", "), "}");
 }
@@ -82,6 +83,7 @@ std::string GoNodeSelectorRequirements(
     const std::vector<NodeSelectorRequirement>& reqs) {
   if (reqs.empty()) return "[]core.NodeSelectorRequirement(nil)";
   std::vector<std::string> items;
+  items.reserve(reqs.size());
   for (const auto& r : reqs) {
     items.push_back(StrCat(
         "core.NodeSelectorRequirement{Key:", StrconvQuote(r.key), ", Operator:",
@@ -95,6 +97,7 @@ std::string GoNodeSelectorRequirements(
 std::string GoNodeSelectorTerms(const std::vector<NodeSelectorTerm>& terms) {
   if (terms.empty()) return "[]core.NodeSelectorTerm(nil)";
   std::vector<std::string> items;
+  items.reserve(terms.size());
   for (const auto& t : terms) {
     items.push_back(StrCat(
         "core.NodeSelectorTerm{MatchExpressions:",
@@ -117,12 +120,14 @@ std::string GoDeviceAttribute(const DeviceAttributeFields& a) {
   auto list_int = [](const std::vector<int64_t>& v) {
     if (v.empty()) return std::string("[]int64(nil)");
     std::vector<std::string> s;
+    s.reserve(v.size());
     for (int64_t x : v) s.push_back(std::to_string(x));
     return StrCat("[]int64{", Join(s, ", "), "}");
   };
   auto list_bool = [](const std::vector<bool>& v) {
     if (v.empty()) return std::string("[]bool(nil)");
     std::vector<std::string> s;
+    s.reserve(v.size());
     for (bool x : v) s.push_back(x ? "true" : "false");
     return StrCat("[]bool{", Join(s, ", "), "}");
   };
@@ -378,6 +383,7 @@ Errs ValidateOwnerReferences(const std::vector<OwnerReference>& refs,
       std::string name = StrCat(ref.kind, "/", ref.name);
       if (!first_controller.empty()) {
         std::vector<std::string> all;
+        all.reserve(refs.size());
         for (const auto& r : refs) all.push_back(GoOwnerReference(r));
         errs.push_back(Invalid(
             path,
