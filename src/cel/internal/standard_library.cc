@@ -426,6 +426,7 @@ class Registrar {
   absl::Status status_;
 };
 
+// Logic, negation and arithmetic.
 void RegisterOperators(Registrar& r) {
   r.Add("!_", "logical_not", false, {A(K::kBool)},
         [](Args a) { return Value::Bool(!a[0].bool_value()); });
@@ -531,8 +532,10 @@ void RegisterOperators(Registrar& r) {
         });
   r.Add("_%_", "modulo_int64", false, {A(K::kInt), A(K::kInt)}, ModInt);
   r.Add("_%_", "modulo_uint64", false, {A(K::kUint), A(K::kUint)}, ModUint);
+}
 
-  // Ordering: same-kind overloads plus cel-go's cross-numeric ones.
+// Ordering: same-kind overloads plus cel-go's cross-numeric ones; `in`.
+void RegisterOrdering(Registrar& r) {
   struct Op {
     const char* name;
     const char* id;
@@ -959,6 +962,7 @@ bool ParseTimestamp(std::string_view text, int64_t* seconds, int32_t* nanos) {
 absl::Status RegisterStandardFunctions(FunctionRegistry* registry) {
   Registrar r(registry);
   RegisterOperators(r);
+  RegisterOrdering(r);
   RegisterStrings(r);
   RegisterConversions(r);
   RegisterTimeAccessors(r);
