@@ -22,8 +22,8 @@ namespace draplane::client::testing {
 inline std::string TempDir(const std::string& name) {
   static std::atomic<int> counter{0};
   std::string dir = ::testing::TempDir() + "/draplane_client_" +
-                          std::to_string(::getpid()) + "_" + name + "_" +
-                          std::to_string(counter++);
+                    std::to_string(::getpid()) + "_" + name + "_" +
+                    std::to_string(counter++);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
