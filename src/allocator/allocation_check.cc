@@ -16,8 +16,8 @@
 namespace draplane::allocator {
 namespace {
 
-absl::Status Violation(std::string message) {
-  return absl::FailedPreconditionError(std::move(message));
+absl::Status Violation(const std::string& message) {
+  return absl::FailedPreconditionError(message);
 }
 
 struct Located {

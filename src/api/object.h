@@ -16,8 +16,9 @@ namespace draplane::api {
 
 // An object of a kind draplane does not model (e.g. a Service in a
 // manifest): kept as JSON.
-// NOLINTNEXTLINE(bugprone-exception-escape): Json's move constructor is
-// noexcept; the check follows its debug-only invariant assertion.
+// Json's move constructor is noexcept; bugprone-exception-escape follows
+// its debug-only invariant assertion.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct UnstructuredObject {
   Json json;
 };

@@ -78,7 +78,8 @@ struct DeviceSelector {
   std::optional<CELDeviceSelector> cel;
 };
 
-// NOLINTNEXTLINE(bugprone-exception-escape): as UnstructuredObject.
+// As UnstructuredObject (api/object.h).
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct OpaqueDeviceConfiguration {
   std::string driver;
   Json parameters;  // runtime.RawExtension: any JSON object.

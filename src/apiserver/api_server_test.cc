@@ -470,7 +470,7 @@ TEST(ApiServerAuthTest, TokensAreRequiredExceptForVersionAndHealth) {
   ApiServerOptions options;
   options.tokens = {"secret"};
   ApiServer server(store.get(), options);
-  auto request = [&](std::string path, std::string auth) {
+  auto request = [&](std::string path, const std::string& auth) {
     http::HttpRequest req;
     req.method = "GET";
     req.path = std::move(path);

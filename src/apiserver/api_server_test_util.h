@@ -83,9 +83,9 @@ class ApiServerTest : public ::testing::Test {
   ApiServerTest()
       : store_(store::NewMemoryStore()), server_(store_.get(), {}) {}
 
-  http::HttpRequest Request(std::string method, std::string target,
-                            std::string body = "",
-                            std::string content_type = "application/json") {
+  http::HttpRequest Request(
+      std::string method, const std::string& target, std::string body = "",
+      const std::string& content_type = "application/json") {
     http::HttpRequest req;
     req.method = std::move(method);
     const size_t q = target.find('?');

@@ -6,7 +6,6 @@
 #include <utility>
 #include <variant>
 
-#include "absl/strings/escaping.h"
 #include "cel/internal/checker.h"
 #include "cel/internal/checker_declarations.h"
 #include "cel/internal/cost_estimator.h"
@@ -18,6 +17,7 @@
 #include "cel/internal/kubernetes_library.h"
 #include "cel/internal/parser.h"
 #include "cel/internal/value.h"
+#include "cel/internal/value_json.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel {
@@ -38,112 +38,6 @@ class DeviceActivation final : public internal::Activation {
  private:
   const Value& device_;
 };
-
-Value JsonToValue(const api::Json& j) {
-  switch (j.type()) {
-    case api::Json::value_t::null:
-      return Value::Null();
-    case api::Json::value_t::boolean:
-      return Value::Bool(j.get<bool>());
-    case api::Json::value_t::number_integer:
-      return Value::Int(j.get<int64_t>());
-    case api::Json::value_t::number_unsigned: {
-      uint64_t u = j.get<uint64_t>();
-      if (u <= static_cast<uint64_t>(INT64_MAX)) {
-        return Value::Int(static_cast<int64_t>(u));
-      }
-      return Value::Uint(u);
-    }
-    case api::Json::value_t::number_float:
-      return Value::Double(j.get<double>());
-    case api::Json::value_t::string:
-      return Value::String(j.get<std::string>());
-    case api::Json::value_t::array: {
-      std::vector<Value> out;
-      for (const api::Json& e : j) out.push_back(JsonToValue(e));
-      return Value::List(std::move(out));
-    }
-    case api::Json::value_t::object: {
-      std::vector<std::pair<Value, Value>> out;
-      for (auto it = j.begin(); it != j.end(); ++it) {
-        out.emplace_back(Value::String(it.key()), JsonToValue(it.value()));
-      }
-      return Value::Map(std::move(out));
-    }
-    default:
-      return Value::Error("unsupported JSON value");
-  }
-}
-
-std::string KeyText(const Value& key) {
-  switch (key.kind()) {
-    case ValueKind::kString:
-      return std::string(key.string_value());
-    case ValueKind::kInt:
-      return std::to_string(key.int_value());
-    case ValueKind::kUint:
-      return std::to_string(key.uint_value());
-    case ValueKind::kBool:
-      return key.bool_value() ? "true" : "false";
-    default:
-      return key.DebugString();
-  }
-}
-
-api::Json ValueToJson(const Value& v) {
-  switch (v.kind()) {
-    case ValueKind::kNull:
-      return nullptr;
-    case ValueKind::kBool:
-      return v.bool_value();
-    case ValueKind::kInt:
-      return v.int_value();
-    case ValueKind::kUint:
-      return v.uint_value();
-    case ValueKind::kDouble: {
-      double d = v.double_value();
-      if (std::isnan(d)) return "NaN";
-      if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-      return d;
-    }
-    case ValueKind::kString:
-      return std::string(v.string_value());
-    case ValueKind::kBytes: {
-      std::string out;
-      absl::Base64Escape(std::string(v.string_value()), &out);
-      return out;
-    }
-    case ValueKind::kList: {
-      api::Json out = api::Json::array();
-      for (const Value& e : v.list()) out.push_back(ValueToJson(e));
-      return out;
-    }
-    case ValueKind::kMap: {
-      api::Json out = api::Json::object();
-      for (const auto& e : v.map().entries()) {
-        out[KeyText(e.key)] = ValueToJson(e.value);
-      }
-      return out;
-    }
-    case ValueKind::kType:
-      return std::string(v.type_name());
-    case ValueKind::kOptional:
-      return v.optional_has_value() ? ValueToJson(v.optional_value())
-                                    : api::Json(nullptr);
-    case ValueKind::kTimestamp:
-      return internal::FormatTimestamp(v.timestamp_seconds(),
-                                       v.timestamp_nanos());
-    case ValueKind::kDuration:
-      return internal::FormatDuration(v.duration_nanos());
-    case ValueKind::kOpaque:
-      if (const Quantity* q = internal::AsQuantity(v)) return q->ToString();
-      if (const Semver* s = internal::AsSemver(v)) return s->ToString();
-      return v.opaque().DebugString();
-    case ValueKind::kError:
-      return nullptr;
-  }
-  return nullptr;
-}
 
 // cel-go's ConvertToNative(bool) failure text for a result of v's type, as
 // DeviceMatches reports it (the text differs per cel-go type).
@@ -262,7 +156,7 @@ Evaluation Program::EvaluateActivation(const internal::Activation& activation,
     return out;
   }
   out.type = std::string(r.value.TypeName());
-  out.value = ValueToJson(r.value);
+  out.value = internal::ValueToJson(r.value);
   return out;
 }
 
@@ -274,7 +168,7 @@ Evaluation Program::Evaluate(const std::map<std::string, api::Json>& variables,
                              uint64_t cost_limit) const {
   internal::MapActivation activation;
   for (const auto& [name, json] : variables) {
-    activation.Insert(name, JsonToValue(json));
+    activation.Insert(name, internal::JsonToValue(json));
   }
   return EvaluateActivation(activation, cost_limit);
 }

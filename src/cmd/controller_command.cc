@@ -4,7 +4,7 @@
 // deallocation) and the DRA monitor (the seed's cluster metrics, warnings
 // on DeviceClasses that select nothing).
 #include <pthread.h>
-#include <signal.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <atomic>

@@ -1,7 +1,7 @@
 // `draplane server`: the standalone control plane's API server on a data
 // directory (SQLite store, TLS credentials, admin kubeconfig).
 #include <pthread.h>
-#include <signal.h>
+#include <csignal>
 
 #include <atomic>
 #include <condition_variable>

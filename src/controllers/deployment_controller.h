@@ -25,7 +25,7 @@ class DeploymentController : public component_helpers::Runnable {
  public:
   // `client` outlives the controller.
   explicit DeploymentController(client::Client* client);
-  ~DeploymentController();  // Stop()s
+  ~DeploymentController() override;  // Stop()s
   DeploymentController(const DeploymentController&) = delete;
   DeploymentController& operator=(const DeploymentController&) = delete;
 

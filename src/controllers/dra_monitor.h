@@ -47,7 +47,7 @@ class DraMonitor : public component_helpers::Runnable {
  public:
   // `client` (and options.metrics) outlive the monitor.
   DraMonitor(client::Client* client, DraMonitorOptions options);
-  ~DraMonitor();  // Stop()s
+  ~DraMonitor() override;  // Stop()s
   DraMonitor(const DraMonitor&) = delete;
   DraMonitor& operator=(const DraMonitor&) = delete;
 

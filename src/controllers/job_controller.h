@@ -27,7 +27,7 @@ class JobController : public component_helpers::Runnable {
  public:
   // `client` outlives the controller.
   explicit JobController(client::Client* client);
-  ~JobController();  // Stop()s
+  ~JobController() override;  // Stop()s
   JobController(const JobController&) = delete;
   JobController& operator=(const JobController&) = delete;
 

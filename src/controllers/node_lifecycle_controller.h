@@ -65,7 +65,7 @@ class NodeLifecycleController : public component_helpers::Runnable {
   // `client` outlives the controller.
   NodeLifecycleController(client::Client* client,
                           NodeLifecycleOptions options = {});
-  ~NodeLifecycleController();  // Stop()s
+  ~NodeLifecycleController() override;  // Stop()s
   NodeLifecycleController(const NodeLifecycleController&) = delete;
   NodeLifecycleController& operator=(const NodeLifecycleController&) = delete;
 

@@ -91,7 +91,7 @@ class ResourceClaimController : public component_helpers::Runnable {
   // `client` outlives the controller.
   ResourceClaimController(client::Client* client,
                           ResourceClaimControllerOptions options = {});
-  ~ResourceClaimController();  // Stop()s
+  ~ResourceClaimController() override;  // Stop()s
   ResourceClaimController(const ResourceClaimController&) = delete;
   ResourceClaimController& operator=(const ResourceClaimController&) = delete;
 

@@ -33,7 +33,7 @@ class ResourceQuotaController : public component_helpers::Runnable {
   // `client` outlives the controller.
   ResourceQuotaController(client::Client* client,
                           ResourceQuotaControllerOptions options = {});
-  ~ResourceQuotaController();  // Stop()s
+  ~ResourceQuotaController() override;  // Stop()s
   ResourceQuotaController(const ResourceQuotaController&) = delete;
   ResourceQuotaController& operator=(const ResourceQuotaController&) = delete;
 

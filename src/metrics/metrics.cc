@@ -12,14 +12,14 @@ namespace draplane::metrics {
 Registry::Registry() : registry_(std::make_shared<prometheus::Registry>()) {}
 
 std::unique_ptr<Registry::Collector> Registry::AddCollector(CollectFn fn) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   int id = next_id_++;
   collectors_.emplace(id, std::move(fn));
   return std::unique_ptr<Collector>(new Collector(this, id));
 }
 
 Registry::Collector::~Collector() {
-  std::lock_guard<std::mutex> lock(registry_->mu_);
+  absl::MutexLock lock(&registry_->mu_);
   registry_->collectors_.erase(id_);
 }
 
@@ -28,7 +28,7 @@ std::string Registry::Text() const {
   {
     // Held while collecting so that a collector is never destroyed while
     // it runs.
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (const auto& [id, fn] : collectors_) {
       std::vector<prometheus::MetricFamily> more = fn();
       for (auto& f : more) families.push_back(std::move(f));

@@ -9,11 +9,12 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "prometheus/collectable.h"
 #include "prometheus/metric_family.h"
 #include "prometheus/registry.h"
@@ -45,9 +46,9 @@ class Registry {
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
-  mutable std::mutex mu_;
-  std::map<int, CollectFn> collectors_;
-  int next_id_ = 0;
+  mutable absl::Mutex mu_;
+  std::map<int, CollectFn> collectors_ ABSL_GUARDED_BY(mu_);
+  int next_id_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 class Registry::Collector {

@@ -79,7 +79,7 @@ class Scheduler : public component_helpers::Runnable {
   // `client` outlives the scheduler. Fails on bad options (policy name).
   static absl::StatusOr<std::unique_ptr<Scheduler>> Create(
       client::Client* client, SchedulerOptions options);
-  ~Scheduler();  // Stop()s
+  ~Scheduler() override;  // Stop()s
 
   // Starts the informers, waits for them to sync (up to `sync_timeout`),
   // then schedules (or campaigns for leadership first).

@@ -128,6 +128,7 @@ const SchedulingCycle::Answer& SchedulingCycle::AnswerFor(
         }
       }
       std::vector<const api::ResourceClaim*> pointers;
+      pointers.reserve(aligned.size());
       for (const auto& c : aligned) pointers.push_back(&c);
       ++decision.allocate_calls;
       allocator::Outcome outcome =

@@ -10,19 +10,16 @@
 
 #include "gtest/gtest.h"
 #include "selectors/selectors.h"
+#include "selectors/selectors_test_util.h"
 
 namespace draplane::selectors {
 namespace {
 
 using namespace std::string_view_literals;
 
-using Labels = std::map<std::string, std::string>;
-
-std::string Msg(const absl::Status& s) { return std::string(s.message()); }
-
-api::Json J(std::string_view text) {
-  return api::Json::parse(text.begin(), text.end());
-}
+using selectors_test::J;
+using selectors_test::Labels;
+using selectors_test::Msg;
 
 // ------------------------------------------------------------ field parse
 

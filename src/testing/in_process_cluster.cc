@@ -10,7 +10,7 @@
 namespace draplane::testing {
 
 absl::StatusOr<std::unique_ptr<InProcessCluster>> InProcessCluster::Start(
-    InProcessClusterOptions options) {
+    const InProcessClusterOptions& options) {
   std::unique_ptr<InProcessCluster> c(new InProcessCluster());
   if (options.sqlite_path.empty()) {
     c->store_ = store::NewMemoryStore();

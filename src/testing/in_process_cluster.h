@@ -32,7 +32,7 @@ struct InProcessClusterOptions {
 class InProcessCluster {
  public:
   static absl::StatusOr<std::unique_ptr<InProcessCluster>> Start(
-      InProcessClusterOptions options = {});
+      const InProcessClusterOptions& options = {});
   ~InProcessCluster();
 
   // A new client of the server (unlimited QPS).

@@ -34,7 +34,7 @@ inline bool SharedDataRequired() {
 // DRAPLANE_SHARED_DIR.
 #define DRAPLANE_REQUIRE_SHARED_DATA(where)                                    \
   do {                                                                         \
-    const std::filesystem::path draplane_required_ = (where);                  \
+    const std::filesystem::path& draplane_required_ = (where);                 \
     if (!std::filesystem::exists(draplane_required_)) {                        \
       if (::draplane::testing::SharedDataRequired()) {                         \
         GTEST_FAIL() << "shared test data not found at " << draplane_required_ \

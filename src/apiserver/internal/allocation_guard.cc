@@ -35,9 +35,9 @@ std::vector<std::string> ExclusiveDevices(const api::Json& claim) {
 
 std::shared_ptr<AllocationGuard> AllocationGuard::ForStore(
     store::Store* store) {
-  static std::mutex mu;
+  static absl::Mutex mu(absl::kConstInit);
   static std::map<store::Store*, std::weak_ptr<AllocationGuard>> guards;
-  std::lock_guard<std::mutex> lock(mu);
+  absl::MutexLock lock(&mu);
   for (auto it = guards.begin(); it != guards.end();) {
     it = it->second.expired() ? guards.erase(it) : std::next(it);
   }
@@ -52,7 +52,7 @@ std::shared_ptr<AllocationGuard> AllocationGuard::ForStore(
 
 AllocationGuard::AllocationGuard(store::Store* store, std::string claims_prefix)
     : store_(store), prefix_(std::move(claims_prefix)) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   LoadLocked();
 }
 
@@ -96,7 +96,7 @@ absl::StatusOr<AllocationGuard::Reservation> AllocationGuard::Reserve(
     const std::string& key, const api::Json* object) {
   std::vector<std::string> devices;
   if (object != nullptr) devices = ExclusiveDevices(*object);
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   LoadLocked();
   for (const std::string& device : devices) {
     if (auto r = reserved_.find(device);
@@ -157,7 +157,7 @@ void AllocationGuard::EndLocked(const std::string& key,
 }
 
 std::string AllocationGuard::HolderForTest(const std::string& device) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (auto r = reserved_.find(device); r != reserved_.end()) {
     return r->second.key;
   }
@@ -192,7 +192,7 @@ void AllocationGuard::Reservation::End(int64_t revision,
                                        const api::Json* object) {
   if (guard_ == nullptr) return;
   AllocationGuard* guard = std::exchange(guard_, nullptr);
-  std::lock_guard<std::mutex> lock(guard->mu_);
+  absl::MutexLock lock(&guard->mu_);
   guard->EndLocked(key_, devices_, revision, object);
 }
 

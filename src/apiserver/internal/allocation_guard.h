@@ -23,12 +23,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "api/meta_types.h"
 #include "store/store.h"
 
@@ -91,23 +92,27 @@ class AllocationGuard {
     int writes = 0;
   };
 
-  void LoadLocked();
+  void LoadLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sets `key`'s committed devices as of `revision` unless the index
   // already has a newer revision of it.
   void SetLocked(const std::string& key, int64_t revision,
-                 std::vector<std::string> devices);
-  void DropIfUnusedLocked(const std::string& key);
+                 std::vector<std::string> devices)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void DropIfUnusedLocked(const std::string& key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void EndLocked(const std::string& key,
                  const std::vector<std::string>& devices, int64_t revision,
-                 const api::Json* object);
+                 const api::Json* object) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   store::Store* store_;
   std::string prefix_;
-  std::mutex mu_;  // guards everything below
-  bool loaded_ = false;
-  std::map<std::string, std::string, std::less<>> holder_;  // device -> claim
-  std::map<std::string, Claim, std::less<>> claims_;
-  std::map<std::string, Reserved, std::less<>> reserved_;  // device -> writes
+  absl::Mutex mu_;  // guards everything below
+  bool loaded_ ABSL_GUARDED_BY(mu_) = false;
+  std::map<std::string, std::string, std::less<>> holder_
+      ABSL_GUARDED_BY(mu_);  // device -> claim
+  std::map<std::string, Claim, std::less<>> claims_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, Reserved, std::less<>> reserved_
+      ABSL_GUARDED_BY(mu_);  // device -> writes
 };
 
 // The exclusively allocated devices ("driver/pool/device") of a claim

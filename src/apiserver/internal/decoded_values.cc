@@ -48,7 +48,7 @@ std::shared_ptr<const api::Json> DecodedValues::Get(const store::Value& value,
         api::Json{{"metadata", api::Json::object()}});
   }
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = entries_.find(value.get());
     if (it != entries_.end()) return it->second.object;
   }
@@ -66,7 +66,7 @@ std::shared_ptr<const api::Json> DecodedValues::Get(const store::Value& value,
   auto object = std::make_shared<const api::Json>(std::move(parsed));
   if (!remember || revision == 0) return object;
   std::vector<Entry> evicted;
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = entries_.find(value.get());
   if (it != entries_.end()) return it->second.object;
   PutLocked(value, object, nullptr, evicted);
@@ -77,7 +77,7 @@ std::shared_ptr<const api::Object> DecodedValues::Typed(
     const store::Value& value, int64_t revision) {
   if (value == nullptr) return nullptr;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = entries_.find(value.get());
     if (it != entries_.end() && it->second.typed) return it->second.typed;
   }
@@ -86,7 +86,7 @@ std::shared_ptr<const api::Object> DecodedValues::Typed(
   if (!decoded.ok()) return nullptr;
   DropManagedFields(decoded->object);
   auto typed = std::make_shared<const api::Object>(std::move(decoded->object));
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = entries_.find(value.get());
   if (it == entries_.end()) return typed;  // not remembered
   if (!it->second.typed) it->second.typed = std::move(typed);
@@ -124,7 +124,7 @@ void DecodedValues::Put(const store::Value& value, Written written,
 #endif
   std::vector<Entry> mine;  // destroyed after the lock is released
   std::vector<Entry>& out = evicted != nullptr ? *evicted : mine;
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (written.superseded != nullptr) {
     RetireLocked(written.superseded.get(), out);
   }
@@ -180,8 +180,11 @@ void DecodedValues::PutLocked(const store::Value& value,
   // Slots of retired and forgotten entries: dropped before they outnumber
   // the live ones.
   if (order_.size() > 2 * live_ + 64) {
-    std::erase_if(order_,
-                  [&](const Slot& slot) { return !Holds(slot, false); });
+    std::deque<Slot> kept;
+    for (const Slot& slot : order_) {
+      if (Holds(slot, /*retired=*/false)) kept.push_back(slot);
+    }
+    order_.swap(kept);
   }
 }
 

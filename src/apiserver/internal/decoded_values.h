@@ -15,11 +15,12 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
 #include "api/meta_types.h"
 #include "api/object.h"
 #include "store/store.h"
@@ -93,7 +94,8 @@ class DecodedValues {
   void PutLocked(const store::Value& value,
                  std::shared_ptr<const api::Json> object,
                  std::shared_ptr<const api::Object> typed,
-                 std::vector<Entry>& evicted);
+                 std::vector<Entry>& evicted)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // One insertion: an entry's slot while the entry's sequence matches
   // (a forgotten entry leaves its slot behind).
@@ -102,20 +104,25 @@ class DecodedValues {
     uint64_t sequence;
   };
   // Whether `slot` is still its entry's, and the entry is (not) retired.
-  bool Holds(const Slot& slot, bool retired) const;
-  void EvictLocked(const std::string* key, std::vector<Entry>& evicted);
+  bool Holds(const Slot& slot, bool retired) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void EvictLocked(const std::string* key, std::vector<Entry>& evicted)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Marks the entry of `key` (if any) retired, forgetting the oldest
   // retired entries beyond retired_capacity_.
-  void RetireLocked(const std::string* key, std::vector<Entry>& evicted);
+  void RetireLocked(const std::string* key, std::vector<Entry>& evicted)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const size_t capacity_;
   const size_t retired_capacity_;
-  std::mutex mu_;
-  absl::flat_hash_map<const std::string*, Entry> entries_;
-  size_t live_ = 0;           // entries not retired
-  std::deque<Slot> order_;    // live entries' insertions, oldest first
-  std::deque<Slot> retired_;  // retired entries, oldest first
-  uint64_t next_sequence_ = 0;
+  absl::Mutex mu_;
+  absl::flat_hash_map<const std::string*, Entry> entries_ ABSL_GUARDED_BY(mu_);
+  size_t live_ ABSL_GUARDED_BY(mu_) = 0;  // entries not retired
+  std::deque<Slot> order_
+      ABSL_GUARDED_BY(mu_);  // live entries' insertions, oldest first
+  std::deque<Slot> retired_
+      ABSL_GUARDED_BY(mu_);  // retired entries, oldest first
+  uint64_t next_sequence_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace draplane::apiserver::internal

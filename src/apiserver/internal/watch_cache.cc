@@ -20,14 +20,14 @@ WatchCache::Entry* WatchCache::EntryLocked(int64_t revision,
 std::shared_ptr<const ObjectEvent> WatchCache::Decoded(
     const Registry& registry, const store::Event& event) {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = entries_.find(event.revision);
     if (it != entries_.end() && it->second.decoded) return it->second.decoded;
   }
   auto decoded =
       std::make_shared<const ObjectEvent>(registry.ToObjectEvent(event));
   Entries::node_type evicted;  // destroyed after the lock is released
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   Entry* entry = EntryLocked(event.revision, evicted);
   if (entry == nullptr) return decoded;
   if (!entry->decoded) entry->decoded = decoded;
@@ -40,7 +40,7 @@ absl::StatusOr<std::shared_ptr<const T>> WatchCache::Memo(
     std::map<std::string, std::shared_ptr<const T>> Entry::*forms,
     const std::string& key, const std::function<absl::StatusOr<T>()>& make) {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = entries_.find(revision);
     if (it != entries_.end()) {
       auto found = (it->second.*forms).find(key);
@@ -51,7 +51,7 @@ absl::StatusOr<std::shared_ptr<const T>> WatchCache::Memo(
   if (!made.ok()) return made.status();
   auto value = std::make_shared<const T>(*std::move(made));
   Entries::node_type evicted;  // destroyed after the lock is released
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   Entry* entry = EntryLocked(revision, evicted);
   if (entry == nullptr) return value;
   auto& slot = (entry->*forms)[key];

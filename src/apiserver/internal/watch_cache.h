@@ -10,10 +10,11 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "api/object.h"
 #include "apiserver/internal/registry.h"
 #include "store/store.h"
@@ -53,7 +54,8 @@ class WatchCache {
   // to `evicted` when over capacity, for the caller to destroy outside the
   // lock: it holds decoded objects); null for a revision older than every
   // entry of a full cache (nothing is cached for it).
-  Entry* EntryLocked(int64_t revision, Entries::node_type& evicted);
+  Entry* EntryLocked(int64_t revision, Entries::node_type& evicted)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The form `key` of the event at `revision` from `forms`, made by `make`
   // (outside the lock) when missing; errors are not cached.
   template <class T>
@@ -63,8 +65,8 @@ class WatchCache {
       const std::string& key, const std::function<absl::StatusOr<T>()>& make);
 
   const size_t capacity_;
-  std::mutex mu_;
-  Entries entries_;
+  absl::Mutex mu_;
+  Entries entries_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace draplane::apiserver::internal

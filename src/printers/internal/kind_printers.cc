@@ -113,6 +113,43 @@ std::string TerminatedReason(const Json* terminated, std::string_view prefix) {
   return StrCat(prefix, "ExitCode:", IntValue(Member(terminated, "exitCode")));
 }
 
+// The wide cells of a pod's row: IP, NODE, NOMINATED NODE, READINESS
+// GATES. The internal PodStatus.PodIPs is filled from status.podIP when
+// status.podIPs is empty (core/v1 conversion).
+std::vector<std::string> PodWideCells(const Json* spec, const Json* status,
+                                      const Json* conditions) {
+  std::string pod_ip;
+  const Json& pod_ips = ArrayItems(Member(status, "podIPs"));
+  if (!pod_ips.empty()) {
+    pod_ip = StringValue(Member(&pod_ips[0], "ip"));
+  } else {
+    pod_ip = StringValue(Member(status, "podIP"));
+  }
+  if (pod_ip.empty()) pod_ip = "<none>";
+  std::string node_name = StringValue(Member(spec, "nodeName"));
+  if (node_name.empty()) node_name = "<none>";
+  std::string nominated = StringValue(Member(status, "nominatedNodeName"));
+  if (nominated.empty()) nominated = "<none>";
+  std::string readiness_gates = "<none>";
+  const Json& gates = ArrayItems(Member(spec, "readinessGates"));
+  if (!gates.empty()) {
+    int64_t true_conditions = 0;
+    for (const Json& gate : gates) {
+      const std::string type = StringValue(Member(&gate, "conditionType"));
+      for (const Json& condition : ArrayItems(conditions)) {
+        if (StringValue(Member(&condition, "type")) == type) {
+          if (StringValue(Member(&condition, "status")) == "True") {
+            ++true_conditions;
+          }
+          break;
+        }
+      }
+    }
+    readiness_gates = StrCat(true_conditions, "/", gates.size());
+  }
+  return {pod_ip, node_name, nominated, readiness_gates};
+}
+
 PrintedRow PrintPod(const Json& pod, absl::Time now) {
   PrintedRow row;
   const Json* spec = Member(&pod, "spec");
@@ -251,42 +288,12 @@ PrintedRow PrintPod(const Json& pod, absl::Time now) {
         StrCat(restarts, " (", TimeSince(last_restart, now), " ago)");
   }
 
-  // Wide cells. The internal PodStatus.PodIPs is filled from status.podIP
-  // when status.podIPs is empty (core/v1 conversion).
-  std::string pod_ip;
-  const Json& pod_ips = ArrayItems(Member(status, "podIPs"));
-  if (!pod_ips.empty()) {
-    pod_ip = StringValue(Member(&pod_ips[0], "ip"));
-  } else {
-    pod_ip = StringValue(Member(status, "podIP"));
-  }
-  if (pod_ip.empty()) pod_ip = "<none>";
-  std::string node_name = StringValue(Member(spec, "nodeName"));
-  if (node_name.empty()) node_name = "<none>";
-  std::string nominated = StringValue(Member(status, "nominatedNodeName"));
-  if (nominated.empty()) nominated = "<none>";
-  std::string readiness_gates = "<none>";
-  const Json& gates = ArrayItems(Member(spec, "readinessGates"));
-  if (!gates.empty()) {
-    int64_t true_conditions = 0;
-    for (const Json& gate : gates) {
-      const std::string type = StringValue(Member(&gate, "conditionType"));
-      for (const Json& condition : ArrayItems(conditions)) {
-        if (StringValue(Member(&condition, "type")) == type) {
-          if (StringValue(Member(&condition, "status")) == "True") {
-            ++true_conditions;
-          }
-          break;
-        }
-      }
-    }
-    readiness_gates = StrCat(true_conditions, "/", gates.size());
-  }
-
   row.cells =
       Json::array({Name(pod), StrCat(ready_containers, "/", total_containers),
-                   reason, restarts_cell, Age(pod, now), pod_ip, node_name,
-                   nominated, readiness_gates});
+                   reason, restarts_cell, Age(pod, now)});
+  for (std::string& cell : PodWideCells(spec, status, conditions)) {
+    row.cells.push_back(std::move(cell));
+  }
   return row;
 }
 

@@ -160,7 +160,7 @@ Json PerfTemplateJson(std::string_view ns) {
 
 namespace {
 Json PodJson(std::string_view ns, std::string_view name,
-             std::string_view scheduler_name, Json resource_claim) {
+             std::string_view scheduler_name, const Json& resource_claim) {
   return Json{
       {"apiVersion", "v1"},
       {"kind", "Pod"},
