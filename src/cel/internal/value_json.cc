@@ -109,8 +109,7 @@ api::Json ValueToJson(const Value& v, const ValueJsonStyle& style) {
       return v.optional_has_value() ? ValueToJson(v.optional_value(), style)
                                     : api::Json(nullptr);
     case ValueKind::kTimestamp:
-      return FormatTimestamp(v.timestamp_seconds(),
-                                       v.timestamp_nanos());
+      return FormatTimestamp(v.timestamp_seconds(), v.timestamp_nanos());
     case ValueKind::kDuration:
       return FormatDuration(v.duration_nanos());
     case ValueKind::kOpaque:

@@ -28,8 +28,8 @@ struct ValueJsonStyle {
 };
 
 // The reference tool's style.
-inline constexpr ValueJsonStyle kReferenceToolStyle{
-    .opaque_as_string = false, .errors_as_text = true};
+inline constexpr ValueJsonStyle kReferenceToolStyle{.opaque_as_string = false,
+                                                    .errors_as_text = true};
 
 api::Json ValueToJson(const Value& v, const ValueJsonStyle& style = {});
 

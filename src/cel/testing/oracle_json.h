@@ -17,8 +17,8 @@ namespace draplane::cel::testing {
 // `v` as the reference tool prints it (internal/value_json.h's reference
 // style), as nlohmann::json for comparing with its parsed output.
 inline nlohmann::json OracleJson(const internal::Value& v) {
-  return nlohmann::json::parse(api::DumpJson(
-      internal::ValueToJson(v, internal::kReferenceToolStyle)));
+  return nlohmann::json::parse(
+      api::DumpJson(internal::ValueToJson(v, internal::kReferenceToolStyle)));
 }
 
 // The CEL value of a JSON document as the reference binds --var values.
