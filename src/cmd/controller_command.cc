@@ -4,10 +4,10 @@
 // deallocation) and the DRA monitor (the seed's cluster metrics, warnings
 // on DeviceClasses that select nothing).
 #include <pthread.h>
-#include <csignal>
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <memory>
 #include <mutex>
 #include <ostream>

@@ -1,10 +1,10 @@
 // `draplane server`: the standalone control plane's API server on a data
 // directory (SQLite store, TLS credentials, admin kubeconfig).
 #include <pthread.h>
-#include <csignal>
 
 #include <atomic>
 #include <condition_variable>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
