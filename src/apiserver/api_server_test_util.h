@@ -114,10 +114,11 @@ class ApiServerTest : public ::testing::Test {
     server_.Handle(req, w);
     return Response{w.code, w.headers, w.body};
   }
-  Response Do(std::string method, std::string target, std::string body = "",
-              std::string content_type = "application/json") {
-    return Do(Request(std::move(method), std::move(target), std::move(body),
-                      std::move(content_type)));
+  Response Do(std::string method, const std::string& target,
+              std::string body = "",
+              const std::string& content_type = "application/json") {
+    return Do(
+        Request(std::move(method), target, std::move(body), content_type));
   }
   // Creates pod `name` in "default" with one container and `spec_extra`
   // (JSON members ending in a comma) in its spec; the HTTP code.

@@ -71,7 +71,9 @@ class Device {
   std::shared_ptr<const internal::Value> value_;
 };
 
-// The outcome of one evaluation.
+// The outcome of one evaluation. (Its move constructor is noexcept; the
+// check follows api::Json's debug-only invariant assertion.)
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct Evaluation {
   // Set when evaluation failed (runtime error, cost limit).
   std::optional<std::string> error;

@@ -5,67 +5,51 @@
 #include <utility>
 #include <vector>
 
+#include "cel/internal/library_support.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel::internal {
 namespace {
 
-class QuantityObject final : public OpaqueValue {
+class QuantityObject final : public TypedOpaque<QuantityObject, Quantity> {
  public:
+  static constexpr const char* kTypeName = kQuantityTypeName;
   // `arithmetic_result`: made by add/sub. Upstream returns those as a
   // different Go type (*cel.Quantity) that Quantity.Equal's type assertion
   // rejects, so they cannot be the right operand of `==`.
   explicit QuantityObject(Quantity q, bool arithmetic_result = false)
-      : q_(std::move(q)), arithmetic_result_(arithmetic_result) {}
+      : TypedOpaque(std::move(q)), arithmetic_result_(arithmetic_result) {}
+  static bool SameValue(const Quantity& a, const Quantity& b) {
+    return a.Compare(b) == 0;
+  }
   bool AcceptedAsEqualityOperand() const override {
     return !arithmetic_result_;
   }
-  std::string_view TypeName() const override { return kQuantityTypeName; }
-  bool Equals(const OpaqueValue& other) const override {
-    return q_.Compare(static_cast<const QuantityObject&>(other).q_) == 0;
-  }
   bool KubernetesEquality() const override { return true; }
   std::string DebugString() const override {
-    return StrCat("quantity(\"", q_.ToString(), "\")");
+    return StrCat("quantity(\"", value_.ToString(), "\")");
   }
-  const Quantity& quantity() const { return q_; }
 
  private:
-  Quantity q_;
   bool arithmetic_result_;
 };
 
-class SemverObject final : public OpaqueValue {
+class SemverObject final : public TypedOpaque<SemverObject, Semver> {
  public:
-  explicit SemverObject(Semver v) : v_(std::move(v)) {}
-  std::string_view TypeName() const override { return kSemverTypeName; }
-  bool Equals(const OpaqueValue& other) const override {
-    return v_.Compare(static_cast<const SemverObject&>(other).v_) == 0;
+  static constexpr const char* kTypeName = kSemverTypeName;
+  using TypedOpaque::TypedOpaque;
+  static bool SameValue(const Semver& a, const Semver& b) {
+    return a.Compare(b) == 0;
   }
   bool KubernetesEquality() const override { return true; }
   std::string DebugString() const override {
-    return StrCat("semver(\"", v_.ToString(), "\")");
+    return StrCat("semver(\"", value_.ToString(), "\")");
   }
-  const Semver& semver() const { return v_; }
-
- private:
-  Semver v_;
 };
 
 ArgType QuantityArg() { return ArgType::Opaque(kQuantityTypeName); }
 ArgType SemverArg() { return ArgType::Opaque(kSemverTypeName); }
 ArgType StringArg() { return ArgType::Of(ValueKind::kString); }
-
-FunctionOverload Overload(std::string function, std::string id, bool member,
-                          std::vector<ArgType> params, FunctionImpl impl) {
-  FunctionOverload o;
-  o.function = std::move(function);
-  o.overload_id = std::move(id);
-  o.receiver_style = member;
-  o.params = std::move(params);
-  o.impl = std::move(impl);
-  return o;
-}
 
 Value ParseSemverValue(std::string_view text, bool normalize) {
   auto v = normalize ? Semver::ParseNormalized(text) : Semver::Parse(text);
@@ -88,7 +72,7 @@ const Quantity* AsQuantity(const Value& value) {
       value.opaque().TypeName() != kQuantityTypeName) {
     return nullptr;
   }
-  return &static_cast<const QuantityObject&>(value.opaque()).quantity();
+  return &static_cast<const QuantityObject&>(value.opaque()).value();
 }
 
 const Semver* AsSemver(const Value& value) {
@@ -96,7 +80,7 @@ const Semver* AsSemver(const Value& value) {
       value.opaque().TypeName() != kSemverTypeName) {
     return nullptr;
   }
-  return &static_cast<const SemverObject&>(value.opaque()).semver();
+  return &static_cast<const SemverObject&>(value.opaque()).value();
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cel/internal/go_sort.h"
+#include "cel/internal/library_support.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel::internal {
@@ -21,19 +22,6 @@ using K = ValueKind;
 using Args = absl::Span<const Value>;
 
 ArgType A(K kind) { return ArgType::Of(kind); }
-
-FunctionOverload Overload(std::string function, std::string id, bool member,
-                          std::vector<ArgType> params, FunctionImpl impl,
-                          CallCostFn cost) {
-  FunctionOverload o;
-  o.function = std::move(function);
-  o.overload_id = std::move(id);
-  o.receiver_style = member;
-  o.params = std::move(params);
-  o.impl = std::move(impl);
-  o.cost = cost;
-  return o;
-}
 
 absl::Status RegisterAll(FunctionRegistry* registry,
                          std::vector<FunctionOverload> overloads) {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cel/internal/library_support.h"
 #include "common/go_strconv.h"
 #include "common/str_cat.h"
 
@@ -217,46 +218,32 @@ IPAddress MaskTo(IPAddress ip, int bits) {
 
 // --- CEL values ---
 
-class IPObject final : public OpaqueValue {
+class IPObject final : public TypedOpaque<IPObject, IPAddress> {
  public:
-  explicit IPObject(IPAddress ip) : ip_(std::move(ip)) {}
-  std::string_view TypeName() const override { return kIPTypeName; }
-  bool Equals(const OpaqueValue& other) const override {
-    return ip_ == static_cast<const IPObject&>(other).ip_;
-  }
+  static constexpr const char* kTypeName = kIPTypeName;
+  using TypedOpaque::TypedOpaque;
   // k8s IP.Size: ceil(BitLen / 8) bytes.
   std::optional<uint64_t> Size() const override {
-    return static_cast<uint64_t>(ip_.BitLen() / 8);
+    return static_cast<uint64_t>(value_.BitLen() / 8);
   }
   bool KubernetesEquality() const override { return true; }
   std::string DebugString() const override {
-    return StrCat("ip(\"", FormatIPAddress(ip_), "\")");
+    return StrCat("ip(\"", FormatIPAddress(value_), "\")");
   }
-  const IPAddress& ip() const { return ip_; }
-
- private:
-  IPAddress ip_;
 };
 
-class CIDRObject final : public OpaqueValue {
+class CIDRObject final : public TypedOpaque<CIDRObject, IPPrefix> {
  public:
-  explicit CIDRObject(IPPrefix prefix) : prefix_(std::move(prefix)) {}
-  std::string_view TypeName() const override { return kCIDRTypeName; }
-  bool Equals(const OpaqueValue& other) const override {
-    return prefix_ == static_cast<const CIDRObject&>(other).prefix_;
-  }
+  static constexpr const char* kTypeName = kCIDRTypeName;
+  using TypedOpaque::TypedOpaque;
   // k8s CIDR.Size: ceil(prefix length / 8) bytes (0 for a /0).
   std::optional<uint64_t> Size() const override {
-    return static_cast<uint64_t>((prefix_.bits + 7) / 8);
+    return static_cast<uint64_t>((value_.bits + 7) / 8);
   }
   bool KubernetesEquality() const override { return true; }
   std::string DebugString() const override {
-    return StrCat("cidr(\"", FormatIPPrefix(prefix_), "\")");
+    return StrCat("cidr(\"", FormatIPPrefix(value_), "\")");
   }
-  const IPPrefix& prefix() const { return prefix_; }
-
- private:
-  IPPrefix prefix_;
 };
 
 // k8s parseIPAddr: netip.ParseAddr without zones or IPv4-mapped addresses,
@@ -348,19 +335,6 @@ uint64_t ContainsCIDRCost(absl::Span<const Value> args, const Value&) {
 ArgType IPArg() { return ArgType::Opaque(kIPTypeName); }
 ArgType CIDRArg() { return ArgType::Opaque(kCIDRTypeName); }
 ArgType StringArg() { return ArgType::Of(ValueKind::kString); }
-
-FunctionOverload Overload(std::string function, std::string id, bool member,
-                          std::vector<ArgType> params, FunctionImpl impl,
-                          CallCostFn cost = nullptr) {
-  FunctionOverload o;
-  o.function = std::move(function);
-  o.overload_id = std::move(id);
-  o.receiver_style = member;
-  o.params = std::move(params);
-  o.impl = std::move(impl);
-  o.cost = cost;
-  return o;
-}
 
 FunctionOverload IPPredicate(std::string function, std::string id,
                              bool (IPAddress::*predicate)() const) {
@@ -553,7 +527,7 @@ const IPAddress* AsIP(const Value& value) {
       value.opaque().TypeName() != kIPTypeName) {
     return nullptr;
   }
-  return &static_cast<const IPObject&>(value.opaque()).ip();
+  return &static_cast<const IPObject&>(value.opaque()).value();
 }
 
 const IPPrefix* AsCIDR(const Value& value) {
@@ -561,7 +535,7 @@ const IPPrefix* AsCIDR(const Value& value) {
       value.opaque().TypeName() != kCIDRTypeName) {
     return nullptr;
   }
-  return &static_cast<const CIDRObject&>(value.opaque()).prefix();
+  return &static_cast<const CIDRObject&>(value.opaque()).value();
 }
 
 absl::Status RegisterIPFunctions(FunctionRegistry* registry) {

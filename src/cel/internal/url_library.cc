@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cel/internal/library_support.h"
 #include "cel/internal/network_library.h"
 #include "common/go_strconv.h"
 #include "common/str_cat.h"
@@ -640,6 +641,8 @@ Value Query(const GoUrl& u) {
   return Value::Map(std::move(entries));
 }
 
+// Not a TypedOpaque: two URLs are equal when their url.URL.String() forms
+// are (as upstream's Equal), which is kept beside the parsed URL.
 class UrlObject final : public OpaqueValue {
  public:
   explicit UrlObject(GoUrl url) : url_(std::move(url)), text_(ToString(url_)) {}
@@ -663,19 +666,6 @@ const GoUrl& UrlOf(const Value& v) {
 uint64_t CostUrl(Args args, const Value&) {
   return static_cast<uint64_t>(
       std::ceil(static_cast<double>(CostSize(args[0])) * 0.1));
-}
-
-FunctionOverload Overload(std::string function, std::string id, bool member,
-                          ArgType param, FunctionImpl impl,
-                          CallCostFn cost = nullptr) {
-  FunctionOverload o;
-  o.function = std::move(function);
-  o.overload_id = std::move(id);
-  o.receiver_style = member;
-  o.params = {std::move(param)};
-  o.impl = std::move(impl);
-  o.cost = cost;
-  return o;
 }
 
 }  // namespace

@@ -349,7 +349,7 @@ PrintedRow PrintNode(const Json& node, absl::Time now) {
     }
     return std::string("<none>");
   };
-  auto or_unknown = [](std::string s) {
+  auto or_unknown = [](const std::string& s) {
     return s.empty() ? std::string("<unknown>") : s;
   };
   std::string kernel =
@@ -396,7 +396,7 @@ PrintedRow PrintEvent(const Json& event, absl::Time now) {
 
   // formatEventSource: component (else reportingComponent), then
   // ", host" (else reportingInstance) when non-empty.
-  auto first_non_empty = [](std::string a, std::string b) {
+  auto first_non_empty = [](const std::string& a, const std::string& b) {
     return a.empty() ? b : a;
   };
   const Json* source = Member(&event, "source");
