@@ -18,7 +18,7 @@ namespace draplane::api {
 struct DecodeResult {
   Object object;
   // Members upstream's strict field validation rejects: unknown fields in
-  // fully-modelled types (e.g. the seed's `source:` in a pod's
+  // fully-modelled types (e.g. the guide's `source:` in a pod's
   // resourceClaims). The object is still usable; the API server and
   // `draplane validate` report these as errors, as kubectl's default
   // `--validate=strict` does.

@@ -195,7 +195,7 @@ TEST_F(ApiServerTest, GarbageCollectionFollowsThePropagationPolicy) {
 }
 
 TEST_F(ApiServerTest, InlineDeviceRequestBecomesAnOwnedTemplate) {
-  // The seed guide's example 5 (v1beta1-style flat request under source).
+  // The guide's example 5 (v1beta1-style flat request under source).
   const std::string pod = R"({"apiVersion":"v1","kind":"Pod",
     "metadata":{"name":"quick-gpu-job"},
     "spec":{"containers":[{"name":"compute","image":"cuda",

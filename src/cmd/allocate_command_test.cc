@@ -119,9 +119,9 @@ TEST(AllocateCommandTest, SeedTrainingClaimIsExplained) {
   DRAPLANE_REQUIRE_SHARED_DATA(classes);
   auto r = RunDraplane(
       {"allocate", "-f",
-       (SourceDir() / "examples/allocate/seed-training.yaml").string(), "-f",
+       (SourceDir() / "examples/allocate/guide-training.yaml").string(), "-f",
        classes.string(), "-f",
-       (SourceDir() / "examples/cel-match/seed-cluster-slices.yaml").string(),
+       (SourceDir() / "examples/cel-match/guide-cluster-slices.yaml").string(),
        "--explain"});
   EXPECT_EQ(r.code, 3);
   EXPECT_NE(r.out.find("gpu.nvidia.com/nvlinkInterconnect"), std::string::npos);

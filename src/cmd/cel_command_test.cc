@@ -15,7 +15,7 @@ using testing_util::SourceDir;
 using testing_util::WriteTemp;
 
 std::string Slices() {
-  return (SourceDir() / "examples" / "cel-match" / "seed-cluster-slices.yaml")
+  return (SourceDir() / "examples" / "cel-match" / "guide-cluster-slices.yaml")
       .string();
 }
 

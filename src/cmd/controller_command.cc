@@ -1,7 +1,7 @@
 // `draplane controller`: the controllers as their own process against any
 // Kubernetes API server (kubeconfig), with leader election: the
 // resourceclaim controller (claims from templates, reservation cleanup,
-// deallocation) and the DRA monitor (the seed's cluster metrics, warnings
+// deallocation) and the DRA monitor (the guide's cluster metrics, warnings
 // on DeviceClasses that select nothing).
 #include <pthread.h>
 #include <unistd.h>

@@ -75,7 +75,7 @@ void RegisterConvert(CLI::App& app, Streams streams, int* exit_code) {
       "them.\n\n"
       "Example:\n"
       "  draplane convert --to v1 -f "
-      "examples/standalone/seed-corrected/02-deviceclasses.yaml");
+      "examples/standalone/guide-corrected/02-deviceclasses.yaml");
   cmd->add_option("-f,--filename", flags->files,
                   "Manifest file, directory or - for standard input")
       ->required();

@@ -118,7 +118,7 @@ void RegisterValidate(CLI::App& app, Streams streams, int* exit_code) {
       "Prints `OK kind/name` per valid object and each error of an invalid\n"
       "one. Exit status: 0 all valid, 1 any invalid, 2 unreadable input.\n\n"
       "Example:\n"
-      "  draplane validate -f examples/standalone/seed-corrected/\n"
+      "  draplane validate -f examples/standalone/guide-corrected/\n"
       "  kubectl get resourceclaims -A -o yaml | draplane validate -f -");
   cmd->add_option("-f,--filename", flags->files,
                   "Manifest file, directory (*.yaml, *.yml, *.json) or - for "

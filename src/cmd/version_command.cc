@@ -25,7 +25,7 @@ void RegisterAll(CLI::App& app, Streams streams, int* exit_code) {
       "\nRun 'draplane COMMAND --help' for a command's details and examples."
       "\n\nExamples:\n"
       "  draplane server --nodes examples/standalone/inventory.yaml\n"
-      "  draplane validate -f examples/standalone/seed-corrected/\n"
+      "  draplane validate -f examples/standalone/guide-corrected/\n"
       "  draplane explain pod my-pod -n my-namespace");
   app.require_subcommand(0, 1);
   RegisterVersion(app, streams, exit_code);

@@ -1,5 +1,5 @@
 // Which published devices each DeviceClass selects, and how many of them
-// are in use: the seed's dra_devices_available / dra_devices_allocated,
+// are in use: the guide's dra_devices_available / dra_devices_allocated,
 // the warning on classes that select nothing, and the operator tools.
 //
 // Counting rules (the allocator's view of a pool, simplified to counts):

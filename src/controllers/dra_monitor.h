@@ -1,6 +1,6 @@
 // Watches claims, ResourceSlices and DeviceClasses and
-// - serves the seed's cluster metrics, computed when scraped:
-//     dra_resource_claims_total{namespace}      claims (a gauge: the seed's
+// - serves the guide's cluster metrics, computed when scraped:
+//     dra_resource_claims_total{namespace}      claims (a gauge: the guide's
 //                                                name, although promlint
 //                                                wants _total for counters)
 //     dra_resource_claims_pending{namespace}    claims without allocation
@@ -14,7 +14,7 @@
 //                                                that are allocated
 //   (device_inventory.h has the counting rules; a claim being deleted is
 //   neither pending nor allocated);
-// - warns about the seed's failure case 4: a DeviceClass whose selectors
+// - warns about the guide's failure case 4: a DeviceClass whose selectors
 //   select none of the published devices (or do not compile) gets a
 //   Warning event "NoMatchingDevices" naming how many devices were
 //   published, once per change of the class or of that outcome. Nothing is

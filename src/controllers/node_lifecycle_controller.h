@@ -1,4 +1,4 @@
-// The seed's failure case 2 (a node fails while its pods hold devices),
+// The guide's failure case 2 (a node fails while its pods hold devices),
 // recovered the way kube-controller-manager's node lifecycle and taint
 // eviction controllers do:
 // - Heartbeats: a node's kubelet (or draplane's node agent) renews the

@@ -341,7 +341,7 @@ TEST(NodeLifecycleControllerTest, ANotReadyNodeGetsTheNotReadyTaints) {
   EXPECT_EQ(nodes.stats().pods_evicted, 1);
 }
 
-// The seed's failure case 3: while a node's driver restarts (its
+// The guide's failure case 3: while a node's driver restarts (its
 // ResourceSlices withdrawn, then published again) the node keeps
 // heartbeating, so nothing releases the claims of its running pods.
 TEST(NodeLifecycleControllerTest,

@@ -145,7 +145,7 @@ TEST(DeviceModelTest, AmpereInMigModePublishesPartitionsOnly) {
   EXPECT_EQ(d.devices_per_gpu[0].size(), 25u);
   EXPECT_EQ(Find(d, "gpu-0"), nullptr);
   EXPECT_NE(Find(d, "gpu-0-mig-3g40gb-9-0"), nullptr);
-  EXPECT_EQ(Find(d, "gpu-0-mig-3g20gb-9-0"), nullptr);  // the seed's name
+  EXPECT_EQ(Find(d, "gpu-0-mig-3g20gb-9-0"), nullptr);  // the guide's name
 }
 
 TEST(DeviceModelTest, StaticMigPublishesExistingDevicesWithMemorySlices) {

@@ -1,5 +1,5 @@
 // The GPU driver's record of what it has prepared, on disk, so that a
-// driver restarted at any moment (the seed's "driver upgrade breaks
+// driver restarted at any moment (the guide's "driver upgrade breaks
 // running workloads" case) knows which claims are prepared, which were
 // half-prepared when it stopped, and which MIG devices it created.
 // Two-phase per claim (NVIDIA's design, nvidia-dra-driver.md §8, §15):

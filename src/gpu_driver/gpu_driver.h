@@ -42,7 +42,7 @@ namespace draplane::gpu_driver {
 
 // draplane's default gates for the GPU driver (NVIDIA's are all off):
 // DynamicMIG (MIG as partitionable devices) and TimeSlicingSettings (the
-// seed's DeviceClasses configure time-slicing).
+// guide's DeviceClasses configure time-slicing).
 nvidia_config::FeatureGates DefaultFeatureGates();
 
 struct GpuDriverOptions {
@@ -55,7 +55,7 @@ struct GpuDriverOptions {
   nvidia_config::FeatureGates gates = DefaultFeatureGates();
   // XIDs tainted with effect None (added to NVIDIA's defaults).
   std::vector<uint32_t> additional_ignored_xids;
-  // Where dra_plugin_errors_total{driver,node} goes (the seed's metric:
+  // Where dra_plugin_errors_total{driver,node} goes (the guide's metric:
   // failed prepare and unprepare calls); null: nowhere. Must outlive the
   // driver.
   metrics::Registry* metrics = nullptr;

@@ -182,7 +182,7 @@ TEST_F(GpuDriverTest, RefusesDevicesOfAnotherClaimAndOfOtherNodes) {
             std::string::npos);
   // A failed prepare leaves no CDI spec behind.
   EXPECT_FALSE(fs::exists(CdiFile("uid-b")));
-  // The seed's plugin error metric counts the three failures.
+  // The guide's plugin error metric counts the three failures.
   EXPECT_NE(registry.Text().find("dra_plugin_errors_total{driver=\"gpu.nvidia."
                                  "com\",node=\"node1\"} 3"),
             std::string::npos)
@@ -213,7 +213,7 @@ TEST_F(GpuDriverTest, AppliesOpaqueConfigsAndRejectsBadOnes) {
   EXPECT_EQ(backend.time_slice(gpu0), devices::TimeSliceInterval::kDefault);
   ASSERT_TRUE(driver->PrepareResourceClaim(c).status.ok());
 
-  // The seed guide's DeviceClass config.
+  // The guide's DeviceClass config.
   api::ResourceClaim seed = Claim("b", "uid-b", {"gpu-1"});
   AddConfig(seed, "FromClass",
             R"({"apiVersion": "gpu.nvidia.com/v1alpha1", "kind": "GpuConfig",
@@ -248,7 +248,7 @@ TEST_F(GpuDriverTest, AppliesOpaqueConfigsAndRejectsBadOnes) {
   EXPECT_TRUE(backend.Discover()->gpus[1].mig_devices.empty());
 }
 
-// The seed's failure case 3: the driver restarts (upgrade) while claims
+// The guide's failure case 3: the driver restarts (upgrade) while claims
 // are prepared and while one is half-prepared.
 TEST_F(GpuDriverTest, RestartKeepsPreparedClaimsAndRollsBackHalfPrepared) {
   FakeDeviceBackend backend(Gpus("H100", 1));

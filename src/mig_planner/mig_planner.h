@@ -1,4 +1,4 @@
-// MIG capacity planning (the seed guide's capacity-planning section):
+// MIG capacity planning (the guide's capacity-planning section):
 // given GPUs (A100 40/80GB, H100, H200, ... any MIG-capable model of
 // devices/gpu_models.h) and a demand of MIG instances per profile
 // (optionally per namespace), choose a MIG layout per GPU that NVIDIA's

@@ -853,7 +853,7 @@ class Migrator::Impl {
         }
       }
     }
-    // The seed's inline claims.
+    // The guide's inline claims.
     if (spec.contains("resourceClaims") && spec["resourceClaims"].is_array()) {
       const Json& claims = spec["resourceClaims"];
       for (size_t i = 0; i < claims.size(); ++i) {
@@ -908,7 +908,7 @@ class Migrator::Impl {
     return std::nullopt;
   }
 
-  // The seed's inline `source:` (a claim spec, v1 or v1beta1 shaped) as a
+  // The guide's inline `source:` (a claim spec, v1 or v1beta1 shaped) as a
   // validated v1 ResourceClaimTemplate spec.
   absl::StatusOr<Json> InlineTemplateSpec(const Json& source,
                                           const std::string& ns,

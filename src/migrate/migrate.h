@@ -19,7 +19,7 @@
 //   before the first document that uses them, and not at all when the
 //   input already has a template of that name and spec (a template of that
 //   name with another spec gets a `-2`, `-3`... name instead).
-// - Pod claims from the seed's inline form (`resourceClaims[].source`,
+// - Pod claims from the guide's inline form (`resourceClaims[].source`,
 //   never upstream API) become templates named `<workload>-<claim>`; an old
 //   `source.resourceClaimName` / `source.resourceClaimTemplateName` is
 //   moved up one level.

@@ -1,5 +1,5 @@
 // Golden-file tests of `draplane migrate` on manifests shaped like real
-// ones (testdata/*.input.*, plus the seed's manifests from ../shared),
+// ones (testdata/*.input.*, plus the guide's manifests from ../shared),
 // idempotence, validity of everything written, and the edge cases.
 // DRAPLANE_UPDATE_GOLDEN=1 rewrites the golden files.
 #include "migrate/migrate.h"
@@ -127,7 +127,7 @@ TEST(MigrateSeedTest, SeedManifests) {
   CheckGolden("01-legacy-extended-resource-pod.yaml",
               ReadFile(seed / "01-legacy-extended-resource-pod.yaml"),
               "seed-01-legacy");
-  // The seed's inline claim names a class the seed never defines
+  // The guide's inline claim names a class the guide never defines
   // (gpu.nvidia.com-h100), which is fine for a template.
   CheckGolden("05-inline-request-pod.yaml",
               ReadFile(seed / "05-inline-request-pod.yaml"), "seed-05-inline");

@@ -229,7 +229,7 @@ TEST_F(StandaloneClusterTest, ARestartedNodeKeepsItsPreparedClaims) {
 }
 
 TEST_F(StandaloneClusterTest, FailedPrepareIsAnEventOnThePod) {
-  // The seed's DeviceClass config (an apiVersion NVIDIA's driver does not
+  // The guide's DeviceClass config (an apiVersion NVIDIA's driver does not
   // know): scheduled, but the node cannot prepare it.
   Apply(R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
     "metadata": {"name": "seed-h100"},

@@ -164,7 +164,7 @@ absl::Status ValidateFeatureGates(const FeatureGates& gates);
 // unknown field "sharing.foo"`, all unknown fields listed); values must
 // have the right JSON types (else `cannot decode "<path>": expected ...`);
 // quantities must parse. A JSON null counts as absent. Errors are
-// InvalidArgument and name what is accepted, e.g. for the seed guide's
+// InvalidArgument and name what is accepted, e.g. for the guide's
 // DeviceClasses: `unsupported apiVersion "gpu.nvidia.com/v1alpha1" (kind
 // "GpuConfig"): the accepted apiVersion is "resource.nvidia.com/v1beta1"
 // (kinds GpuConfig, MigDeviceConfig, VfioDeviceConfig)`.

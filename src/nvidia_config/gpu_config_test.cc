@@ -156,7 +156,7 @@ TEST(DecodeTest, NullIsAbsent) {
 }
 
 TEST(DecodeTest, SeedGuidesV1alpha1ApiVersionIsRejected) {
-  // The seed guide's DeviceClasses carry this; NVIDIA's driver never served
+  // The guide's DeviceClasses carry this; NVIDIA's driver never served
   // gpu.nvidia.com/v1alpha1 for opaque parameters.
   absl::StatusOr<DeviceConfig> c = DecodeOpaqueParameters(
       Json::parse(R"({"apiVersion": "gpu.nvidia.com/v1alpha1",

@@ -686,7 +686,7 @@ TEST(OpenApiTest, PatchStrategiesAgreeWithTheServer) {
 }
 
 // kubectl's client-side apply: strategicpatch.PatchMetaFromOpenAPIV3 finds
-// every field of the seed manifests (no "unable to find api field").
+// every field of the guide's manifests (no "unable to find api field").
 TEST(OpenApiTest, KubectlFindsManifestFields) {
   struct Case {
     std::string gv, model;

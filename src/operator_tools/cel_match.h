@@ -1,5 +1,5 @@
 // `draplane cel match`: which devices each DRA selector matches, and why a
-// selector matches none (the seed guide's failure case 4, "my DeviceClass
+// selector matches none (the guide's failure case 4, "my DeviceClass
 // matches nothing").
 #ifndef DRAPLANE_OPERATOR_TOOLS_CEL_MATCH_H_
 #define DRAPLANE_OPERATOR_TOOLS_CEL_MATCH_H_

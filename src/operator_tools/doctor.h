@@ -1,4 +1,4 @@
-// `draplane doctor`: the seed guide's production checklist and failure
+// `draplane doctor`: the guide's production checklist and failure
 // cases, as far as a program can check them against a live cluster. Each
 // check reports findings with the object, what is wrong and the command
 // that fixes it (or finds out more).
@@ -12,7 +12,7 @@
 //   device-classes  classes whose selectors do not compile or select no
 //                   published device (with the closest attribute names)
 //   pending-claims  claims without allocation older than the threshold
-//                   (default 5 minutes, the seed's alert), with the reason
+//                   (default 5 minutes, the guide's alert), with the reason
 //   leaks           allocated claims whose consumers are gone or finished,
 //                   allocated claims reserved for nothing, claims stuck in
 //                   deletion, devices allocated on nodes that are gone or

@@ -1,4 +1,4 @@
-// `draplane inventory`: the seed guide's migration phase 1 as one report.
+// `draplane inventory`: the guide's migration phase 1 as one report.
 // What uses GPUs as extended resources (pods by namespace, nodes with
 // their capacity), what DRA publishes (devices by driver and model), what
 // each DeviceClass selects, and the claims by state.

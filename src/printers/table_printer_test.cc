@@ -269,7 +269,7 @@ TEST(DeviceClassTest, NameAge) {
   EXPECT_TRUE(HasKindColumns("resource.k8s.io", "DeviceClass"));
   EXPECT_EQ(Columns("resource.k8s.io", "DeviceClass"),
             (std::vector<std::string>{"Name|string|name|0", "Age|string||0"}));
-  // The seed's DeviceClass as served in v1beta1.
+  // The guide's DeviceClass as served in v1beta1.
   Json dc = Object("resource.k8s.io/v1beta1", "DeviceClass",
                    "gpu.nvidia.com-h100", absl::Hours(49),
                    Json::parse(R"({"spec":{"selectors":[{"cel":{"expression":
@@ -485,7 +485,7 @@ TEST(PodTest, Columns) {
 }
 
 TEST(PodTest, RunningPodWithWideCells) {
-  // The seed's distributed-training pod, bound and running.
+  // The guide's distributed-training pod, bound and running.
   Json pod = Pod("distributed-training", absl::Minutes(5), R"({
     "spec":{"nodeName":"node-1","containers":[
       {"name":"trainer","image":"nvcr.io/nvidia/pytorch:24.01-py3"}]},

@@ -460,7 +460,7 @@ void Scheduler::Impl::ScheduleLoop() {
         ++unschedulable_;
         ObserveAttempt(unschedulable_metrics_, attempt_start);
         queue_.Finish(*key, SchedulingQueue::Outcome::kUnschedulable);
-        // The seed's failure case 1: the explanation also on each claim
+        // The guide's failure case 1: the explanation also on each claim
         // still waiting for an allocation (draplane's; upstream says it
         // on the pod only).
         if (recorder_ != nullptr) {

@@ -53,7 +53,7 @@ struct SchedulerOptions {
   // Where the scheduler's metrics go (null: none); it must outlive the
   // scheduler. Upstream's scheduler_schedule_attempts_total and
   // scheduler_scheduling_attempt_duration_seconds{profile,result}, and the
-  // seed's dra_allocation_duration_seconds: from the scheduler first
+  // guide's dra_allocation_duration_seconds: from the scheduler first
   // seeing a pending pod to each claim allocation for it written.
   metrics::Registry* metrics = nullptr;
   // What the scheduling queue's backoffs and the conditions' timestamps

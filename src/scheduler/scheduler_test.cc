@@ -1,5 +1,5 @@
 // The scheduler end to end through the API (draplane's server in-process
-// over an in-memory store): the seed's example, pending pods with their
+// over an in-memory store): the guide's example, pending pods with their
 // explanation, template pods with the claim controller, two schedulers
 // racing, leader failover.
 #include "scheduler/scheduler.h"
@@ -146,7 +146,7 @@ TEST(SchedulerTest, SeedDistributedTrainingThroughTheApi) {
       "node-b", "gpu.nvidia.com",
       testing::NvidiaGpus(8, "NVIDIA A100 80GB PCIe",
                           [](int i) { return StrCat("nvl-", i / 4); })));
-  // The seed's v1beta1 claim and its pod (no schedulerName: the default).
+  // The guide's v1beta1 claim and its pod (no schedulerName: the default).
   for (const api::Object& o :
        testing::DecodeStream(ReadFile(dir / "03-resourceclaim-and-pod.yaml"))) {
     auto created = c.Create(o);

@@ -1,5 +1,5 @@
 // Scheduling decisions on fake clusters (ClusterState fed directly, no
-// API): the seed's examples, explanations, in-flight allocations, shared
+// API): the guide's examples, explanations, in-flight allocations, shared
 // claims, policies, and the answer cache proven not to change decisions.
 #include "scheduler/scheduling_cycle.h"
 

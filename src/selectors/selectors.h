@@ -278,7 +278,7 @@ absl::Status CheckFieldSelectorSupported(const FieldSelector& selector,
 //   Lease, Deployment: metadata fields only
 //
 // DRAPLANE EXTENSIONS (beyond upstream; accepted by ConvertFieldSelector
-// and valued here, for the monitoring commands of the seed guide; the list
+// and valued here, for the monitoring commands of the guide; the list
 // lives in one table in field_support.cc):
 //   ResourceClaim status.allocation:  "true" when status.allocation is set,
 //                                     else "" (so `status.allocation=` lists

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""End-to-end: simulated GPU nodes, the seed's workloads, a node failure.
+"""End-to-end: simulated GPU nodes, the guide's workloads, a node failure.
 
 Starts `draplane server --nodes` with three of the four nodes of
 examples/standalone/inventory.yaml in-process and the fourth (node3, the
 A100 MIG node) as its own `draplane node --backend fake --simulate-kubelet`
-process, applies the seed guide's manifests as printed and as corrected
-(examples/standalone/seed-corrected) with the real kubectl, and checks:
+process, applies the guide's manifests as printed and as corrected
+(examples/standalone/guide-corrected) with the real kubectl, and checks:
 slices as NVIDIA's driver publishes them, the corrected workloads Running
 on the expected devices with their CDI specs written, the originals
 pending with their explanations; then kills node3 (SIGKILL) and checks the
@@ -34,7 +34,7 @@ from kubectl_e2e import Failure, Skip, expect, expect_in  # noqa: E402
 
 ROOT = kubectl_e2e.ROOT
 INVENTORY = os.path.join(ROOT, "examples", "standalone", "inventory.yaml")
-CORRECTED = os.path.join(ROOT, "examples", "standalone", "seed-corrected")
+CORRECTED = os.path.join(ROOT, "examples", "standalone", "guide-corrected")
 EXTERNAL = "node3"
 
 
@@ -226,7 +226,7 @@ def check_originals_explained(e):
     msg = wait_for("FailedPrepareDynamicResources of quick-gpu-job",
                    lambda: event("FailedPrepareDynamicResources", "quick-gpu-job"))
     expect_in('unsupported apiVersion "gpu.nvidia.com/v1alpha1"', msg)
-    # The seed's plugin error metric counts those failed prepares.
+    # The guide's plugin error metric counts those failed prepares.
     node = e.kjson("get", "pod", "quick-gpu-job", "-n",
                    "ml-workloads")["spec"]["nodeName"]
     metrics = e.k("get", "--raw", "/metrics").stdout

@@ -48,7 +48,7 @@ from kubectl_e2e import Failure, Skip, expect, expect_in  # noqa: E402
 
 ROOT = kubectl_e2e.ROOT
 INVENTORY = os.path.join(ROOT, "examples", "standalone", "inventory.yaml")
-CORRECTED = os.path.join(ROOT, "examples", "standalone", "seed-corrected")
+CORRECTED = os.path.join(ROOT, "examples", "standalone", "guide-corrected")
 NODES = ("node1", "node3")
 NS = "ml-workloads"
 
@@ -134,7 +134,7 @@ class RealApiServer:
              # No controller-manager: no default ServiceAccounts to admit
              # pods with.
              "--disable-admission-plugins", "ServiceAccount",
-             # The seed's manifests are resource.k8s.io/v1beta1.
+             # The guide's manifests are resource.k8s.io/v1beta1.
              "--runtime-config",
              "resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true"],
             stdout=log, stderr=log))

@@ -2,7 +2,7 @@
 """End-to-end: the real kubectl against `draplane server`.
 
 Starts the server on a free port in a temporary data directory, then runs
-kubectl commands (the seed's manifests and the seed guide's monitoring and
+kubectl commands (the guide's manifests and the guide's monitoring and
 troubleshooting commands that need no scheduler) and checks their output.
 Prints one line per check and a closing "N passed, N failed" line; exits 1
 when anything failed.
@@ -161,7 +161,7 @@ def check_apply_deviceclasses(e):
     names = e.k("get", "deviceclasses", "-o",
                 "jsonpath={.items[*].metadata.name}").stdout.split()
     expect("gpu.nvidia.com-a100" in names, "jsonpath: %s" % names)
-    # Read in the version the seed was written in.
+    # Read in the version the guide was written in.
     beta = e.kjson("get", "deviceclasses.v1beta1.resource.k8s.io",
                    "gpu.nvidia.com-a100")
     expect(beta["apiVersion"] == "resource.k8s.io/v1beta1", "v1beta1 read")
@@ -211,7 +211,7 @@ def check_apply_deployment_and_template(e):
 def check_inline_request_pod_converted(e):
     path = e.seed_file("05-inline-request-pod.yaml")
     p = e.k("apply", "-f", path, check=False)
-    # Upstream rejects the seed's `source:` form; draplane turns it into a
+    # Upstream rejects the guide's `source:` form; draplane turns it into a
     # template owned by the pod (documented extension) and warns.
     text = p.stdout + p.stderr
     expect(p.returncode == 0, "inline request pod accepted: " + text)
@@ -398,7 +398,7 @@ count: 1
 
 
 def check_scheduling(e):
-    # The server's scheduler: with no GPU nodes yet the seed's training pod
+    # The server's scheduler: with no GPU nodes yet the guide's training pod
     # is unschedulable and says so; simulated GPU nodes make it land on the
     # node whose four GPUs share an NVLink value.
     e.seed_file("03-resourceclaim-and-pod.yaml")
@@ -432,7 +432,7 @@ def check_scheduling(e):
              "reason=Scheduled", "-o", "jsonpath={.items[*].message}").stdout
     expect_in("Successfully assigned ml-workloads/distributed-training to "
               "gpu-node-a100-1", ev, "Scheduled event")
-    # The seed's inline request (a template the server made) gets its claim
+    # The guide's inline request (a template the server made) gets its claim
     # from the resourceclaim controller and an H100.
     e.k("wait", "--for=condition=PodScheduled", "pod/quick-gpu-job",
         "-n", "ml-workloads", "--timeout=60s")
@@ -462,9 +462,9 @@ def metric_samples(text):
 
 
 def check_metrics(e):
-    # The seed's metrics through the real kubectl (as kube-apiserver's own
+    # The guide's metrics through the real kubectl (as kube-apiserver's own
     # /metrics is read), checked by Prometheus' own text parser and linter.
-    # The claim metrics have series once the seed's claims exist.
+    # The claim metrics have series once the guide's claims exist.
     e.seed_file("03-resourceclaim-and-pod.yaml")
     text = e.k("get", "--raw", "/metrics").stdout
     if e.draref is None:
@@ -517,7 +517,7 @@ def check_metrics(e):
                  'result="scheduled"}', 0) >= 2, m)
     expect(m.get('dra_allocation_duration_seconds_count{profile="draplane"}',
                  0) >= 2, m)
-    # The seed's MIG class selects none of the simulated (non-MIG) GPUs:
+    # The guide's MIG class selects none of the simulated (non-MIG) GPUs:
     # the DRA monitor says so on the class.
     ev = e.k("get", "events", "-A", "--field-selector",
              "reason=NoMatchingDevices,involvedObject.kind=DeviceClass",
@@ -526,7 +526,7 @@ def check_metrics(e):
 
 
 def check_quota(e):
-    # The seed's failure case 5: a ResourceQuota on claims and devices per
+    # The guide's failure case 5: a ResourceQuota on claims and devices per
     # class, enforced at admission with upstream's message (as kubectl
     # prints it), status.used kept by the quota controller.
     e.k("create", "namespace", "quota-test")

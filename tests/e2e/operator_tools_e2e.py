@@ -3,14 +3,14 @@
 GPU nodes (examples/standalone/inventory.yaml), through a kubeconfig as an
 operator runs them.
 
-- migrate: the seed's extended-resource pod, migrated and applied with the
+- migrate: the guide's extended-resource pod, migrated and applied with the
   real kubectl, runs on a GPU through the generated claim; migrating the
   output again changes nothing.
-- inventory: the legacy pod of the seed still using nvidia.com/gpu, the
+- inventory: the legacy pod of the guide still using nvidia.com/gpu, the
   published devices by model, class and claim counts (-o json).
-- explain: the seed's distributed-training pod pending, with the
+- explain: the guide's distributed-training pod pending, with the
   allocator's reasons per node (the NVLink attribute nobody publishes).
-- doctor: finds the seeded problems (the seed's DeviceClass that matches
+- doctor: finds the seeded problems (the guide's DeviceClass that matches
   nothing, the plugin errors of its v1alpha1 config, a pending
   claim no pod uses), exits 3, and gives a fix for each.
 
@@ -31,7 +31,7 @@ from kubectl_e2e import Failure, expect, expect_in  # noqa: E402
 
 ROOT = kubectl_e2e.ROOT
 INVENTORY = os.path.join(ROOT, "examples", "standalone", "inventory.yaml")
-CORRECTED = os.path.join(ROOT, "examples", "standalone", "seed-corrected")
+CORRECTED = os.path.join(ROOT, "examples", "standalone", "guide-corrected")
 wait_for = gpu_nodes_e2e.wait_for
 
 
@@ -102,7 +102,7 @@ def check_inventory(e):
     expect(models["NVIDIA H100 80GB HBM3"]["devices"] == 8, "8 H100")
     classes = {c["name"]: c for c in inv["deviceClasses"]}
     expect(classes["gpu.nvidia.com-a100-mig-3g20gb"]["selected"] == 0,
-           "the seed's 3g.20gb class selects nothing")
+           "the guide's 3g.20gb class selects nothing")
     expect(classes["gpu.nvidia.com-h100"]["selected"] > 0, "h100 class")
     ml = [c for c in inv["claims"] if c["namespace"] == "ml-workloads"]
     expect(ml and ml[0]["pending"] >= 1, "the training claim pending: %s" % ml)

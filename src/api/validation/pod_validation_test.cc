@@ -23,7 +23,7 @@ TEST(ValidatePodTest, ResourceClaims) {
       {"missing-namespace",
        [](Pod& p) { p.metadata.namespace_ = ""; },
        {"metadata.namespace: Required value"}},
-      // The seed case: an empty template name is not "unset".
+      // The guide's case: an empty template name is not "unset".
       {"empty-template-name",
        [](Pod& p) {
          p.spec.resource_claims[0] = {"my-claim", std::nullopt, ""};

@@ -1,4 +1,4 @@
-// draplane extension: the seed guide's inline device request in a Pod
+// draplane extension: the guide's inline device request in a Pod
 // (`spec.resourceClaims[].source.devices`, which upstream Kubernetes
 // rejects as an unknown field). On Pod create the server turns each one
 // into a ResourceClaimTemplate owned by the pod and points the pod claim at
@@ -24,7 +24,7 @@ struct InlineClaimTemplate {
 // entry with `source.devices` loses `source` and gets
 // `resourceClaimTemplateName: <pod>-<claim>`; returns the templates to
 // create. The devices are read in v1 form when a request has `exactly` or
-// the request list is empty, else in the v1beta1 form the seed uses.
+// the request list is empty, else in the v1beta1 form the guide uses.
 // BadRequest for a malformed `source` or a pod without a name.
 absl::StatusOr<std::vector<InlineClaimTemplate>> ExtractInlineClaims(
     api::Json& pod);
