@@ -127,6 +127,83 @@ std::optional<devices::TimeSliceInterval> TimeSlice(
   return devices::TimeSliceInterval::kDefault;
 }
 
+// The claim's device configuration as nvidia_config resolves it.
+std::vector<nvidia_config::ConfigSource> ConfigSources(
+    const api::AllocationResult& allocation) {
+  std::vector<nvidia_config::ConfigSource> sources;
+  for (const auto& c : allocation.devices.config) {
+    nvidia_config::ConfigSource s;
+    s.source = c.source;
+    s.requests = c.requests;
+    if (c.opaque) {
+      s.driver = c.opaque->driver;
+      s.parameters = c.opaque->parameters;
+    } else {
+      s.opaque = false;
+    }
+    sources.push_back(std::move(s));
+  }
+  return sources;
+}
+
+// Per config group with the MPS strategy (the results one config object
+// applies to), its MPS daemon's id: <claim UID>-<5 hex digits of the
+// group's sorted device names>.
+std::map<int, std::string> MpsGroupIds(
+    const std::string& uid,
+    const std::vector<devices::AllocatableDevice>& targets,
+    const std::vector<nvidia_config::ResolvedConfig>& configs) {
+  std::map<int, std::vector<std::string>> names;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (MpsOf(configs[i].config) != nullptr) {
+      names[configs[i].group].push_back(targets[i].name);
+    }
+  }
+  std::map<int, std::string> ids;
+  for (auto& [group, devices_of_group] : names) {
+    std::sort(devices_of_group.begin(), devices_of_group.end());
+    uint64_t h = 1469598103934665603ull;
+    for (const std::string& n : devices_of_group) {
+      for (unsigned char c : n + ",") h = (h ^ c) * 1099511628211ull;
+    }
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "%05llx",
+                  static_cast<unsigned long long>(h & 0xfffff));
+    ids[group] = StrCat(uid, "-", hex);
+  }
+  return ids;
+}
+
+// A group's MPS settings on its daemon: thread percentage and pinned
+// memory limits (per device by UUID, or by index into the sorted UUIDs).
+absl::Status ApplyMpsSettings(const nvidia_config::MpsConfig& settings,
+                              devices::MpsDaemonSpec& daemon) {
+  std::sort(daemon.device_uuids.begin(), daemon.device_uuids.end());
+  daemon.active_thread_percentage = settings.default_active_thread_percentage;
+  if (settings.default_pinned_device_memory_limit) {
+    daemon.default_pinned_memory_limit =
+        MpsLimit(*settings.default_pinned_device_memory_limit);
+  }
+  for (const auto& [key, limit] :
+       settings.default_per_device_pinned_memory_limit) {
+    // A device UUID, or an index into the group's sorted UUIDs.
+    std::string uuid = key;
+    size_t index = 0;
+    if (absl::SimpleAtoi(absl::string_view(key.data(), key.size()), &index)) {
+      if (index >= daemon.device_uuids.size()) {
+        return absl::InvalidArgumentError(
+            StrCat("MPS pinned memory limit for device index ", key,
+                   ": the group "
+                   "has ",
+                   daemon.device_uuids.size(), " devices"));
+      }
+      uuid = daemon.device_uuids[index];
+    }
+    daemon.pinned_memory_limits[uuid] = MpsLimit(limit);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 nvidia_config::FeatureGates DefaultFeatureGates() {
@@ -459,47 +536,18 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
       results.push_back(&r);
     }
   }
-  std::vector<nvidia_config::ConfigSource> sources;
-  for (const auto& c : allocation.devices.config) {
-    nvidia_config::ConfigSource s;
-    s.source = c.source;
-    s.requests = c.requests;
-    if (c.opaque) {
-      s.driver = c.opaque->driver;
-      s.parameters = c.opaque->parameters;
-    } else {
-      s.opaque = false;
-    }
-    sources.push_back(std::move(s));
-  }
+  const std::vector<nvidia_config::ConfigSource> sources =
+      ConfigSources(allocation);
   auto configs = nvidia_config::ResolveDeviceConfigs(
       sources, refs, options_.driver_name, options_.gates);
   if (!configs.ok()) return configs.status();
 
-  // One MPS control daemon per config group with the MPS strategy (the
-  // results one config object applies to), named after the claim and the
-  // group's devices: <claim UID>-<5 hex digits>.
+  // One MPS control daemon per config group with the MPS strategy.
   std::map<int, devices::MpsDaemonSpec> mps;
-  {
-    std::map<int, std::vector<std::string>> names;
-    for (size_t i = 0; i < targets.size(); ++i) {
-      if (MpsOf((*configs)[i].config) != nullptr) {
-        names[(*configs)[i].group].push_back(targets[i].name);
-      }
-    }
-    for (auto& [group, devices_of_group] : names) {
-      std::sort(devices_of_group.begin(), devices_of_group.end());
-      uint64_t h = 1469598103934665603ull;
-      for (const std::string& n : devices_of_group) {
-        for (unsigned char c : n + ",") h = (h ^ c) * 1099511628211ull;
-      }
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "%05llx",
-                    static_cast<unsigned long long>(h & 0xfffff));
-      const std::string root = MpsRoot(StrCat(uid, "-", hex));
-      mps[group].pipe_dir = root + "/pipe";
-      mps[group].log_dir = root + "/log";
-    }
+  for (const auto& [group, id] : MpsGroupIds(uid, targets, *configs)) {
+    const std::string root = MpsRoot(id);
+    mps[group].pipe_dir = root + "/pipe";
+    mps[group].log_dir = root + "/log";
   }
   cdi::CdiSpec spec;
   spec.kind = StrCat(kCdiVendor, "/", kCdiClass);
@@ -564,29 +612,8 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
     for (size_t i = 0; i < targets.size(); ++i) {
       if ((*configs)[i].group == group) settings = MpsOf((*configs)[i].config);
     }
-    std::sort(daemon.device_uuids.begin(), daemon.device_uuids.end());
-    daemon.active_thread_percentage =
-        settings->default_active_thread_percentage;
-    if (settings->default_pinned_device_memory_limit) {
-      daemon.default_pinned_memory_limit =
-          MpsLimit(*settings->default_pinned_device_memory_limit);
-    }
-    for (const auto& [key, limit] :
-         settings->default_per_device_pinned_memory_limit) {
-      // A device UUID, or an index into the group's sorted UUIDs.
-      std::string uuid = key;
-      size_t index = 0;
-      if (absl::SimpleAtoi(absl::string_view(key.data(), key.size()), &index)) {
-        if (index >= daemon.device_uuids.size()) {
-          return absl::InvalidArgumentError(
-              StrCat("MPS pinned memory limit for device index ", key,
-                     ": the group "
-                     "has ",
-                     daemon.device_uuids.size(), " devices"));
-        }
-        uuid = daemon.device_uuids[index];
-      }
-      daemon.pinned_memory_limits[uuid] = MpsLimit(limit);
+    if (absl::Status st = ApplyMpsSettings(*settings, daemon); !st.ok()) {
+      return st;
     }
     const std::filesystem::path root =
         std::filesystem::path(daemon.pipe_dir).parent_path();

@@ -660,6 +660,17 @@ class Migrator::Impl {
       const std::string& field, PodPlan& plan,
       std::map<std::pair<std::string, std::string>, Json>& pending) {
     std::vector<Use> uses;
+    if (std::optional<Refused> r = GatherUses(spec, field, plan, uses)) {
+      return r;
+    }
+    NameClaims(spec, ns, uses, plan, pending);
+    return ConvertInlineClaims(spec, ns, owner, field, plan, pending);
+  }
+
+  // The devices each container asks for with extended resources, and the
+  // edits that remove them; a refusal for what cannot be converted.
+  std::optional<Refused> GatherUses(const Json& spec, const std::string& field,
+                                    PodPlan& plan, std::vector<Use>& uses) {
     for (const char* list : {"containers", "initContainers"}) {
       if (!spec.contains(list) || !spec[list].is_array()) continue;
       const Json& containers = spec[list];
@@ -768,7 +779,16 @@ class Migrator::Impl {
         if (!edit.removals.empty()) plan.containers.push_back(std::move(edit));
       }
     }
-    // Claim names: "gpu" for a pod with one claim, else per container.
+    return std::nullopt;
+  }
+
+  // One claim per container's use (init containers share a regular
+  // container's claim when it has as many devices of the resource), named
+  // "gpu" for a pod with one claim, else per container.
+  void NameClaims(
+      const Json& spec, const std::string& ns, std::vector<Use>& uses,
+      PodPlan& plan,
+      std::map<std::pair<std::string, std::string>, Json>& pending) {
     std::vector<std::string> taken;
     if (spec.contains("resourceClaims") && spec["resourceClaims"].is_array()) {
       for (const Json& c : spec["resourceClaims"]) {
@@ -853,7 +873,13 @@ class Migrator::Impl {
         }
       }
     }
-    // The guide's inline claims.
+  }
+
+  // The guide's inline claims (`source:`) as claims or templates.
+  std::optional<Refused> ConvertInlineClaims(
+      const Json& spec, const std::string& ns, const std::string& owner,
+      const std::string& field, PodPlan& plan,
+      std::map<std::pair<std::string, std::string>, Json>& pending) {
     if (spec.contains("resourceClaims") && spec["resourceClaims"].is_array()) {
       const Json& claims = spec["resourceClaims"];
       for (size_t i = 0; i < claims.size(); ++i) {
