@@ -744,6 +744,17 @@ class Coster {
           Factor(EstimateSize(args[0]), kRegexStringLengthCostFactor);
       return CallEstimate{Multiply(str, regex), SizeEstimate{0, sz.max}};
     }
+    return KubernetesNetworkAndOtherCallCost(fn, id, target, args);
+  }
+
+  // The rest of KubernetesCallCost: the network, quantity, semver and
+  // format libraries and the Kubernetes equality.
+  std::optional<CallEstimate> KubernetesNetworkAndOtherCallCost(
+      const std::string& fn, const std::string& id,
+      const std::optional<Node>& target, const std::vector<Node>& args) const {
+    auto fixed = [](uint64_t c) {
+      return CallEstimate{Fixed(c), std::nullopt};
+    };
     if (fn == "cidr" || fn == "isIP" || fn == "isCIDR") {
       if (args.empty()) return std::nullopt;
       return CallEstimate{

@@ -216,17 +216,7 @@ std::vector<Token> Lexer::Tokenize(int max_errors) {
   max_errors_ = max_errors;
   std::vector<Token> tokens;
   while (true) {
-    // Skip whitespace and comments.
-    while (!AtEnd()) {
-      char c = PeekByte();
-      if (IsWhitespace(c)) {
-        Advance();
-      } else if (c == '/' && PeekByte(1) == '/') {
-        while (!AtEnd() && PeekByte() != '\n') Advance();
-      } else {
-        break;
-      }
-    }
+    SkipWhitespaceAndComments();
     if (AtEnd()) break;
     const size_t start = index_;
     const int32_t start_cp = cp_;
@@ -341,30 +331,7 @@ std::vector<Token> Lexer::Tokenize(int max_errors) {
         emit = LexString(0, &token);
         break;
       default:
-        if (IsDigit(c)) {
-          emit = LexNumber(&token);
-        } else if ((c == 'r' || c == 'R') && IsQuote(n1)) {
-          emit = LexString(1, &token);
-        } else if ((c == 'b' || c == 'B') && IsQuote(n1)) {
-          emit = LexString(1, &token);
-          token.kind = TokenKind::kBytes;
-        } else if ((c == 'b' || c == 'B') && (n1 == 'r' || n1 == 'R') &&
-                   IsQuote(PeekByte(2))) {
-          emit = LexString(2, &token);
-          token.kind = TokenKind::kBytes;
-        } else if (IsIdentStart(c)) {
-          while (!AtEnd() && IsIdentPart(PeekByte())) Advance();
-          std::string_view text = source_.substr(start, index_ - start);
-          token.kind = text == "true"    ? TokenKind::kTrue
-                       : text == "false" ? TokenKind::kFalse
-                       : text == "null"  ? TokenKind::kNull
-                       : text == "in"    ? TokenKind::kIn
-                                         : TokenKind::kIdentifier;
-        } else {
-          Advance();
-          Report(start_cp, source_.substr(start, index_ - start));
-          emit = false;
-        }
+        emit = LexNumberIdentifierOrPrefixedString(start, start_cp, &token);
     }
     if (emit) {
       token.text = source_.substr(start, index_ - start);
@@ -377,6 +344,51 @@ std::vector<Token> Lexer::Tokenize(int max_errors) {
   eof.text = source_.substr(source_.size());
   tokens.push_back(eof);
   return tokens;
+}
+
+void Lexer::SkipWhitespaceAndComments() {
+  while (!AtEnd()) {
+    char c = PeekByte();
+    if (IsWhitespace(c)) {
+      Advance();
+    } else if (c == '/' && PeekByte(1) == '/') {
+      while (!AtEnd() && PeekByte() != '\n') Advance();
+    } else {
+      break;
+    }
+  }
+}
+
+bool Lexer::LexNumberIdentifierOrPrefixedString(size_t start, int32_t start_cp,
+                                                Token* token) {
+  const char c = PeekByte();
+  const char n1 = PeekByte(1);
+  if (IsDigit(c)) return LexNumber(token);
+  if ((c == 'r' || c == 'R') && IsQuote(n1)) return LexString(1, token);
+  if ((c == 'b' || c == 'B') && IsQuote(n1)) {
+    const bool ok = LexString(1, token);
+    token->kind = TokenKind::kBytes;
+    return ok;
+  }
+  if ((c == 'b' || c == 'B') && (n1 == 'r' || n1 == 'R') &&
+      IsQuote(PeekByte(2))) {
+    const bool ok = LexString(2, token);
+    token->kind = TokenKind::kBytes;
+    return ok;
+  }
+  if (IsIdentStart(c)) {
+    while (!AtEnd() && IsIdentPart(PeekByte())) Advance();
+    std::string_view text = source_.substr(start, index_ - start);
+    token->kind = text == "true"    ? TokenKind::kTrue
+                  : text == "false" ? TokenKind::kFalse
+                  : text == "null"  ? TokenKind::kNull
+                  : text == "in"    ? TokenKind::kIn
+                                    : TokenKind::kIdentifier;
+    return true;
+  }
+  Advance();
+  Report(start_cp, source_.substr(start, index_ - start));
+  return false;
 }
 
 bool Lexer::LexNumber(Token* token) {

@@ -119,6 +119,12 @@ class Lexer {
   void Report(int32_t position, std::string_view text);
   // Each returns false (after reporting) when the literal is malformed;
   // index_/cp_ then point past the skipped text.
+  void SkipWhitespaceAndComments();
+  // A number, an identifier or keyword, or an r/b/br-prefixed string at
+  // `start` (code point `start_cp`); false after reporting a bad
+  // character.
+  bool LexNumberIdentifierOrPrefixedString(size_t start, int32_t start_cp,
+                                           Token* token);
   bool LexNumber(Token* token);
   bool LexString(size_t prefix_len, Token* token);
   bool LexEscIdentifier(Token* token);
