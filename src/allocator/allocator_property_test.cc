@@ -45,6 +45,77 @@ api::DeviceAttribute StringAttr(std::string v) {
 api::DeviceAttribute IntAttr(int64_t v) { return api::DeviceAttribute::Int(v); }
 Quantity Q(const std::string& s) { return *Quantity::Parse(s); }
 
+// 1-3 random claims: counts, All, firstAvailable, selectors, constraints,
+// tolerations, admin access and capacity requests.
+void AddRandomClaims(Gen& g, Scenario& s) {
+  const std::vector<std::string> selectors = {
+      "", "device.attributes[\"gpu.example.com\"].model == \"A\"",
+      "device.capacity[device.driver].memory.compareTo(quantity(\"80Gi\")) >= "
+      "0",
+      "device.attributes[device.driver].numa == 1"};
+  const int claims = g.Int(1, 3);
+  for (int c = 0; c < claims; ++c) {
+    api::ResourceClaim claim;
+    claim.metadata.name = StrCat("claim-", c);
+    claim.metadata.namespace_ = "default";
+    const int requests = g.Int(1, 2);
+    for (int r = 0; r < requests; ++r) {
+      api::DeviceRequest req;
+      req.name = StrCat("req-", r);
+      auto exact = [&]() {
+        api::ExactDeviceRequest e;
+        e.device_class_name = g.Chance(80)   ? "gpu"
+                              : g.Chance(50) ? "nic"
+                                             : "any";
+        e.allocation_mode = g.Chance(10) ? "All" : "ExactCount";
+        e.count = e.allocation_mode == "All" ? 0 : g.Int(1, 3);
+        const std::string& sel = g.Pick(selectors);
+        if (!sel.empty() && e.device_class_name == "gpu") {
+          e.selectors.push_back(
+              api::DeviceSelector{api::CELDeviceSelector{sel}});
+        }
+        if (g.Chance(20)) {
+          e.tolerations.push_back(api::DeviceToleration{"maintenance", "Exists",
+                                                        "", "", std::nullopt});
+        }
+        if (g.Chance(10)) {
+          e.capacity = api::CapacityRequirements{
+              {{"bandwidth", Q(g.Chance(50) ? "25" : "60")}}};
+        }
+        return e;
+      };
+      if (g.Chance(20)) {
+        for (int k = 0; k < 2; ++k) {
+          api::ExactDeviceRequest e = exact();
+          api::DeviceSubRequest sub;
+          sub.name = StrCat("alt-", k);
+          sub.device_class_name = e.device_class_name;
+          sub.selectors = e.selectors;
+          sub.allocation_mode = e.allocation_mode;
+          sub.count = e.count;
+          sub.tolerations = e.tolerations;
+          req.first_available.push_back(std::move(sub));
+        }
+      } else {
+        req.exactly = exact();
+        if (g.Chance(10)) req.exactly->admin_access = true;
+      }
+      claim.spec.devices.requests.push_back(std::move(req));
+    }
+    if (g.Chance(35)) {
+      api::DeviceConstraint con;
+      if (g.Chance(60)) {
+        con.match_attribute =
+            g.Chance(50) ? "gpu.example.com/numa" : "example.com/pcie";
+      } else {
+        con.distinct_attribute = "gpu.example.com/numa";
+      }
+      claim.spec.devices.constraints.push_back(std::move(con));
+    }
+    s.claims.push_back(std::move(claim));
+  }
+}
+
 // A random cluster around node-0: GPU pools (node-local, by label or for
 // all nodes), NICs, an optional partitionable GPU with counters, shared
 // devices with a capacity policy, taints, devices already in use, and 1-3
@@ -187,72 +258,7 @@ Scenario RandomScenario(uint64_t seed) {
     s.claims.push_back(std::move(used));
   }
 
-  const std::vector<std::string> selectors = {
-      "", "device.attributes[\"gpu.example.com\"].model == \"A\"",
-      "device.capacity[device.driver].memory.compareTo(quantity(\"80Gi\")) >= "
-      "0",
-      "device.attributes[device.driver].numa == 1"};
-  const int claims = g.Int(1, 3);
-  for (int c = 0; c < claims; ++c) {
-    api::ResourceClaim claim;
-    claim.metadata.name = StrCat("claim-", c);
-    claim.metadata.namespace_ = "default";
-    const int requests = g.Int(1, 2);
-    for (int r = 0; r < requests; ++r) {
-      api::DeviceRequest req;
-      req.name = StrCat("req-", r);
-      auto exact = [&]() {
-        api::ExactDeviceRequest e;
-        e.device_class_name = g.Chance(80)   ? "gpu"
-                              : g.Chance(50) ? "nic"
-                                             : "any";
-        e.allocation_mode = g.Chance(10) ? "All" : "ExactCount";
-        e.count = e.allocation_mode == "All" ? 0 : g.Int(1, 3);
-        const std::string& sel = g.Pick(selectors);
-        if (!sel.empty() && e.device_class_name == "gpu") {
-          e.selectors.push_back(
-              api::DeviceSelector{api::CELDeviceSelector{sel}});
-        }
-        if (g.Chance(20)) {
-          e.tolerations.push_back(api::DeviceToleration{"maintenance", "Exists",
-                                                        "", "", std::nullopt});
-        }
-        if (g.Chance(10)) {
-          e.capacity = api::CapacityRequirements{
-              {{"bandwidth", Q(g.Chance(50) ? "25" : "60")}}};
-        }
-        return e;
-      };
-      if (g.Chance(20)) {
-        for (int k = 0; k < 2; ++k) {
-          api::ExactDeviceRequest e = exact();
-          api::DeviceSubRequest sub;
-          sub.name = StrCat("alt-", k);
-          sub.device_class_name = e.device_class_name;
-          sub.selectors = e.selectors;
-          sub.allocation_mode = e.allocation_mode;
-          sub.count = e.count;
-          sub.tolerations = e.tolerations;
-          req.first_available.push_back(std::move(sub));
-        }
-      } else {
-        req.exactly = exact();
-        if (g.Chance(10)) req.exactly->admin_access = true;
-      }
-      claim.spec.devices.requests.push_back(std::move(req));
-    }
-    if (g.Chance(35)) {
-      api::DeviceConstraint con;
-      if (g.Chance(60)) {
-        con.match_attribute =
-            g.Chance(50) ? "gpu.example.com/numa" : "example.com/pcie";
-      } else {
-        con.distinct_attribute = "gpu.example.com/numa";
-      }
-      claim.spec.devices.constraints.push_back(std::move(con));
-    }
-    s.claims.push_back(std::move(claim));
-  }
+  AddRandomClaims(g, s);
   return s;
 }
 
