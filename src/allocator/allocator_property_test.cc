@@ -39,7 +39,7 @@ class Gen {
   std::mt19937_64 rng_;
 };
 
-api::DeviceAttribute StringAttr(std::string v) {
+api::DeviceAttribute StringAttr(const std::string& v) {
   return api::DeviceAttribute::String(v);
 }
 api::DeviceAttribute IntAttr(int64_t v) { return api::DeviceAttribute::Int(v); }
@@ -222,7 +222,7 @@ Scenario RandomScenario(uint64_t seed) {
     s.slices.push_back(std::move(devices));
   }
 
-  auto cls = [](std::string name, std::string expr) {
+  auto cls = [](std::string name, const std::string& expr) {
     api::DeviceClass c;
     c.metadata.name = std::move(name);
     if (!expr.empty())

@@ -52,8 +52,8 @@ Json Lease(const std::string& node) {
             {"renewTime", Now()}}}};
 }
 
-Json Pod(const std::string& name, const std::string& node, Json tolerations,
-         const std::string& claim = "") {
+Json Pod(const std::string& name, const std::string& node,
+         const Json& tolerations, const std::string& claim = "") {
   Json pod = {
       {"apiVersion", "v1"},
       {"kind", "Pod"},

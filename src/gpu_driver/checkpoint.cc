@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 #include "common/str_cat.h"
 #include "nlohmann/json.hpp"
@@ -142,7 +143,8 @@ Checkpoint FromJson(const Json& data) {
 
 absl::Status Errno(std::string_view what, const std::string& path) {
   return absl::InternalError(
-      StrCat(what, " ", path, ": ", std::strerror(errno)));
+      StrCat(what, " ", path, ": ",
+             std::error_code(errno, std::generic_category()).message()));
 }
 
 }  // namespace

@@ -2,8 +2,7 @@
 // opaque configs, conflicts and restarts at every point of a prepare.
 #include "gpu_driver/gpu_driver.h"
 
-#include <stdlib.h>
-
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -32,7 +31,7 @@ devices::NodeGpuFacts Gpus(std::string_view model, int count,
 
 // A claim allocated `devices` (all of request "gpu") on node1.
 api::ResourceClaim Claim(const std::string& name, const std::string& uid,
-                         std::vector<std::string> devices) {
+                         const std::vector<std::string>& devices) {
   api::ResourceClaim c;
   c.metadata.name = name;
   c.metadata.namespace_ = "ml";
@@ -314,6 +313,7 @@ TEST_F(GpuDriverTest, ConcurrentPreparesOfDifferentClaims) {
   FakeDeviceBackend backend(Gpus("H200", 8));
   auto driver = Start(backend);
   std::vector<std::thread> threads;
+  threads.reserve(8);
   std::vector<absl::Status> results(8);
   for (int i = 0; i < 8; ++i) {
     threads.emplace_back([&, i] {

@@ -108,6 +108,7 @@ std::vector<Layout> Layouts(const devices::GpuModel& model,
   };
   dfs(dfs, 0);
   std::vector<Layout> out;
+  out.reserve(seen.size());
   for (auto& [counts, layout] : seen) out.push_back(std::move(layout));
   return out;
 }

@@ -3,8 +3,7 @@
 // nodes whose kubelet prepares claims over the real gRPC socket.
 #include "node_agent/node_agent.h"
 
-#include <stdlib.h>
-
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 

@@ -227,8 +227,8 @@ std::optional<DecodedSharing> DecodeSharing(StrictDecoder& d, const Json& v,
 // ---------------------------------------------------------------------------
 // Validation (validate.go, sharing.go).
 
-absl::Status Error(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
+absl::Status Error(const std::string& message) {
+  return absl::InvalidArgumentError(message);
 }
 
 absl::Status ValidateStrategy(const std::string& s, const FeatureGates& gates) {

@@ -216,7 +216,10 @@ DeviceConfig DefaultVfioDeviceConfig();
 // ---------------------------------------------------------------------------
 // Precedence and matching (reference section 13.1).
 
-// One claim.status.allocation.devices.config[] entry.
+// One claim.status.allocation.devices.config[] entry. (Json's move
+// constructor is noexcept; bugprone-exception-escape follows its
+// debug-only invariant assertion.)
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct ConfigSource {
   std::string source;                 // "FromClass" or "FromClaim"
   std::vector<std::string> requests;  // empty: every request

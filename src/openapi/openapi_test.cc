@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api/object.h"
+#include "common/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "openapi/internal/component_schemas.h"
@@ -301,7 +302,7 @@ TEST(OpenApiTest, EveryPatchOperationLetsKubectlUseServerValidationAndSmp) {
     for (auto& [path, item] : Document(gv)["paths"].items()) {
       for (auto& [method, op] : item.items()) {
         if (method == "parameters") continue;
-        SCOPED_TRACE(path + " " + method);
+        SCOPED_TRACE(StrCat(path, " ", method));
         EXPECT_TRUE(op.contains("x-kubernetes-action"));
         EXPECT_TRUE(op["x-kubernetes-group-version-kind"].is_object());
         EXPECT_FALSE(op.value("operationId", "").empty());
@@ -547,7 +548,7 @@ TEST(OpenApiTest, PropertiesExistUpstreamWithTheSameType) {
       for (auto& [name, prop] : schema["properties"].items()) {
         const internal::UpstreamField* f = t->FindField(name);
         if (f == nullptr) {
-          draplane_only.push_back(model + "." + name);
+          draplane_only.push_back(StrCat(model, ".", name));
           continue;
         }
         std::string_view shape = f->shape;
@@ -657,7 +658,8 @@ TEST(OpenApiTest, PatchStrategiesAgreeWithTheServer) {
           [&](const Json& schema, const std::string& path, int depth) {
             if (depth > 8 || !schema.contains("properties")) return;
             for (auto& [name, prop] : schema["properties"].items()) {
-              const std::string p = path.empty() ? name : path + "." + name;
+              const std::string p =
+                  path.empty() ? name : StrCat(path, ".", name);
               const patch::PatchSchema::Field* f = server->FindPath(p);
               const std::string strategy =
                   prop.value("x-kubernetes-patch-strategy", "");

@@ -278,7 +278,7 @@ TEST(DeviceClassTest, NameAge) {
             R"(["gpu.nvidia.com-h100","2d1h"])");
 }
 
-Json Claim(std::string_view api_version, Json status, bool deleting) {
+Json Claim(std::string_view api_version, const Json& status, bool deleting) {
   Json claim = Object(api_version, "ResourceClaim", "training-gpu-claim",
                       absl::Minutes(90));
   claim["metadata"]["namespace"] = "ml-workloads";

@@ -14,6 +14,9 @@
 
 namespace draplane::apiserver::internal {
 
+// Json's move constructor is noexcept; bugprone-exception-escape follows
+// its debug-only invariant assertion.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct InlineClaimTemplate {
   std::string name;     // the template's name: <pod>-<claim>
   api::Json object;     // a whole ResourceClaimTemplate (apiVersion set)

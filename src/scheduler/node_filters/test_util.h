@@ -17,9 +17,9 @@ namespace draplane::scheduler::node_filters::testing {
 inline Quantity Q(const char* s) { return *Quantity::Parse(s); }
 
 inline api::ResourceList Resources(
-    std::vector<std::pair<std::string, std::string>> list) {
+    const std::vector<std::pair<std::string, std::string>>& list) {
   api::ResourceList out;
-  for (auto& [k, v] : list) out[k] = Q(v.c_str());
+  for (const auto& [k, v] : list) out[k] = Q(v.c_str());
   return out;
 }
 
