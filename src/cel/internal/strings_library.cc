@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cel/internal/library_support.h"
 #include "cel/internal/string_format.h"
 #include "cel/internal/value.h"
 #include "common/str_cat.h"
@@ -17,19 +18,6 @@ namespace {
 ArgType StringArg() { return ArgType::Of(ValueKind::kString); }
 ArgType IntArg() { return ArgType::Of(ValueKind::kInt); }
 ArgType ListArg() { return ArgType::Of(ValueKind::kList); }
-
-FunctionOverload Overload(std::string function, std::string id, bool member,
-                          std::vector<ArgType> params, FunctionImpl impl,
-                          CallCostFn cost = nullptr) {
-  FunctionOverload o;
-  o.function = std::move(function);
-  o.overload_id = std::move(id);
-  o.receiver_style = member;
-  o.params = std::move(params);
-  o.impl = std::move(impl);
-  o.cost = cost;
-  return o;
-}
 
 // --- Runtime costs ---
 //
