@@ -358,16 +358,18 @@ TEST(FilterNodeAffinityTest, UpstreamTable) {
 }
 
 // ------------------------------------------------------------ NodeResourcesFit
-api::Node SizedNode(std::vector<std::pair<std::string, std::string>> alloc) {
+api::Node SizedNode(
+    const std::vector<std::pair<std::string, std::string>>& alloc) {
   api::Node n = Node("n");
-  n.status.allocatable = Resources(std::move(alloc));
+  n.status.allocatable = Resources(alloc);
   return n;
 }
 
-NodeUsage UsageOf(std::vector<std::pair<std::string, std::string>> requests,
-                  int extra_pods = 0) {
+NodeUsage UsageOf(
+    const std::vector<std::pair<std::string, std::string>>& requests,
+    int extra_pods = 0) {
   NodeUsage u;
-  u.Add(MustParse(PodRequesting(std::move(requests))));
+  u.Add(MustParse(PodRequesting(requests)));
   for (int i = 0; i < extra_pods; ++i) u.Add(MustParse(api::Pod()));
   return u;
 }
@@ -389,8 +391,8 @@ TEST(FilterNodeResourcesFitTest, UpstreamTable) {
                                     {"example.com/aaa", "5"},
                                     {"ephemeral-storage", "20"},
                                     {"hugepages-2Mi", "5"}});
-  auto pod = [](std::vector<std::pair<std::string, std::string>> r) {
-    return PodRequesting(std::move(r));
+  auto pod = [](const std::vector<std::pair<std::string, std::string>>& r) {
+    return PodRequesting(r);
   };
   api::Pod with_init = pod({{"cpu", "1m"}, {"memory", "1"}});
   with_init.spec.init_containers.push_back(

@@ -24,10 +24,10 @@ inline api::ResourceList Resources(
 }
 
 inline api::Container Container(
-    std::vector<std::pair<std::string, std::string>> requests = {}) {
+    const std::vector<std::pair<std::string, std::string>>& requests = {}) {
   api::Container c;
   c.name = "c";
-  c.resources.requests = Resources(std::move(requests));
+  c.resources.requests = Resources(requests);
   return c;
 }
 
@@ -73,9 +73,9 @@ inline api::Pod PodWithAffinity(const std::string& affinity_json) {
 
 // A pod with one container requesting `requests`.
 inline api::Pod PodRequesting(
-    std::vector<std::pair<std::string, std::string>> requests) {
+    const std::vector<std::pair<std::string, std::string>>& requests) {
   api::Pod pod;
-  pod.spec.containers.push_back(Container(std::move(requests)));
+  pod.spec.containers.push_back(Container(requests));
   return pod;
 }
 
