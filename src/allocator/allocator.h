@@ -2,6 +2,7 @@
 #define DRAPLANE_ALLOCATOR_ALLOCATOR_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,11 +68,16 @@ struct AllocateOptions {
   UpstreamFixes fixes;
   // Give up (kTimeout) after this point in time.
   absl::Time deadline = absl::InfiniteFuture();
-  // Beyond upstream, for scoring policies that compare placements on one
-  // node (the scheduler's device-aware policies): when set, requests that
-  // pick devices one by one (ExactCount) may only pick this device;
-  // AllocationMode All is not affected. Unset = exactly upstream.
-  std::optional<DeviceId> only_device;
+  // Beyond upstream, for scoring policies that compare the placements a
+  // node offers (the scheduler's device-aware policies): called with each
+  // complete allocation (one result per claim) in upstream's search order,
+  // the first being upstream's answer. Returning true takes it and ends the
+  // search; false asks for the next one (the search backtracks as if that
+  // allocation had failed, without pruning the devices interchangeable
+  // with it). When every allocation is declined, the outcome is what it
+  // would be had none existed. Unset = take the first: exactly upstream.
+  std::function<bool(const std::vector<api::AllocationResult>&)>
+      visit_allocation;
 };
 
 // The structured-parameters allocator: finds devices for a set of claims on

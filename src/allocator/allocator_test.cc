@@ -1,5 +1,6 @@
 // Unit tests of the allocator's parts: features, capacity policies, node
-// selection, explanations, pruning and the upstream-bug switches.
+// selection, explanations, pruning, the allocation visitor and the
+// upstream-bug switches.
 #include "allocator/allocator.h"
 
 #include <filesystem>
@@ -238,6 +239,119 @@ TEST(PruningTest, ThirtyTwoOfThirtyOneIsAnsweredAtOnce) {
   Outcome o = RunScenario(s, RunOptions{});
   EXPECT_EQ(o.kind, OutcomeKind::kUnallocatable);
   EXPECT_LE(o.steps, 3);
+}
+
+// Three interchangeable devices on node-0 and class "gpu".
+ScenarioInputs ThreeDevices(Scenario& s) {
+  s.name = "three";
+  s.node = "node-0";
+  s.features = Features::Defaults();
+  api::ResourceSlice slice;
+  slice.metadata.name = "slice";
+  slice.spec.driver = "gpu.example.com";
+  slice.spec.pool = {"node-0", 1, 1};
+  slice.spec.node_name = "node-0";
+  for (int i = 0; i < 3; ++i) {
+    api::Device d;
+    d.name = "gpu-" + std::to_string(i);
+    slice.spec.devices.push_back(d);
+  }
+  s.slices.push_back(slice);
+  api::DeviceClass cls;
+  cls.metadata.name = "gpu";
+  s.classes.push_back(cls);
+  return BuildInputs(s);
+}
+
+api::ExactDeviceRequest Gpus(int64_t count) {
+  api::ExactDeviceRequest r;
+  r.device_class_name = "gpu";
+  r.allocation_mode = "ExactCount";
+  r.count = count;
+  return r;
+}
+
+// "request=device,device" per claim of an allocation.
+std::string Names(const std::vector<api::AllocationResult>& results) {
+  std::string out;
+  for (const auto& result : results) {
+    for (const auto& r : result.devices.results) {
+      out += (out.empty() ? "" : " ") + r.request + "=" + r.device;
+    }
+  }
+  return out;
+}
+
+TEST(VisitAllocationTest, SeesEveryAllocationInUpstreamOrderUnpruned) {
+  Scenario s;
+  ScenarioInputs in = ThreeDevices(s);
+  api::ResourceClaim claim;
+  claim.metadata.name = "c";
+  api::DeviceRequest req;
+  req.name = "gpus";
+  req.exactly = Gpus(2);
+  claim.spec.devices.requests.push_back(req);
+  std::vector<const api::ResourceClaim*> claims = {&claim};
+  Allocator allocator(s.features, in.slices, s.classes);
+
+  Outcome upstream = allocator.Allocate(in.node, claims, in.state);
+  ASSERT_EQ(upstream.kind, OutcomeKind::kAllocated);
+  EXPECT_EQ(Names(upstream.results), "gpus=gpu-0 gpus=gpu-1");
+
+  // Declining each one: all three pairs, although the devices are
+  // interchangeable (pruning would skip them after a failure).
+  std::vector<std::string> seen;
+  AllocateOptions every;
+  every.visit_allocation = [&](const std::vector<api::AllocationResult>& r) {
+    seen.push_back(Names(r));
+    return false;
+  };
+  Outcome declined = allocator.Allocate(in.node, claims, in.state, every);
+  EXPECT_EQ(declined.kind, OutcomeKind::kUnallocatable);
+  EXPECT_EQ(seen, (std::vector<std::string>{"gpus=gpu-0 gpus=gpu-1",
+                                            "gpus=gpu-0 gpus=gpu-2",
+                                            "gpus=gpu-1 gpus=gpu-2"}));
+
+  // Taking the second: that one is the outcome.
+  int visits = 0;
+  AllocateOptions second;
+  second.visit_allocation = [&](const std::vector<api::AllocationResult>&) {
+    return ++visits == 2;
+  };
+  Outcome taken = allocator.Allocate(in.node, claims, in.state, second);
+  ASSERT_EQ(taken.kind, OutcomeKind::kAllocated);
+  EXPECT_EQ(Names(taken.results), "gpus=gpu-0 gpus=gpu-2");
+  EXPECT_EQ(visits, 2);
+}
+
+TEST(VisitAllocationTest, NamesTheSubrequestOfEachAllocation) {
+  Scenario s;
+  ScenarioInputs in = ThreeDevices(s);
+  api::ResourceClaim claim;
+  claim.metadata.name = "c";
+  api::DeviceRequest req;
+  req.name = "gpu";
+  api::DeviceSubRequest four;
+  four.name = "four";
+  four.device_class_name = "gpu";
+  four.allocation_mode = "ExactCount";
+  four.count = 4;
+  api::DeviceSubRequest one = four;
+  one.name = "one";
+  one.count = 1;
+  req.first_available = {four, one};
+  claim.spec.devices.requests.push_back(req);
+  std::vector<const api::ResourceClaim*> claims = {&claim};
+  Allocator allocator(s.features, in.slices, s.classes);
+  std::vector<std::string> seen;
+  AllocateOptions every;
+  every.visit_allocation = [&](const std::vector<api::AllocationResult>& r) {
+    seen.push_back(Names(r));
+    return false;
+  };
+  allocator.Allocate(in.node, claims, in.state, every);
+  EXPECT_EQ(seen, (std::vector<std::string>{"gpu/one=gpu-0", "gpu/one=gpu-1",
+                                            "gpu/one=gpu-2"}));
 }
 
 TEST(UpstreamFixesTest, AdminAccessCountersSwitch) {

@@ -55,7 +55,7 @@ int64_t FreeShareOfTakenDevice(const NodeCandidate& c) {
   return (*c.devices)[device].free_milli;
 }
 
-class PackingPolicy : public ScoringPolicy {
+class PackingPolicy : public ScoringPolicy, public DevicePreference {
  protected:
   Placement Read(const NodeCandidate& c) const {
     return draplane::scheduler::Read(c, views_);
@@ -66,19 +66,14 @@ class PackingPolicy : public ScoringPolicy {
   void StartPod(ClusterState& state) const override {
     views_.Bound(state.Nodes().size());
   }
-  bool ScoresAllNodes() const override { return true; }
-  // The paper's simulator runs a kube-scheduler fork whose selectHost
-  // takes the first best node; it gives the nodes a random order per seed
-  // (by name prefix). Ties here go to the first node in name order.
-  bool RandomTieBreak() const override { return false; }
-  const std::vector<std::string>& PreferredMatchAttributes() const override {
-    static const std::vector<std::string> kNone;
-    return kNone;
-  }
-  bool ComparesDevices() const override { return true; }
+  // Every node is scored. The paper's simulator runs a kube-scheduler fork
+  // whose selectHost takes the first best node; it gives the nodes a
+  // random order per seed (by name prefix). Ties here go to the first node
+  // in name order (the default tie-breaking).
+  const DevicePreference* device_preference() const override { return this; }
   // The simulator's "best" GPU choice: the fitting GPU with the least
   // free share (the lowest index on ties, as the first placement wins).
-  int64_t DevicePreference(const NodeCandidate& c) const override {
+  int64_t Prefer(const NodeCandidate& c) const override {
     return -std::max<int64_t>(0, FreeShareOfTakenDevice(c));
   }
 };
@@ -88,9 +83,11 @@ class RandomPolicy : public PackingPolicy {
   explicit RandomPolicy(uint64_t seed) : rng_(seed) {}
   std::string_view name() const override { return "random"; }
   // A uniformly random feasible node (the simulator's PreScore pick).
-  bool RandomTieBreak() const override { return true; }
+  bool TakeTiedNode(int ties, std::mt19937_64& rng) const override {
+    return RandomTieBreak(ties, rng);
+  }
   int64_t Score(const NodeCandidate&) const override { return 0; }
-  int64_t DevicePreference(const NodeCandidate&) const override {
+  int64_t Prefer(const NodeCandidate&) const override {
     return static_cast<int64_t>(rng_() >> 1);
   }
 
@@ -298,7 +295,7 @@ class FgdPolicy : public PackingPolicy {
     return static_cast<int64_t>(Sigmoid(FragDelta(c, p) / 1000) * 100);
   }
   // The first GPU with the best score (the simulator's strict '>').
-  int64_t DevicePreference(const NodeCandidate&) const override { return 0; }
+  int64_t Prefer(const NodeCandidate&) const override { return 0; }
 
  protected:
   // The node's fragmentation before minus after the placement.
@@ -356,8 +353,8 @@ class DraplanePolicy : public FgdPolicy {
   explicit DraplanePolicy(std::vector<PodShape> pods)
       : FgdPolicy(std::move(pods)) {}
   std::string_view name() const override { return "draplane"; }
-  int64_t DevicePreference(const NodeCandidate& c) const override {
-    return PackingPolicy::DevicePreference(c);
+  int64_t Prefer(const NodeCandidate& c) const override {
+    return PackingPolicy::Prefer(c);
   }
   double Measure(std::string_view model, int64_t cpu_left, const int64_t* left,
                  size_t n) const override {

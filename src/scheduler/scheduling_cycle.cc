@@ -29,21 +29,6 @@ std::string KObj(const api::ObjectMeta& meta) {
                                  : StrCat(meta.namespace_, "/", meta.name);
 }
 
-// Devices a claim asks for, counting All as several.
-int64_t DevicesAsked(const api::ResourceClaim& claim) {
-  int64_t n = 0;
-  for (const auto& r : claim.spec.devices.requests) {
-    if (r.exactly.has_value()) {
-      n += r.exactly->allocation_mode == "All" ? 2 : r.exactly->count;
-    } else if (!r.first_available.empty()) {
-      n += r.first_available.front().allocation_mode == "All"
-               ? 2
-               : r.first_available.front().count;
-    }
-  }
-  return n;
-}
-
 int64_t PrioritizedListScore(
     const std::vector<const api::ResourceClaim*>& claims,
     const std::vector<api::AllocationResult>& results) {
@@ -97,7 +82,7 @@ SchedulingCycle::SchedulingCycle(ClusterState* state,
 
 const SchedulingCycle::Answer& SchedulingCycle::AnswerFor(
     NodeAnswers& per_node, const ClusterState::NodeInfo& node,
-    const std::vector<const api::ResourceClaim*>& claims, Decision& decision) {
+    const PodClaims& claims, Decision& decision) {
   auto it = per_node.find(node.id);
   if (options_.cache_answers && it != per_node.end() &&
       it->second.node_epoch == node.epoch &&
@@ -110,57 +95,14 @@ const SchedulingCycle::Answer& SchedulingCycle::AnswerFor(
   if (options_.filter_timeout > absl::ZeroDuration()) {
     allocate.deadline = absl::Now() + options_.filter_timeout;
   }
-  allocator::Allocator& alloc = state_->Allocator();
-  const allocator::AllocatedState& allocated = state_->Allocated();
-  const auto& attributes = policy_->PreferredMatchAttributes();
-  bool multi = false;
-  for (const api::ResourceClaim* c : claims) multi |= DevicesAsked(*c) > 1;
-  if (multi) {
-    for (size_t a = 0; a < attributes.size(); ++a) {
-      std::vector<api::ResourceClaim> aligned;
-      aligned.reserve(claims.size());
-      for (const api::ResourceClaim* c : claims) {
-        aligned.push_back(*c);
-        if (DevicesAsked(*c) > 1) {
-          api::DeviceConstraint constraint;
-          constraint.match_attribute = attributes[a];
-          aligned.back().spec.devices.constraints.push_back(constraint);
-        }
-      }
-      std::vector<const api::ResourceClaim*> pointers;
-      pointers.reserve(aligned.size());
-      for (const auto& c : aligned) pointers.push_back(&c);
-      ++decision.allocate_calls;
-      allocator::Outcome outcome =
-          alloc.Allocate(node.node(), pointers, allocated, allocate);
-      if (outcome.kind == allocator::OutcomeKind::kAllocated) {
-        // Results name devices and the claim's own config; the added
-        // constraint steered the search only.
-        answer.kind = outcome.kind;
-        answer.results = std::move(outcome.results);
-        answer.topology_match = static_cast<int>(a) + 1;
-        break;
-      }
-    }
-  }
-  if (answer.topology_match == 0) {
-    ++decision.allocate_calls;
-    allocator::Outcome outcome =
-        alloc.Allocate(node.node(), claims, allocated, allocate);
-    answer.kind = outcome.kind;
-    answer.message = std::move(outcome.message);
-    answer.results = std::move(outcome.results);
-  }
+  Allocate(answer, node, claims, allocate, decision);
   for (const auto& result : answer.results) {
     for (const auto& r : result.devices.results) {
       if (!r.admin_access.value_or(false)) ++answer.devices_new;
     }
   }
-  answer.prioritized_list = PrioritizedListScore(claims, answer.results);
-  if (policy_->ComparesDevices() &&
-      answer.kind == allocator::OutcomeKind::kAllocated) {
-    FindPlacements(answer, node, claims, allocate, decision);
-  }
+  answer.prioritized_list =
+      PrioritizedListScore(claims.to_allocate, answer.results);
   answer.node_epoch = node.epoch;
   answer.global_epoch = state_->GlobalEpoch();
   auto& slot = per_node[node.id];
@@ -168,76 +110,114 @@ const SchedulingCycle::Answer& SchedulingCycle::AnswerFor(
   return slot;
 }
 
-void SchedulingCycle::FindPlacements(
-    Answer& answer, const ClusterState::NodeInfo& node,
-    const std::vector<const api::ResourceClaim*>& claims,
-    const allocator::AllocateOptions& allocate, Decision& decision) {
+void SchedulingCycle::Allocate(Answer& answer,
+                               const ClusterState::NodeInfo& node,
+                               const PodClaims& claims,
+                               const allocator::AllocateOptions& allocate,
+                               Decision& decision) {
+  allocator::Allocator& alloc = state_->Allocator();
+  const allocator::AllocatedState& allocated = state_->Allocated();
+  for (size_t v = 0; v < claims.soft_variant_claims.size(); ++v) {
+    ++decision.allocate_calls;
+    allocator::Outcome outcome = alloc.Allocate(
+        node.node(), claims.soft_variant_claims[v], allocated, allocate);
+    if (outcome.kind == allocator::OutcomeKind::kAllocated) {
+      // Results name devices and the claim's own config; the variant
+      // steered the search only.
+      answer.kind = outcome.kind;
+      answer.results = std::move(outcome.results);
+      answer.soft_match = static_cast<int>(v) + 1;
+      break;
+    }
+  }
+  const DevicePreference* preference = policy_->device_preference();
+  // A DevicePreference with one device asked for: every allocation the
+  // allocator can offer on the node, upstream's answer first.
+  std::vector<std::vector<api::AllocationResult>> offered;
+  if (answer.soft_match == 0) {
+    ++decision.allocate_calls;
+    allocator::Outcome outcome;
+    if (preference != nullptr && claims.one_device) {
+      allocator::AllocateOptions every = allocate;
+      every.visit_allocation =
+          [&offered](const std::vector<api::AllocationResult>& results) {
+            offered.push_back(results);
+            return false;
+          };
+      outcome =
+          alloc.Allocate(node.node(), claims.to_allocate, allocated, every);
+    } else {
+      outcome =
+          alloc.Allocate(node.node(), claims.to_allocate, allocated, allocate);
+    }
+    if (!offered.empty()) {
+      answer.kind = allocator::OutcomeKind::kAllocated;
+      answer.results = offered.front();
+    } else {
+      answer.kind = outcome.kind;
+      answer.message = std::move(outcome.message);
+      answer.results = std::move(outcome.results);
+    }
+  }
+  if (preference == nullptr ||
+      answer.kind != allocator::OutcomeKind::kAllocated) {
+    return;
+  }
   const std::vector<ClusterState::DeviceUse>& devices =
       state_->NodeDevices(node);
-  auto takes_of = [&](const std::vector<api::AllocationResult>& results) {
-    std::vector<NodeCandidate::Take> takes;
-    for (const auto& result : results) {
-      for (const auto& r : result.devices.results) {
-        if (r.admin_access.value_or(false)) continue;
-        NodeCandidate::Take take;
-        take.device = -1;
-        for (size_t i = 0; i < devices.size(); ++i) {
-          const auto& id = devices[i].id;
-          if (id.device == r.device && id.pool == r.pool &&
-              id.driver == r.driver) {
-            take.device = static_cast<int>(i);
-            break;
-          }
+  std::vector<NodeCandidate::Take> first = TakesOf(devices, answer.results);
+  if (offered.empty() || first.size() != 1 || first.front().device < 0) {
+    answer.placements.push_back({answer.results, std::move(first)});
+    return;
+  }
+  // One placement per device of the node, in device order; devices that
+  // others use in full offer none besides upstream's answer.
+  for (size_t i = 0; i < offered.size(); ++i) {
+    std::vector<NodeCandidate::Take> takes = TakesOf(devices, offered[i]);
+    if (takes.size() != 1 || takes.front().device < 0) continue;
+    if (i > 0 && devices[takes.front().device].free_milli == 0) continue;
+    answer.placements.push_back({std::move(offered[i]), std::move(takes)});
+  }
+  std::stable_sort(answer.placements.begin(), answer.placements.end(),
+                   [](const Answer::Placement& a, const Answer::Placement& b) {
+                     return a.takes.front().device < b.takes.front().device;
+                   });
+}
+
+std::vector<NodeCandidate::Take> SchedulingCycle::TakesOf(
+    const std::vector<ClusterState::DeviceUse>& devices,
+    const std::vector<api::AllocationResult>& results) const {
+  std::vector<NodeCandidate::Take> takes;
+  for (const auto& result : results) {
+    for (const auto& r : result.devices.results) {
+      if (r.admin_access.value_or(false)) continue;
+      NodeCandidate::Take take;
+      take.device = -1;
+      for (size_t i = 0; i < devices.size(); ++i) {
+        const auto& id = devices[i].id;
+        if (id.device == r.device && id.pool == r.pool &&
+            id.driver == r.driver) {
+          take.device = static_cast<int>(i);
+          break;
         }
-        if (take.device < 0) continue;  // another node's (shared) pool
-        if (!r.consumed_capacity.empty()) {
-          const api::Device& device = *devices[take.device].device;
-          take.milli = 0;
-          for (const auto& [name, consumed] : r.consumed_capacity) {
-            auto cap = device.capacity.find(name);
-            if (cap == device.capacity.end()) continue;
-            const int64_t total = cap->second.value.MilliValue();
-            if (total <= 0) continue;
-            take.milli =
-                std::max(take.milli, consumed.MilliValue() * 1000 / total);
-          }
-        }
-        takes.push_back(take);
       }
-    }
-    return takes;
-  };
-  answer.placements.push_back({answer.results, takes_of(answer.results)});
-  // One device asked for: try every other device of the node too.
-  int64_t asked = 0;
-  bool one_by_one = true;
-  for (const api::ResourceClaim* c : claims) {
-    asked += DevicesAsked(*c);
-    for (const auto& r : c->spec.devices.requests) {
-      one_by_one &= r.exactly.has_value();
+      if (take.device < 0) continue;  // another node's (shared) pool
+      if (!r.consumed_capacity.empty()) {
+        const api::Device& device = *devices[take.device].device;
+        take.milli = 0;
+        for (const auto& [name, consumed] : r.consumed_capacity) {
+          auto cap = device.capacity.find(name);
+          if (cap == device.capacity.end()) continue;
+          const int64_t total = cap->second.value.MilliValue();
+          if (total <= 0) continue;
+          take.milli =
+              std::max(take.milli, consumed.MilliValue() * 1000 / total);
+        }
+      }
+      takes.push_back(take);
     }
   }
-  if (asked != 1 || !one_by_one) return;
-  const auto& first = answer.placements.front().takes;
-  const int chosen = first.size() == 1 ? first.front().device : -1;
-  if (chosen < 0) return;
-  std::vector<Answer::Placement> placements;
-  allocator::AllocateOptions only = allocate;
-  for (size_t i = 0; i < devices.size(); ++i) {
-    if (static_cast<int>(i) == chosen) {
-      placements.push_back(std::move(answer.placements.front()));
-      continue;
-    }
-    if (devices[i].free_milli == 0) continue;  // in use by others in full
-    only.only_device = devices[i].id.ToId();
-    ++decision.allocate_calls;
-    allocator::Outcome outcome = state_->Allocator().Allocate(
-        node.node(), claims, state_->Allocated(), only);
-    if (outcome.kind != allocator::OutcomeKind::kAllocated) continue;
-    std::vector<NodeCandidate::Take> takes = takes_of(outcome.results);
-    placements.push_back({std::move(outcome.results), std::move(takes)});
-  }
-  answer.placements = std::move(placements);
+  return takes;
 }
 
 bool SchedulingCycle::PreFilter(const api::Pod& pod, PodClaims& claims,
@@ -303,6 +283,25 @@ bool SchedulingCycle::PreFilter(const api::Pod& pod, PodClaims& claims,
   return true;
 }
 
+void SchedulingCycle::PrepareAllocation(PodClaims& claims) const {
+  claims.soft_variants = policy_->SoftVariants(claims.to_allocate);
+  claims.soft_variant_claims.clear();
+  for (const auto& variant : claims.soft_variants) {
+    auto& pointers = claims.soft_variant_claims.emplace_back();
+    pointers.reserve(variant.size());
+    for (const api::ResourceClaim& c : variant) pointers.push_back(&c);
+  }
+  int64_t asked = 0;
+  bool one_by_one = true;
+  for (const api::ResourceClaim* c : claims.to_allocate) {
+    asked += DevicesAsked(*c);
+    for (const auto& r : c->spec.devices.requests) {
+      one_by_one &= r.exactly.has_value();
+    }
+  }
+  claims.one_device = asked == 1 && one_by_one;
+}
+
 SchedulingCycle::NodeAnswers& SchedulingCycle::AnswersForSpecs(
     const std::vector<const api::ResourceClaim*>& to_allocate) {
   std::string signature;
@@ -348,7 +347,7 @@ SchedulingCycle::FilterNode(
     feasible = true;
     return nullptr;
   }
-  const Answer* answer = &AnswerFor(node_answers, info, claims.to_allocate, d);
+  const Answer* answer = &AnswerFor(node_answers, info, claims, d);
   switch (answer->kind) {
     case allocator::OutcomeKind::kAllocated:
       feasible = true;
@@ -377,7 +376,8 @@ SchedulingCycle::FilterNode(
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SchedulingCycle::ScoreNode(
     const ClusterState::NodeInfo& info,
     const node_filters::PodNodeRequirements& requirements, const Answer* answer,
-    bool compares_devices, const Answer::Placement*& placement) {
+    const DevicePreference* device_preference,
+    const Answer::Placement*& placement) {
   NodeCandidate candidate;
   candidate.node = &info.node();
   candidate.devices_total = info.devices_total;
@@ -389,10 +389,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SchedulingCycle::ScoreNode(
   if (answer != nullptr) {
     candidate.devices_new = answer->devices_new;
     candidate.prioritized_list = answer->prioritized_list;
-    candidate.topology_match = answer->topology_match;
+    candidate.soft_match = answer->soft_match;
   }
   placement = nullptr;
-  if (!compares_devices) return policy_->Score(candidate);
+  if (device_preference == nullptr) return policy_->Score(candidate);
   candidate.info = &info;
   candidate.pod = &requirements;
   candidate.devices = &state_->NodeDevices(info);
@@ -404,7 +404,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SchedulingCycle::ScoreNode(
   for (const Answer::Placement& p : answer->placements) {
     candidate.takes = absl::MakeConstSpan(p.takes);
     const int64_t s = policy_->Score(candidate);
-    const int64_t pref = policy_->DevicePreference(candidate);
+    const int64_t pref = device_preference->Prefer(candidate);
     if (placement == nullptr || s > score ||
         (s == score && pref > preference)) {
       placement = &p;
@@ -421,16 +421,13 @@ void SchedulingCycle::FilterAndScore(
     Search& search) {
   const auto& nodes = state_->Nodes();
   const size_t n = nodes.size();
-  const size_t to_find = policy_->ScoresAllNodes()
-                             ? n
-                             : static_cast<size_t>(nf::NumFeasibleNodesToFind(
-                                   static_cast<int32_t>(n),
-                                   options_.percentage_of_nodes_to_score));
-  const size_t start =
-      policy_->ScoresAllNodes() || n == 0 ? 0 : next_start_ % n;
+  const NodeSample sample = policy_->SampleNodes(
+      static_cast<int32_t>(n), options_.percentage_of_nodes_to_score);
+  const size_t to_find = sample.feasible_to_find;
+  const size_t start = !sample.rotate_start || n == 0 ? 0 : next_start_ % n;
   const auto& prefilter_names = requirements.prefilter_node_names;
-  const bool compares_devices = policy_->ComparesDevices();
-  if (compares_devices) policy_->StartPod(*state_);
+  const DevicePreference* device_preference = policy_->device_preference();
+  policy_->StartPod(*state_);
   size_t feasible = 0;
   size_t processed = 0;
   Best& best = search.best;
@@ -453,13 +450,12 @@ void SchedulingCycle::FilterAndScore(
     ++feasible;
     const Answer::Placement* placement = nullptr;
     const int64_t score =
-        ScoreNode(info, requirements, answer, compares_devices, placement);
+        ScoreNode(info, requirements, answer, device_preference, placement);
     if (best.node == nullptr || score > best.score) {
       best = Best{&info, answer, placement, score, 1};
-    } else if (score == best.score && policy_->RandomTieBreak()) {
-      // Reservoir sampling among equal scores, as upstream's selectHost.
+    } else if (score == best.score) {
       ++best.ties;
-      if (std::uniform_int_distribution<int>(0, best.ties - 1)(rng_) == 0) {
+      if (policy_->TakeTiedNode(best.ties, rng_)) {
         best.node = &info;
         best.answer = answer;
         best.placement = placement;
@@ -541,6 +537,7 @@ Decision SchedulingCycle::Schedule(const api::Pod& pod) {
     return d;
   }
   NodeAnswers& node_answers = AnswersForSpecs(claims.to_allocate);
+  if (!claims.to_allocate.empty()) PrepareAllocation(claims);
   if (requirements->affinity_terms_conflict) {
     diagnosis.SetPreFilterMessage(
         std::string(nf::kReasonAffinityTermsConflict));

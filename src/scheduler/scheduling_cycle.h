@@ -108,30 +108,34 @@ class SchedulingCycle {
     allocator::OutcomeKind kind = allocator::OutcomeKind::kUnallocatable;
     std::string message;
     std::vector<api::AllocationResult> results;
-    int topology_match = 0;
+    int soft_match = 0;  // NodeCandidate::soft_match
     // Derived from `results` once (scoring reads them for every feasible
     // node of every pod): devices the results newly take (admin access
     // takes none) and upstream's prioritized-list score.
     int devices_new = 0;
     int64_t prioritized_list = 0;
-    // Policies that ComparesDevices(): every placement on the node, in
-    // device order (`results` is the first), with the devices it takes.
+    // Policies with a DevicePreference: every placement on the node, in
+    // device order (`results` among them), with the devices it takes.
     struct Placement {
       std::vector<api::AllocationResult> results;
       std::vector<NodeCandidate::Take> takes;
     };
     std::vector<Placement> placements;
   };
-  // Fills answer.placements (ComparesDevices()).
-  void FindPlacements(Answer& answer, const ClusterState::NodeInfo& node,
-                      const std::vector<const api::ResourceClaim*>& claims,
-                      const allocator::AllocateOptions& allocate,
-                      Decision& decision);
+  struct PodClaims;
+  // The allocator's answer for the claims to allocate on `node`, with
+  // every placement when the policy has a DevicePreference.
+  void Allocate(Answer& answer, const ClusterState::NodeInfo& node,
+                const PodClaims& claims,
+                const allocator::AllocateOptions& allocate, Decision& decision);
+  // What a policy with a DevicePreference reads of a placement.
+  std::vector<NodeCandidate::Take> TakesOf(
+      const std::vector<ClusterState::DeviceUse>& devices,
+      const std::vector<api::AllocationResult>& results) const;
   using NodeAnswers = absl::node_hash_map<uint64_t, Answer>;
   const Answer& AnswerFor(NodeAnswers& answers,
                           const ClusterState::NodeInfo& node,
-                          const std::vector<const api::ResourceClaim*>& claims,
-                          Decision& decision);
+                          const PodClaims& claims, Decision& decision);
 
   ClusterState* state_;
   const ScoringPolicy* policy_;
@@ -149,6 +153,13 @@ class SchedulingCycle {
     std::vector<size_t> to_allocate_plan;  // index into Decision::claims
     std::vector<const api::ResourceClaim*> allocated;
     std::string prefilter_message;  // the first PreFilter failure, if any
+    // The policy's soft-constraint variants of to_allocate, and pointers
+    // to their claims.
+    std::vector<std::vector<api::ResourceClaim>> soft_variants;
+    std::vector<std::vector<const api::ResourceClaim*>> soft_variant_claims;
+    // The claims ask for exactly one device, by count: a DevicePreference
+    // compares every device of the node.
+    bool one_device = false;
   };
   // The best node of Filter and Score.
   struct Best {
@@ -168,6 +179,8 @@ class SchedulingCycle {
   // PreEnqueue and DRA PreFilter: fills `d.claims` and `claims`; false
   // when the pod must wait (`d` says why).
   bool PreFilter(const api::Pod& pod, PodClaims& claims, Decision& d);
+  // Fills the soft-constraint variants and one_device of `claims`.
+  void PrepareAllocation(PodClaims& claims) const;
   // The cached answers for the claims to allocate, keyed by their specs.
   NodeAnswers& AnswersForSpecs(
       const std::vector<const api::ResourceClaim*>& to_allocate);
@@ -182,7 +195,8 @@ class SchedulingCycle {
   // placement (`placement`).
   int64_t ScoreNode(const ClusterState::NodeInfo& info,
                     const node_filters::PodNodeRequirements& requirements,
-                    const Answer* answer, bool compares_devices,
+                    const Answer* answer,
+                    const DevicePreference* device_preference,
                     const Answer::Placement*& placement);
   // Filter and Score over the nodes from next_start_ until enough fit.
   void FilterAndScore(const node_filters::PodNodeRequirements& requirements,

@@ -3,6 +3,7 @@
 // claims, policies, and the answer cache proven not to change decisions.
 #include "scheduler/scheduling_cycle.h"
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -371,6 +372,71 @@ TEST(ScoringPolicyTest, UnknownNameListsThePolicies) {
   EXPECT_EQ(NewScoringPolicy("topology", {"noDomain"}).status().message(),
             "topology attribute \"noDomain\" must be fully qualified "
             "(domain/name), as matchAttribute requires");
+}
+
+api::ResourceClaim ClaimAsking(std::string name, int64_t count) {
+  api::ResourceClaim c;
+  c.metadata.name = std::move(name);
+  api::DeviceRequest r;
+  r.name = "gpus";
+  r.exactly = api::ExactDeviceRequest{};
+  r.exactly->device_class_name = "gpu";
+  r.exactly->count = count;
+  c.spec.devices.requests.push_back(r);
+  return c;
+}
+
+TEST(ScoringPolicyTest, TopologySoftVariantsAlignOnlyMultiDeviceClaims) {
+  auto topology =
+      *NewScoringPolicy("topology", {"x.example.com/a", "x.example.com/b"});
+  const api::ResourceClaim one = ClaimAsking("one", 1);
+  const api::ResourceClaim two = ClaimAsking("two", 2);
+  EXPECT_TRUE(topology->SoftVariants({&one}).empty());
+  const auto variants = topology->SoftVariants({&one, &two});
+  ASSERT_EQ(variants.size(), 2u);
+  for (size_t v = 0; v < 2; ++v) {
+    ASSERT_EQ(variants[v].size(), 2u);
+    EXPECT_TRUE(variants[v][0].spec.devices.constraints.empty());
+    ASSERT_EQ(variants[v][1].spec.devices.constraints.size(), 1u);
+    EXPECT_EQ(variants[v][1].spec.devices.constraints[0].match_attribute,
+              v == 0 ? "x.example.com/a" : "x.example.com/b");
+  }
+  // The other policies add none.
+  EXPECT_TRUE((*NewScoringPolicy("binpack"))->SoftVariants({&two}).empty());
+}
+
+TEST(ScoringPolicyTest, SamplingAndTieBreakingAreUpstreamsOnlyForUpstream) {
+  auto upstream = *NewScoringPolicy("upstream");
+  auto binpack = *NewScoringPolicy("binpack");
+  // numFeasibleNodesToFind: 5000 nodes, adaptive = 50 - 5000/125 = 10 %.
+  EXPECT_EQ(upstream->SampleNodes(5000, 0).feasible_to_find, 500u);
+  EXPECT_TRUE(upstream->SampleNodes(5000, 0).rotate_start);
+  EXPECT_EQ(upstream->SampleNodes(50, 0).feasible_to_find, 50u);
+  EXPECT_EQ(binpack->SampleNodes(5000, 0).feasible_to_find, 5000u);
+  EXPECT_FALSE(binpack->SampleNodes(5000, 0).rotate_start);
+
+  // Reservoir sampling: each of three tied nodes wins about a third.
+  std::mt19937_64 rng(7);
+  std::array<int, 3> wins = {0, 0, 0};
+  for (int round = 0; round < 3000; ++round) {
+    int best = 0;
+    for (int ties = 2; ties <= 3; ++ties) {
+      if (upstream->TakeTiedNode(ties, rng)) best = ties - 1;
+    }
+    ++wins[best];
+  }
+  for (int w : wins) EXPECT_NEAR(w, 1000, 120);
+  EXPECT_FALSE(binpack->TakeTiedNode(2, rng));
+}
+
+TEST(ScoringPolicyTest, OnlyTheGpuSharingPoliciesPreferDevices) {
+  for (std::string_view name : PolicyNames()) {
+    const bool packing = name != "upstream" && name != "binpack" &&
+                         name != "spread" && name != "topology";
+    EXPECT_EQ((*NewScoringPolicy(name))->device_preference() != nullptr,
+              packing)
+        << name;
+  }
 }
 
 // The answer cache must never change a decision: the same pods on the same

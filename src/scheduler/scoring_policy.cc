@@ -1,5 +1,7 @@
 #include "scheduler/scoring_policy.h"
 
+#include <algorithm>
+
 #include "common/str_cat.h"
 #include "scheduler/packing_policies.h"
 
@@ -14,20 +16,16 @@ int64_t DeviceFill(const NodeCandidate& c) {
   return std::min<int64_t>(100, used * 100 / c.devices_total);
 }
 
-// Policies that add no interconnect preference.
-class WithoutTopology : public ScoringPolicy {
- public:
-  const std::vector<std::string>& PreferredMatchAttributes() const override {
-    static const std::vector<std::string> kNone;
-    return kNone;
-  }
-};
-
-class UpstreamPolicy : public WithoutTopology {
+class UpstreamPolicy : public ScoringPolicy {
  public:
   std::string_view name() const override { return "upstream"; }
-  bool ScoresAllNodes() const override { return false; }
-  bool RandomTieBreak() const override { return true; }
+  NodeSample SampleNodes(int32_t num_nodes,
+                         int32_t percentage_of_nodes_to_score) const override {
+    return UpstreamNodeSample(num_nodes, percentage_of_nodes_to_score);
+  }
+  bool TakeTiedNode(int ties, std::mt19937_64& rng) const override {
+    return RandomTieBreak(ties, rng);
+  }
   int64_t Score(const NodeCandidate& c) const override {
     // The prioritized-list score is normalised to 0..100 by upstream's
     // default normaliser across nodes; ranking by the raw sum is the same
@@ -36,22 +34,18 @@ class UpstreamPolicy : public WithoutTopology {
   }
 };
 
-class BinpackPolicy : public WithoutTopology {
+class BinpackPolicy : public ScoringPolicy {
  public:
   std::string_view name() const override { return "binpack"; }
-  bool ScoresAllNodes() const override { return true; }
-  bool RandomTieBreak() const override { return false; }
   int64_t Score(const NodeCandidate& c) const override {
     return c.prioritized_list * 100000 + DeviceFill(c) * 1000 +
            c.most_allocated;
   }
 };
 
-class SpreadPolicy : public WithoutTopology {
+class SpreadPolicy : public ScoringPolicy {
  public:
   std::string_view name() const override { return "spread"; }
-  bool ScoresAllNodes() const override { return true; }
-  bool RandomTieBreak() const override { return false; }
   int64_t Score(const NodeCandidate& c) const override {
     return c.prioritized_list * 100000 + (100 - DeviceFill(c)) * 1000 +
            c.least_allocated;
@@ -63,15 +57,34 @@ class TopologyPolicy : public ScoringPolicy {
   explicit TopologyPolicy(std::vector<std::string> attributes)
       : attributes_(std::move(attributes)) {}
   std::string_view name() const override { return "topology"; }
-  bool ScoresAllNodes() const override { return true; }
-  bool RandomTieBreak() const override { return false; }
-  const std::vector<std::string>& PreferredMatchAttributes() const override {
-    return attributes_;
+  // One variant per attribute: the claims asking for several devices get
+  // them all sharing one value of it (a matchAttribute constraint). None
+  // when no claim asks for several devices.
+  std::vector<std::vector<api::ResourceClaim>> SoftVariants(
+      const std::vector<const api::ResourceClaim*>& claims) const override {
+    std::vector<std::vector<api::ResourceClaim>> variants;
+    bool multi = false;
+    for (const api::ResourceClaim* c : claims) multi |= DevicesAsked(*c) > 1;
+    if (!multi) return variants;
+    variants.reserve(attributes_.size());
+    for (const std::string& attribute : attributes_) {
+      std::vector<api::ResourceClaim>& aligned = variants.emplace_back();
+      aligned.reserve(claims.size());
+      for (const api::ResourceClaim* c : claims) {
+        aligned.push_back(*c);
+        if (DevicesAsked(*c) > 1) {
+          api::DeviceConstraint constraint;
+          constraint.match_attribute = attribute;
+          aligned.back().spec.devices.constraints.push_back(constraint);
+        }
+      }
+    }
+    return variants;
   }
   int64_t Score(const NodeCandidate& c) const override {
     int64_t aligned = 0;
-    if (c.topology_match > 0) {
-      aligned = static_cast<int64_t>(attributes_.size()) + 1 - c.topology_match;
+    if (c.soft_match > 0) {
+      aligned = static_cast<int64_t>(attributes_.size()) + 1 - c.soft_match;
     }
     return aligned * 10000000 + c.prioritized_list * 100000 +
            DeviceFill(c) * 1000 + c.most_allocated;
@@ -82,6 +95,36 @@ class TopologyPolicy : public ScoringPolicy {
 };
 
 }  // namespace
+
+NodeSample ScoringPolicy::SampleNodes(
+    int32_t num_nodes, int32_t /*percentage_of_nodes_to_score*/) const {
+  return {static_cast<size_t>(std::max(num_nodes, 0)), false};
+}
+
+NodeSample UpstreamNodeSample(int32_t num_nodes,
+                              int32_t percentage_of_nodes_to_score) {
+  return {static_cast<size_t>(node_filters::NumFeasibleNodesToFind(
+              num_nodes, percentage_of_nodes_to_score)),
+          true};
+}
+
+bool RandomTieBreak(int ties, std::mt19937_64& rng) {
+  return std::uniform_int_distribution<int>(0, ties - 1)(rng) == 0;
+}
+
+int64_t DevicesAsked(const api::ResourceClaim& claim) {
+  int64_t n = 0;
+  for (const auto& r : claim.spec.devices.requests) {
+    if (r.exactly.has_value()) {
+      n += r.exactly->allocation_mode == "All" ? 2 : r.exactly->count;
+    } else if (!r.first_available.empty()) {
+      n += r.first_available.front().allocation_mode == "All"
+               ? 2
+               : r.first_available.front().count;
+    }
+  }
+  return n;
+}
 
 const std::vector<std::string_view>& PolicyNames() {
   static const std::vector<std::string_view> kNames = {

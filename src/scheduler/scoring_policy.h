@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,11 +57,11 @@ struct NodeCandidate {
   // Upstream's DynamicResources score: per firstAvailable request,
   // 8 - index of the chosen subrequest.
   int64_t prioritized_list = 0;
-  // topology: index+1 of the interconnect attribute all multi-device claims
-  // could share on this node (1 = the first preferred attribute), 0 = none.
-  int topology_match = 0;
+  // 1 + the index of the soft-constraint variant (ScoringPolicy::
+  // SoftVariants) the node's allocation satisfies; 0 = none.
+  int soft_match = 0;
 
-  // ---- Set only for policies that ComparesDevices().
+  // ---- Set only for policies with a DevicePreference.
   // The node (its id and epoch key caches: ClusterState::NodeInfo).
   const ClusterState::NodeInfo* info = nullptr;
   // The pod's requests (cpu, memory) as the node filters read them.
@@ -76,32 +77,83 @@ struct NodeCandidate {
   absl::Span<const Take> takes;
 };
 
+// ---- Extension points. A policy is a node score plus what it tells the
+// cycle's mechanism at four points: which nodes to sample, which soft
+// constraints to try, how to choose a device within a node, how to break
+// ties. The defaults are draplane's plain behaviour; `upstream` overrides
+// them with kube-scheduler's.
+
+// Candidate sampling: how many feasible nodes one pod's cycle looks for,
+// and where its walk over the nodes starts.
+struct NodeSample {
+  size_t feasible_to_find = 0;
+  // Start where the previous pod's walk stopped (upstream's
+  // nextStartNodeIndex); false: at the first node.
+  bool rotate_start = false;
+};
+
+// Device preference: for policies that choose the device as well as the
+// node. The cycle then fills the device fields of NodeCandidate and, for a
+// pod whose claims ask for exactly one device, has the allocator offer
+// every placement on the node (AllocateOptions::visit_allocation), scores
+// each, and the node's score is its best placement's.
+class DevicePreference {
+ public:
+  virtual ~DevicePreference() = default;
+  // Among a node's placements with the best Score, the one with the
+  // highest preference wins (the first in device order on ties). Does not
+  // rank nodes.
+  virtual int64_t Prefer(const NodeCandidate& placement) const = 0;
+};
+
 class ScoringPolicy {
  public:
   virtual ~ScoringPolicy() = default;
   virtual std::string_view name() const = 0;
-  // True: score every feasible node. False: stop after upstream's
-  // numFeasibleNodesToFind, starting where the previous pod stopped.
-  virtual bool ScoresAllNodes() const = 0;
-  // True: ties are broken at random (upstream); false: first node wins.
-  virtual bool RandomTieBreak() const = 0;
-  // Interconnect attributes to try as soft matchAttribute constraints on
-  // claims that ask for several devices, most preferred first.
-  virtual const std::vector<std::string>& PreferredMatchAttributes() const = 0;
+
+  // Candidate sampling. Default: every node, from the first.
+  virtual NodeSample SampleNodes(int32_t num_nodes,
+                                 int32_t percentage_of_nodes_to_score) const;
+
+  // Soft constraints: variants of the claims to allocate (all of them, in
+  // the given order), most preferred first. On each node the allocator
+  // tries them in turn before the claims as they are; the first that
+  // succeeds gives the node's allocation, whose results name the devices
+  // and the claims' own configuration only, and NodeCandidate::soft_match
+  // says which. Default: none.
+  virtual std::vector<std::vector<api::ResourceClaim>> SoftVariants(
+      const std::vector<const api::ResourceClaim*>& /*claims*/) const {
+    return {};
+  }
+
+  // Node scoring. StartPod is called once per pod before its nodes are
+  // scored, with the cluster they are scored in.
+  virtual void StartPod(ClusterState& /*state*/) const {}
   virtual int64_t Score(const NodeCandidate& candidate) const = 0;
 
-  // True: the cycle fills the device fields of NodeCandidate and, for a
-  // pod whose claims ask for exactly one device, asks the allocator for
-  // that device on each device of the node (AllocateOptions::only_device)
-  // and scores every placement; the node's score is the best placement's.
-  virtual bool ComparesDevices() const { return false; }
-  // Among a node's placements with the best Score, the one with the
-  // highest preference wins (the first on ties). Does not rank nodes.
-  virtual int64_t DevicePreference(const NodeCandidate&) const { return 0; }
-  // Called once per pod before its nodes are scored, with the cluster
-  // they are scored in.
-  virtual void StartPod(ClusterState& /*state*/) const {}
+  // Device preference; nullptr (the default): the node's score is that of
+  // the allocator's one answer.
+  virtual const DevicePreference* device_preference() const { return nullptr; }
+
+  // Tie-breaking: whether a node scoring the same as the best so far, the
+  // `ties`-th such node counting the best, takes its place. Default: no
+  // (the first node in walk order wins).
+  virtual bool TakeTiedNode(int /*ties*/, std::mt19937_64& /*rng*/) const {
+    return false;
+  }
 };
+
+// Upstream's candidate sampling: numFeasibleNodesToFind (adaptive when
+// `percentage_of_nodes_to_score` is 0) from a rotating start.
+NodeSample UpstreamNodeSample(int32_t num_nodes,
+                              int32_t percentage_of_nodes_to_score);
+
+// Upstream's tie-breaking (selectHost): reservoir sampling, so each of the
+// nodes with the best score wins with equal probability.
+bool RandomTieBreak(int ties, std::mt19937_64& rng);
+
+// Devices a claim asks for, counting AllocationMode All as two.
+int64_t DevicesAsked(const api::ResourceClaim& claim);
 
 // What a policy may be given besides its name.
 struct PolicyOptions {

@@ -30,6 +30,9 @@ enum Step : int8_t {
   kDone = 1,
   kMaxSizeExceeded = 2,  // upstream errAllocationResultMaxSizeExceeded
   kError = 3,            // fatal; text in Search::error_
+  // A complete allocation AllocateOptions::visit_allocation declined: look
+  // for the next one. Not a failure: prunes nothing.
+  kDeclined = 4,
 };
 
 std::string RandomShareId() {
@@ -74,6 +77,9 @@ class Search {
   int64_t Signature(int dev);
 
   Outcome BuildResults();
+  // At a complete allocation: kDone when there is no visitor or it takes
+  // the allocation (kept in accepted_), else kDeclined.
+  Step Complete();
 
   SearchState s_;
   std::string error_;
@@ -82,6 +88,7 @@ class Search {
   std::vector<Undo>& undo_stack_;
   std::vector<int64_t>& signatures_;  // per local device, lazily
   absl::flat_hash_map<std::vector<int32_t>, int64_t> signature_ids_;
+  std::optional<Outcome> accepted_;  // the visitor's choice
 };
 
 Outcome Search::Run() {
@@ -128,9 +135,18 @@ Outcome Search::Run() {
     if (s_.options.explain) out.explanations = Explain(s_);
     return out;
   }
-  Outcome built = BuildResults();
+  Outcome built =
+      accepted_.has_value() ? std::move(*accepted_) : BuildResults();
   built.steps = steps_;
   return built;
+}
+
+Step Search::Complete() {
+  if (!s_.options.visit_allocation) return kDone;
+  Outcome built = BuildResults();
+  if (!s_.options.visit_allocation(built.results)) return kDeclined;
+  accepted_ = std::move(built);
+  return kDone;
 }
 
 Step Search::AllocateOne(int claim, int request, int sub, int device_index,
@@ -143,7 +159,7 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
   }
   if (timed_out_) return kError;
 
-  if (claim >= static_cast<int>(s_.claims.size())) return kDone;
+  if (claim >= static_cast<int>(s_.claims.size())) return Complete();
   const api::ResourceClaim& c = *s_.claims[claim];
   if (request >= static_cast<int>(c.spec.devices.requests.size())) {
     Step st = AllocateOne(claim + 1, 0, 0, 0, false, 0);
@@ -154,16 +170,17 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
   std::vector<RequestData>& alternatives = s_.requests[claim][request];
   if (!allocate_sub_request && alternatives[0].is_sub) {
     bool all_exceeded = true;
+    bool declined = false;
     for (int i = 0; i < static_cast<int>(alternatives.size()); ++i) {
+      // Set before descending: a visitor sees the allocation being built.
+      alternatives[0].selected_sub = i;
       Step st = AllocateOne(claim, request, i, device_index, true, 0);
       if (st == kMaxSizeExceeded) continue;
       all_exceeded = false;
-      if (st == kError) return st;
-      if (st == kDone) {
-        alternatives[0].selected_sub = i;
-        return kDone;
-      }
+      if (st == kError || st == kDone) return st;
+      declined |= st == kDeclined;
     }
+    if (declined) return kDeclined;
     return all_exceeded ? kMaxSizeExceeded : kFail;
   }
 
@@ -192,9 +209,9 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
     if (next != kDone) {
       Rollback(undo_stack_[mark]);
       undo_stack_.resize(mark);
-      return next == kError             ? kError
-             : next == kMaxSizeExceeded ? kMaxSizeExceeded
-                                        : kFail;
+      return next == kError || next == kMaxSizeExceeded || next == kDeclined
+                 ? next
+                 : kFail;
     }
     return kDone;
   }
@@ -205,11 +222,8 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
   // Signatures of candidates whose subtree failed in this loop.
   std::vector<int64_t> failed;
   const int n = static_cast<int>(s_.devices.size());
-  const std::optional<DeviceId>& only = s_.options.only_device;
+  bool declined = false;
   for (int dev = start; dev < n; ++dev) {
-    if (only.has_value() && s_.devices[dev].id() != DeviceIdView(*only)) {
-      continue;
-    }
     if (rd.admin) {
       if (s_.AllocatingForClaim(dev, claim)) continue;
     } else if (s_.InUse(dev)) {
@@ -244,10 +258,14 @@ Step Search::AllocateOne(int claim, int request, int sub, int device_index,
     if (next == kDone) return kDone;
     Rollback(undo_stack_[mark]);
     undo_stack_.resize(mark);
+    if (next == kDeclined) {
+      declined = true;
+      continue;
+    }
     if (next != kFail) return next;
     if (prune) failed.push_back(Signature(dev));
   }
-  return kFail;
+  return declined ? kDeclined : kFail;
 }
 
 Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
