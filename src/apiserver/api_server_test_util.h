@@ -5,11 +5,11 @@
 #define DRAPLANE_APISERVER_API_SERVER_TEST_UTIL_H_
 
 #include <atomic>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "api/meta_types.h"
 #include "apiserver/api_server.h"
 #include "common/str_cat.h"
@@ -35,7 +35,7 @@ class RecordingWriter : public http::ResponseWriter {
     return true;
   }
   bool WriteChunk(std::string_view data) override {
-    std::lock_guard lock(mu);
+    absl::MutexLock lock(&mu);
     chunks.emplace_back(data);
     return true;
   }
@@ -50,7 +50,7 @@ class RecordingWriter : public http::ResponseWriter {
     return "";
   }
   std::vector<Json> Events() {
-    std::lock_guard lock(mu);
+    absl::MutexLock lock(&mu);
     std::vector<Json> out;
     for (const auto& c : chunks) out.push_back(Json::parse(c));
     return out;
@@ -59,7 +59,7 @@ class RecordingWriter : public http::ResponseWriter {
   int code = 0;
   http::HttpHeaders headers;
   std::string body;
-  std::mutex mu;
+  absl::Mutex mu;
   std::vector<std::string> chunks;
   std::atomic<bool> stop{false};
 };

@@ -3,12 +3,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <thread>
 
 #include "absl/strings/cord.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "common/str_cat.h"
@@ -254,7 +254,7 @@ class Client::RateLimiter {
     if (qps_ <= 0) return absl::ZeroDuration();
     absl::Duration wait;
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       const absl::Time now = absl::Now();
       tokens_ = std::min<double>(
           burst_, tokens_ + absl::ToDoubleSeconds(now - last_) * qps_);
@@ -270,7 +270,7 @@ class Client::RateLimiter {
  private:
   const double qps_;
   const int burst_;
-  std::mutex mu_;
+  absl::Mutex mu_;
   double tokens_;
   absl::Time last_;
 };

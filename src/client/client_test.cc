@@ -1,10 +1,10 @@
 #include "client/client.h"
 
 #include <atomic>
-#include <mutex>
 #include <set>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "client/testing/test_server.h"
@@ -435,7 +435,7 @@ TEST_P(ClientTest, LabelSelectorsAreEscaped) {
 TEST_P(ClientTest, WatchDeliversEventsAndStopsOnCancel) {
   auto list = client_->List(Kind("ResourceClaim"), "default");
   ASSERT_TRUE(list.ok());
-  std::mutex mu;
+  absl::Mutex mu;
   std::vector<std::pair<std::string, std::string>> events;  // type, name
   CancelFlag cancel{false};
   absl::Status watch_status;
@@ -445,7 +445,7 @@ TEST_P(ClientTest, WatchDeliversEventsAndStopsOnCancel) {
     watch_status = client_->Watch(
         Kind("ResourceClaim"), "default", options,
         [&](const WatchEvent& e) {
-          std::lock_guard lock(mu);
+          absl::MutexLock lock(&mu);
           if (e.type != "BOOKMARK") {
             events.emplace_back(e.type, Meta(*e.object).name);
           }
@@ -461,7 +461,7 @@ TEST_P(ClientTest, WatchDeliversEventsAndStopsOnCancel) {
   ASSERT_TRUE(client_->Delete(Kind("ResourceClaim"), "default", "w").ok());
   for (int i = 0; i < 500; ++i) {
     {
-      std::lock_guard lock(mu);
+      absl::MutexLock lock(&mu);
       if (events.size() >= 3) break;
     }
     absl::SleepFor(absl::Milliseconds(10));
@@ -474,7 +474,7 @@ TEST_P(ClientTest, WatchDeliversEventsAndStopsOnCancel) {
               absl::FormatDuration(latency).c_str(),
               GetParam() ? "https" : "in-process");
   EXPECT_TRUE(watch_status.ok()) << watch_status;
-  std::lock_guard lock(mu);
+  absl::MutexLock lock(&mu);
   EXPECT_EQ(events, (std::vector<std::pair<std::string, std::string>>{
                         {"ADDED", "w"}, {"MODIFIED", "w"}, {"DELETED", "w"}}));
 }
@@ -557,7 +557,7 @@ TEST(InProcessWatchTest, WatchersShareOneTypedObjectEqualToTheDecodedLine) {
   ASSERT_TRUE(list.ok()) << list.status();
 
   struct Seen {
-    std::mutex mu;
+    absl::Mutex mu;
     std::vector<std::shared_ptr<const api::Object>> objects;
   };
   CancelFlag cancel{false};
@@ -571,7 +571,7 @@ TEST(InProcessWatchTest, WatchersShareOneTypedObjectEqualToTheDecodedLine) {
                           Kind("ResourceClaim"), "default", options,
                           [seen](const WatchEvent& e) {
                             if (e.type == "BOOKMARK") return true;
-                            std::lock_guard lock(seen->mu);
+                            absl::MutexLock lock(&seen->mu);
                             seen->objects.push_back(e.object);
                             return true;
                           },
@@ -594,7 +594,7 @@ TEST(InProcessWatchTest, WatchersShareOneTypedObjectEqualToTheDecodedLine) {
   next.mutable_metadata()->labels["x"] = "y";
   ASSERT_TRUE(b->Update(next).ok());
   auto all_seen = [](Seen& s) {
-    std::lock_guard lock(s.mu);
+    absl::MutexLock lock(&s.mu);
     return s.objects.size() >= 2;
   };
   for (int i = 0; i < 500; ++i) {

@@ -1,14 +1,13 @@
 #include "client/event_recorder.h"
 
+#include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
+#include "absl/synchronization/mutex.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
 #include "logging/log.h"
@@ -18,22 +17,24 @@ namespace draplane::client {
 class EventRecorder::Impl {
  public:
   Impl(Client* client, EventRecorderOptions options)
-      : client_(client), options_(std::move(options)) {
+      : client_(client),
+        options_(std::move(options)),
+        clock_(options_.clock != nullptr ? *options_.clock : RealClock()) {
     thread_ = std::thread([this] { Loop(); });
   }
 
   ~Impl() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       closed_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
     thread_.join();
   }
 
   void Add(api::Event event) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       if (closed_ || pending_.size() >= options_.max_pending) {
         ++dropped_;
         return;
@@ -41,22 +42,33 @@ class EventRecorder::Impl {
       pending_.push_back(std::move(event));
       ++queued_;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 
   bool Flush(absl::Duration timeout) {
-    std::unique_lock<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     const int64_t target = queued_;
-    return cv_.wait_for(lock, absl::ToChronoNanoseconds(timeout),
-                        [&] { return done_ >= target; });
+    return clock_.WaitFor(cv_, mu_, timeout, [&] {
+      mu_.AssertHeld();
+      return done_ >= target;
+    });
   }
 
   const EventRecorderOptions& options() const { return options_; }
+  Clock& clock() const { return clock_; }
+
+  // Nanoseconds for the next event's name: the time's, made unique per
+  // recorder (a simulated clock or a coarse one repeats a time).
+  int64_t NameNanos(absl::Time now) {
+    absl::MutexLock lock(&mu_);
+    last_name_nanos_ = std::max(last_name_nanos_ + 1, absl::ToUnixNanos(now));
+    return last_name_nanos_;
+  }
 
   std::atomic<int64_t> written_{0};
   std::atomic<int64_t> failed_{0};
   int64_t dropped() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     return dropped_;
   }
 
@@ -65,8 +77,8 @@ class EventRecorder::Impl {
     while (true) {
       api::Event event;
       {
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [this] { return closed_ || !pending_.empty(); });
+        absl::MutexLock lock(&mu_);
+        while (!closed_ && pending_.empty()) cv_.Wait(&mu_);
         if (pending_.empty()) return;
         event = std::move(pending_.front());
         pending_.pop_front();
@@ -95,22 +107,24 @@ class EventRecorder::Impl {
         }
       }
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        absl::MutexLock lock(&mu_);
         ++done_;
       }
-      cv_.notify_all();
+      cv_.SignalAll();
     }
   }
 
   Client* client_;
   EventRecorderOptions options_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<api::Event> pending_;
-  bool closed_ = false;
-  int64_t queued_ = 0;
-  int64_t done_ = 0;
-  int64_t dropped_ = 0;
+  Clock& clock_;
+  mutable absl::Mutex mu_;
+  absl::CondVar cv_;
+  std::deque<api::Event> pending_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  int64_t queued_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t done_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t dropped_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t last_name_nanos_ ABSL_GUARDED_BY(mu_) = 0;
   std::thread thread_;
 };
 
@@ -122,11 +136,11 @@ EventRecorder::~EventRecorder() = default;
 void EventRecorder::Event(std::string_view kind, std::string_view api_version,
                           const api::ObjectMeta& object, std::string_view type,
                           std::string_view reason, std::string message) {
-  absl::Time now = absl::Now();
+  absl::Time now = impl_->clock().Now();
   std::string timestamp = Rfc3339(now);
   api::Event event;
   event.metadata.name =
-      StrCat(object.name, ".", absl::StrCat(absl::Hex(absl::ToUnixNanos(now))));
+      StrCat(object.name, ".", absl::StrCat(absl::Hex(impl_->NameNanos(now))));
   event.metadata.namespace_ =
       object.namespace_.empty() ? "default" : object.namespace_;
   event.involved_object.kind = std::string(kind);

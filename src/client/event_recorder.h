@@ -17,12 +17,16 @@
 #include "api/core_types.h"
 #include "api/meta_types.h"
 #include "client/client.h"
+#include "clock/clock.h"
 
 namespace draplane::client {
 
 struct EventRecorderOptions {
   std::string component;  // e.g. "draplane", "resource_claim"
   size_t max_pending = 1000;
+  // What event timestamps (and names) and Flush's timeout read (null:
+  // RealClock()); outlives the recorder.
+  Clock* clock = nullptr;
 };
 
 class EventRecorder {

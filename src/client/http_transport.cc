@@ -25,9 +25,9 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <optional>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "client/internal/url.h"
 #include "client/transport.h"
@@ -312,7 +312,7 @@ class HttpTransport : public Transport {
  private:
   std::unique_ptr<Conn> Take(bool* reused) {
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       while (!idle_.empty()) {
         std::unique_ptr<Conn> conn = std::move(idle_.back());
         idle_.pop_back();
@@ -327,7 +327,7 @@ class HttpTransport : public Transport {
   }
 
   void Put(std::unique_ptr<Conn> conn) {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (idle_.size() < kMaxIdleConnections) idle_.push_back(std::move(conn));
   }
 
@@ -531,7 +531,7 @@ class HttpTransport : public Transport {
   const RestConfig config_;
   const internal::Url url_;
   ssl::context ssl_ctx_;
-  std::mutex mu_;
+  absl::Mutex mu_;
   std::vector<std::unique_ptr<Conn>> idle_;
 };
 

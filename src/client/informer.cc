@@ -9,13 +9,12 @@
 #include "client/informer.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <random>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "common/str_cat.h"
 #include "logging/log.h"
@@ -41,12 +40,14 @@ std::string ResourceVersionOf(const api::Object& object) {
 class Informer::Impl {
  public:
   Impl(Client* client, InformerOptions options)
-      : client_(client), options_(std::move(options)) {}
+      : client_(client),
+        options_(std::move(options)),
+        clock_(options_.clock != nullptr ? *options_.clock : RealClock()) {}
 
   ~Impl() { Stop(); }
 
   void AddHandler(EventHandler handler) {
-    std::lock_guard lock(queue_mu_);
+    absl::MutexLock lock(&queue_mu_);
     if (!started_) {
       handlers_.push_back(std::move(handler));
       return;
@@ -55,11 +56,11 @@ class Informer::Impl {
     item.kind = Item::kAddHandler;
     item.handler = std::move(handler);
     queue_.push_back(std::move(item));
-    queue_cv_.notify_all();
+    queue_cv_.SignalAll();
   }
 
   void Start() {
-    std::lock_guard lock(queue_mu_);
+    absl::MutexLock lock(&queue_mu_);
     if (started_ || stopping_) return;
     started_ = true;
     active_handlers_ = std::move(handlers_);
@@ -69,30 +70,30 @@ class Informer::Impl {
 
   void Stop() {
     {
-      std::lock_guard lock(queue_mu_);
+      absl::MutexLock lock(&queue_mu_);
       stopping_ = true;
       cancel_ = true;
-      queue_cv_.notify_all();
+      queue_cv_.SignalAll();
     }
     if (reflector_.joinable()) reflector_.join();
     if (dispatcher_.joinable()) dispatcher_.join();
   }
 
   bool HasSynced() const {
-    std::lock_guard lock(cache_mu_);
+    absl::MutexLock lock(&cache_mu_);
     return synced_;
   }
 
   bool WaitForSync(absl::Duration timeout) const {
-    std::unique_lock lock(cache_mu_);
-    sync_cv_.wait_for(
-        lock, std::chrono::microseconds(absl::ToInt64Microseconds(timeout)),
-        [this] { return synced_; });
-    return synced_;
+    absl::MutexLock lock(&cache_mu_);
+    return clock_.WaitFor(sync_cv_, cache_mu_, timeout, [this] {
+      cache_mu_.AssertHeld();
+      return synced_;
+    });
   }
 
   std::vector<ObjectPtr> List() const {
-    std::lock_guard lock(cache_mu_);
+    absl::MutexLock lock(&cache_mu_);
     std::vector<ObjectPtr> out;
     out.reserve(cache_.size());
     for (const auto& [key, object] : cache_) out.push_back(object);
@@ -102,13 +103,13 @@ class Informer::Impl {
   ObjectPtr Get(std::string_view ns, std::string_view name) const {
     const std::string key =
         options_.kind->namespaced ? StrCat(ns, "/", name) : std::string(name);
-    std::lock_guard lock(cache_mu_);
+    absl::MutexLock lock(&cache_mu_);
     auto it = cache_.find(key);
     return it == cache_.end() ? nullptr : it->second;
   }
 
   std::string ResourceVersion() const {
-    std::lock_guard lock(cache_mu_);
+    absl::MutexLock lock(&cache_mu_);
     return resource_version_;
   }
 
@@ -130,9 +131,9 @@ class Informer::Impl {
   }
 
   void Enqueue(Item item) {
-    std::lock_guard lock(queue_mu_);
+    absl::MutexLock lock(&queue_mu_);
     queue_.push_back(std::move(item));
-    queue_cv_.notify_all();
+    queue_cv_.SignalAll();
   }
 
   // From the reflector: applies `item` on this thread when the server
@@ -140,11 +141,11 @@ class Informer::Impl {
   // (so order holds), else queues it for the dispatcher.
   void Deliver(Item item) {
     {
-      std::lock_guard lock(queue_mu_);
+      absl::MutexLock lock(&queue_mu_);
       if (!apply_on_watch_thread_ || applying_ || !queue_.empty() ||
           stopping_) {
         queue_.push_back(std::move(item));
-        queue_cv_.notify_all();
+        queue_cv_.SignalAll();
         return;
       }
       applying_ = true;
@@ -156,22 +157,22 @@ class Informer::Impl {
   // Ends a thread's turn at applying deltas; wakes the dispatcher for what
   // queued up meanwhile.
   void ReleaseApplying() {
-    std::lock_guard lock(queue_mu_);
+    absl::MutexLock lock(&queue_mu_);
     applying_ = false;
-    if (!queue_.empty()) queue_cv_.notify_all();
+    if (!queue_.empty()) queue_cv_.SignalAll();
   }
 
   // Sleeps for `d` unless stopped first; false when stopping.
   bool Sleep(absl::Duration d) {
-    std::unique_lock lock(queue_mu_);
-    queue_cv_.wait_for(lock,
-                       std::chrono::microseconds(absl::ToInt64Microseconds(d)),
-                       [this] { return stopping_; });
-    return !stopping_;
+    absl::MutexLock lock(&queue_mu_);
+    return !clock_.WaitFor(queue_cv_, queue_mu_, d, [this] {
+      queue_mu_.AssertHeld();
+      return stopping_;
+    });
   }
 
   bool Stopping() {
-    std::lock_guard lock(queue_mu_);
+    absl::MutexLock lock(&queue_mu_);
     return stopping_;
   }
 
@@ -255,7 +256,7 @@ class Informer::Impl {
           std::uniform_int_distribution<int64_t>(300, 599)(rng);
       absl::Status event_error;
       int events = 0;
-      const absl::Time started = absl::Now();
+      const absl::Time started = clock_.Now();
       absl::Status st = client_->Watch(
           *options_.kind, options_.ns, watch_options,
           [&](WatchEvent event) {
@@ -295,7 +296,7 @@ class Informer::Impl {
         if (!failed()) return;
         continue;
       }
-      if (events == 0 && absl::Now() - started < absl::Seconds(1)) {
+      if (events == 0 && clock_.Now() - started < absl::Seconds(1)) {
         // client-go's "very short watch": back off rather than spin.
         if (!failed()) return;
         continue;
@@ -308,20 +309,20 @@ class Informer::Impl {
     std::vector<EventHandler>& handlers = active_handlers_;
     const bool resync = options_.resync > absl::ZeroDuration();
     absl::Time next_resync =
-        resync ? absl::Now() + options_.resync : absl::InfiniteFuture();
+        resync ? clock_.Now() + options_.resync : absl::InfiniteFuture();
     while (true) {
       std::deque<Item> batch;
       {
-        std::unique_lock lock(queue_mu_);
+        absl::MutexLock lock(&queue_mu_);
         while (!stopping_ && (queue_.empty() || applying_) &&
-               (applying_ || absl::Now() < next_resync)) {
+               (applying_ || clock_.Now() < next_resync)) {
           // While the reflector applies, a due resync waits for it (woken
           // by what it leaves queued, else within a second).
-          const absl::Duration wait =
-              applying_ ? absl::Seconds(1)
-                        : std::min(next_resync - absl::Now(), absl::Seconds(1));
-          queue_cv_.wait_for(lock, std::chrono::microseconds(std::max<int64_t>(
-                                       1, absl::ToInt64Microseconds(wait))));
+          const absl::Time now = clock_.Now();
+          clock_.WaitUntil(queue_cv_, queue_mu_,
+                           applying_
+                               ? now + absl::Seconds(1)
+                               : std::min(next_resync, now + absl::Seconds(1)));
         }
         if (stopping_) return;
         batch.swap(queue_);
@@ -336,11 +337,11 @@ class Informer::Impl {
         if (Stopping()) return;
         Apply(item, handlers);
       }
-      if (resync && absl::Now() >= next_resync) {
-        next_resync = absl::Now() + options_.resync;
+      if (resync && clock_.Now() >= next_resync) {
+        next_resync = clock_.Now() + options_.resync;
         bool synced;
         {
-          std::lock_guard lock(cache_mu_);
+          absl::MutexLock lock(&cache_mu_);
           synced = synced_;
         }
         if (!synced) continue;
@@ -363,7 +364,7 @@ class Informer::Impl {
         }
         std::map<std::string, ObjectPtr> previous;
         {
-          std::lock_guard lock(cache_mu_);
+          absl::MutexLock lock(&cache_mu_);
           previous = cache_;
           cache_ = next;
           resource_version_ = item.resource_version;
@@ -388,17 +389,17 @@ class Informer::Impl {
           }
         }
         {
-          std::lock_guard lock(cache_mu_);
+          absl::MutexLock lock(&cache_mu_);
           synced_ = true;
         }
-        sync_cv_.notify_all();
+        sync_cv_.SignalAll();
         return;
       }
       case Item::kEvent: {
         const std::string key = Key(*item.object);
         ObjectPtr old;
         {
-          std::lock_guard lock(cache_mu_);
+          absl::MutexLock lock(&cache_mu_);
           auto it = cache_.find(key);
           if (it != cache_.end()) old = it->second;
           if (item.type == "DELETED") {
@@ -422,7 +423,7 @@ class Informer::Impl {
         return;
       }
       case Item::kBookmark: {
-        std::lock_guard lock(cache_mu_);
+        absl::MutexLock lock(&cache_mu_);
         if (!item.resource_version.empty()) {
           resource_version_ = item.resource_version;
         }
@@ -444,29 +445,31 @@ class Informer::Impl {
 
   Client* const client_;
   const InformerOptions options_;
+  Clock& clock_;
   CancelFlag cancel_{false};
 
-  std::mutex queue_mu_;
-  std::condition_variable queue_cv_;
-  std::deque<Item> queue_;
-  bool started_ = false;
-  bool stopping_ = false;
-  std::vector<EventHandler> handlers_;  // before Start()
+  absl::Mutex queue_mu_;
+  absl::CondVar queue_cv_;
+  std::deque<Item> queue_ ABSL_GUARDED_BY(queue_mu_);
+  bool started_ ABSL_GUARDED_BY(queue_mu_) = false;
+  bool stopping_ ABSL_GUARDED_BY(queue_mu_) = false;
+  // Before Start().
+  std::vector<EventHandler> handlers_ ABSL_GUARDED_BY(queue_mu_);
   // The handlers deltas are applied with (from Start(); kAddHandler adds
   // to them): used only by the thread applying (applying_).
   std::vector<EventHandler> active_handlers_;
   // A thread (the dispatcher, or the reflector in Deliver) is applying
   // deltas; the other waits or queues.
-  bool applying_ = false;
+  bool applying_ ABSL_GUARDED_BY(queue_mu_) = false;
   const bool apply_on_watch_thread_ = client_->WatchQueueIsUnbounded();
   std::thread reflector_;
   std::thread dispatcher_;
 
-  mutable std::mutex cache_mu_;
-  mutable std::condition_variable sync_cv_;
-  std::map<std::string, ObjectPtr> cache_;
-  std::string resource_version_;
-  bool synced_ = false;
+  mutable absl::Mutex cache_mu_;
+  mutable absl::CondVar sync_cv_;
+  std::map<std::string, ObjectPtr> cache_ ABSL_GUARDED_BY(cache_mu_);
+  std::string resource_version_ ABSL_GUARDED_BY(cache_mu_);
+  bool synced_ ABSL_GUARDED_BY(cache_mu_) = false;
 };
 
 Informer::Informer(Client* client, InformerOptions options)

@@ -17,6 +17,7 @@
 #include "absl/time/time.h"
 #include "api/object.h"
 #include "client/client.h"
+#include "clock/clock.h"
 
 namespace draplane::client {
 
@@ -39,6 +40,9 @@ struct InformerOptions {
   // kube-controller-manager's informers trim them (less memory and
   // decoding); turn off for a cache whose users read managedFields.
   bool drop_managed_fields = true;
+  // What backoffs, resync periods and WaitForSync run on (null:
+  // RealClock()); outlives the informer.
+  Clock* clock = nullptr;
 };
 
 struct EventHandler {

@@ -1,9 +1,9 @@
 #include "client/informer.h"
 
 #include <atomic>
-#include <mutex>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "client/testing/test_server.h"
 #include "gtest/gtest.h"
@@ -81,7 +81,7 @@ class Recorder {
     };
   }
   std::vector<std::string> Events() {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     return events_;
   }
   // Waits until `n` events were recorded (up to 10 s).
@@ -95,10 +95,10 @@ class Recorder {
 
  private:
   void Add(std::string e) {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     events_.push_back(std::move(e));
   }
-  std::mutex mu_;
+  absl::Mutex mu_;
   std::vector<std::string> events_;
 };
 

@@ -3,11 +3,10 @@
 
 #include <atomic>
 #include <cmath>
-#include <condition_variable>
-#include <mutex>
 #include <random>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
@@ -66,7 +65,7 @@ class LeaderElector::Impl {
   ~Impl() { Stop(); }
 
   void Start() {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (started_ || stopping_) return;
     started_ = true;
     thread_ = std::thread([this] { Run(); });
@@ -74,9 +73,9 @@ class LeaderElector::Impl {
 
   void Stop() {
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       stopping_ = true;
-      cv_.notify_all();
+      cv_.SignalAll();
     }
     if (thread_.joinable()) thread_.join();
   }
@@ -85,14 +84,17 @@ class LeaderElector::Impl {
 
  private:
   bool Stopping() {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     return stopping_;
   }
 
   // Waits `d` unless stopped first; false when stopping.
   bool Sleep(absl::Duration d) {
-    std::unique_lock lock(mu_);
-    clock_.WaitFor(cv_, lock, d, [this] { return stopping_; });
+    absl::MutexLock lock(&mu_);
+    clock_.WaitFor(cv_, mu_, d, [this] {
+      mu_.AssertHeld();
+      return stopping_;
+    });
     return !stopping_;
   }
 
@@ -259,10 +261,10 @@ class LeaderElector::Impl {
   const LeaderCallbacks callbacks_;
   Clock& clock_;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool started_ = false;
-  bool stopping_ = false;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool started_ ABSL_GUARDED_BY(mu_) = false;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
   std::atomic<bool> leading_{false};
 

@@ -1,8 +1,8 @@
 #include "client/leader_election.h"
 
 #include <atomic>
-#include <mutex>
 
+#include "absl/synchronization/mutex.h"
 #include "client/testing/test_server.h"
 #include "clock/simulated_clock.h"
 #include "gtest/gtest.h"
@@ -17,7 +17,7 @@ using testing::TestServer;
 struct Observer {
   std::atomic<int> started{0};
   std::atomic<int> stopped{0};
-  std::mutex mu;
+  absl::Mutex mu;
   std::vector<std::string> leaders;
 
   LeaderCallbacks Callbacks() {
@@ -26,13 +26,13 @@ struct Observer {
         .on_stopped_leading = [this] { ++stopped; },
         .on_new_leader =
             [this](const std::string& id) {
-              std::lock_guard lock(mu);
+              absl::MutexLock lock(&mu);
               leaders.push_back(id);
             },
     };
   }
   std::vector<std::string> Leaders() {
-    std::lock_guard lock(mu);
+    absl::MutexLock lock(&mu);
     return leaders;
   }
 };

@@ -1,7 +1,5 @@
 #include "clock/clock.h"
 
-#include <chrono>
-
 #include "absl/time/clock.h"
 
 namespace draplane {
@@ -11,21 +9,13 @@ class RealClockImpl : public Clock {
  public:
   absl::Time Now() const override { return absl::Now(); }
 
-  bool WaitUntil(std::condition_variable& cv,
-                 std::unique_lock<std::mutex>& lock,
-                 absl::Time deadline) override {
-    if (deadline == absl::InfiniteFuture()) {
-      cv.wait(lock);
-      return false;
-    }
-    const absl::Duration left = deadline - absl::Now();
-    if (left <= absl::ZeroDuration()) return true;
-    // A day at most per wait: chrono's clocks overflow on huge durations.
-    cv.wait_for(lock,
-                absl::ToChronoNanoseconds(std::min(left, absl::Hours(24))));
+  bool WaitUntil(absl::CondVar& cv, absl::Mutex& mu,
+                 absl::Time deadline) override
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    if (absl::Now() >= deadline) return true;
+    cv.WaitWithDeadline(&mu, deadline);
     return absl::Now() >= deadline;
   }
-
   void SleepFor(absl::Duration d) override { absl::SleepFor(d); }
 };
 

@@ -9,14 +9,15 @@
 // timers), which read the real clock on purpose.
 //
 // Usage:
-//   std::unique_lock<std::mutex> lock(mu_);
-//   clock_.WaitFor(cv_, lock, period, [&] { return stopping_; });
+//   absl::MutexLock lock(&mu_);
+//   clock_.WaitFor(cv_, mu_, period, [&] { return stopping_; });
 #ifndef DRAPLANE_CLOCK_CLOCK_H_
 #define DRAPLANE_CLOCK_CLOCK_H_
 
-#include <condition_variable>
-#include <mutex>
+#include <utility>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
 namespace draplane {
@@ -29,37 +30,36 @@ class Clock {
   // The current time.
   virtual absl::Time Now() const = 0;
 
-  // Blocks until `cv` is notified, this clock reaches `deadline`, or a
-  // spurious wake-up; callers re-check their condition. REQUIRES: `lock`
-  // holds its mutex; it is released while waiting and held again on
-  // return. Returns true when the clock has reached `deadline`.
-  virtual bool WaitUntil(std::condition_variable& cv,
-                         std::unique_lock<std::mutex>& lock,
-                         absl::Time deadline) = 0;
+  // Blocks until `cv` is signalled, this clock reaches `deadline`, or a
+  // spurious wake-up; callers re-check their condition. `mu` is released
+  // while waiting and held again on return. Returns true when the clock
+  // has reached `deadline`.
+  virtual bool WaitUntil(absl::CondVar& cv, absl::Mutex& mu,
+                         absl::Time deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) = 0;
 
   // Blocks until this clock has advanced by `d`.
   virtual void SleepFor(absl::Duration d) = 0;
 
   // Waits on `cv` until `done()` or `deadline`; returns done() (evaluated
-  // with `lock` held), like std::condition_variable::wait_until.
+  // with `mu` held), like absl::CondVar::wait_until.
   template <class Predicate>
-  bool WaitUntil(std::condition_variable& cv,
-                 std::unique_lock<std::mutex>& lock, absl::Time deadline,
-                 Predicate done) {
+  bool WaitUntil(absl::CondVar& cv, absl::Mutex& mu, absl::Time deadline,
+                 Predicate done) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     while (!done()) {
-      if (WaitUntil(cv, lock, deadline)) return done();
+      if (WaitUntil(cv, mu, deadline)) return done();
     }
     return true;
   }
   // The same with a timeout from now.
   template <class Predicate>
-  bool WaitFor(std::condition_variable& cv, std::unique_lock<std::mutex>& lock,
-               absl::Duration timeout, Predicate done) {
-    return WaitUntil(cv, lock, Now() + timeout, std::move(done));
+  bool WaitFor(absl::CondVar& cv, absl::Mutex& mu, absl::Duration timeout,
+               Predicate done) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    return WaitUntil(cv, mu, Now() + timeout, std::move(done));
   }
 };
 
-// The process's real clock (absl::Now, condition variables' own timeouts).
+// The process's real clock (absl::Now, CondVar's own deadlines).
 // Never destroyed.
 Clock& RealClock();
 

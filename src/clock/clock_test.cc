@@ -1,10 +1,9 @@
 #include "clock/clock.h"
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "clock/simulated_clock.h"
 #include "gtest/gtest.h"
@@ -13,26 +12,27 @@ namespace draplane {
 namespace {
 
 TEST(RealClockTest, WaitUntilAPastDeadlineReturnsAtOnce) {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::unique_lock<std::mutex> lock(mu);
-  EXPECT_TRUE(RealClock().WaitUntil(cv, lock, absl::Now() - absl::Seconds(1)));
-  EXPECT_TRUE(lock.owns_lock());
+  absl::Mutex mu;
+  absl::CondVar cv;
+  absl::MutexLock lock(&mu);
+  EXPECT_TRUE(RealClock().WaitUntil(cv, mu, absl::Now() - absl::Seconds(1)));
+  mu.AssertHeld();
 }
 
 TEST(RealClockTest, WaitForReturnsOnTheCondition) {
-  std::mutex mu;
-  std::condition_variable cv;
+  absl::Mutex mu;
+  absl::CondVar cv;
   bool done = false;
   std::thread t([&] {
-    std::lock_guard<std::mutex> lock(mu);
+    absl::MutexLock lock(&mu);
     done = true;
-    cv.notify_all();
+    cv.SignalAll();
   });
-  std::unique_lock<std::mutex> lock(mu);
-  EXPECT_TRUE(
-      RealClock().WaitFor(cv, lock, absl::Hours(1), [&] { return done; }));
-  lock.unlock();
+  {
+    absl::MutexLock lock(&mu);
+    EXPECT_TRUE(
+        RealClock().WaitFor(cv, mu, absl::Hours(1), [&] { return done; }));
+  }
   t.join();
 }
 
@@ -45,13 +45,13 @@ TEST(SimulatedClockTest, TimeMovesOnlyWhenAdvanced) {
 
 TEST(SimulatedClockTest, AWaitEndsWhenTheClockReachesItsDeadline) {
   SimulatedClock clock;
-  std::mutex mu;
-  std::condition_variable cv;
+  absl::Mutex mu;
+  absl::CondVar cv;
   std::atomic<bool> returned{false};
   bool result = false;
   std::thread waiter([&] {
-    std::unique_lock<std::mutex> lock(mu);
-    result = clock.WaitFor(cv, lock, absl::Hours(1), [] { return false; });
+    absl::MutexLock lock(&mu);
+    result = clock.WaitFor(cv, mu, absl::Hours(1), [] { return false; });
     returned = true;
   });
   ASSERT_TRUE(clock.AwaitWaiters(1));
@@ -66,20 +66,20 @@ TEST(SimulatedClockTest, AWaitEndsWhenTheClockReachesItsDeadline) {
 
 TEST(SimulatedClockTest, ANotifiedWaitSeesItsCondition) {
   SimulatedClock clock;
-  std::mutex mu;
-  std::condition_variable cv;
+  absl::Mutex mu;
+  absl::CondVar cv;
   bool done = false;
   bool result = false;
   std::thread waiter([&] {
-    std::unique_lock<std::mutex> lock(mu);
-    result = clock.WaitFor(cv, lock, absl::Hours(1), [&] { return done; });
+    absl::MutexLock lock(&mu);
+    result = clock.WaitFor(cv, mu, absl::Hours(1), [&] { return done; });
   });
   ASSERT_TRUE(clock.AwaitWaiters(1));
   {
-    std::lock_guard<std::mutex> lock(mu);
+    absl::MutexLock lock(&mu);
     done = true;
   }
-  cv.notify_all();
+  cv.SignalAll();
   waiter.join();
   EXPECT_TRUE(result);
 }

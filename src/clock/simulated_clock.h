@@ -6,10 +6,8 @@
 #ifndef DRAPLANE_CLOCK_SIMULATED_CLOCK_H_
 #define DRAPLANE_CLOCK_SIMULATED_CLOCK_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 
 #include "absl/time/time.h"
 #include "clock/clock.h"
@@ -22,9 +20,9 @@ class SimulatedClock : public Clock {
   explicit SimulatedClock(absl::Time start = absl::FromUnixSeconds(1767225600));
 
   absl::Time Now() const override;
-  bool WaitUntil(std::condition_variable& cv,
-                 std::unique_lock<std::mutex>& lock,
-                 absl::Time deadline) override;
+  bool WaitUntil(absl::CondVar& cv, absl::Mutex& mu,
+                 absl::Time deadline) override
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
   using Clock::WaitUntil;
   // Returns once another thread has advanced this clock by `d`.
   void SleepFor(absl::Duration d) override;
@@ -43,11 +41,12 @@ class SimulatedClock : public Clock {
   // Registers a waiter at the current generation for the life of a wait.
   class WaitScope;
 
-  mutable std::mutex mu_;
-  std::condition_variable changed_;  // time advanced or a waiter came
-  absl::Time now_;                   // guarded by mu_
-  uint64_t generation_ = 0;          // Advance count; guarded by mu_
-  std::map<uint64_t, int> waiting_;  // generation -> waiters; guarded by mu_
+  mutable absl::Mutex mu_;
+  absl::CondVar changed_;  // time advanced or a waiter came
+  absl::Time now_ ABSL_GUARDED_BY(mu_);
+  uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;  // Advance count
+  // generation -> waiters
+  std::map<uint64_t, int> waiting_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace draplane

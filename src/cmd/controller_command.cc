@@ -9,10 +9,10 @@
 #include <atomic>
 #include <csignal>
 #include <memory>
-#include <mutex>
 #include <ostream>
 #include <string>
 
+#include "absl/synchronization/mutex.h"
 #include "client/client.h"
 #include "client/leader_election.h"
 #include "client/rest_config.h"
@@ -47,7 +47,7 @@ class Controllers {
       : client_(client), registry_(registry), flags_(flags), err_(err) {}
 
   bool Start() {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (claims_ != nullptr) return true;
     controllers::ResourceClaimControllerOptions co;
     co.workers = flags_.workers;
@@ -77,12 +77,12 @@ class Controllers {
   }
 
   void Stop() {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     StopLocked();
   }
 
  private:
-  void StopLocked() {
+  void StopLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     group_.reset();  // stops them in reverse order
     monitor_.reset();
     quotas_.reset();
@@ -94,12 +94,15 @@ class Controllers {
   metrics::Registry* registry_;
   const ControllerFlags& flags_;
   std::ostream& err_;
-  std::mutex mu_;
-  std::unique_ptr<controllers::ResourceClaimController> claims_;
-  std::unique_ptr<controllers::DraMonitor> monitor_;
-  std::unique_ptr<controllers::NodeLifecycleController> nodes_;
-  std::unique_ptr<controllers::ResourceQuotaController> quotas_;
-  std::unique_ptr<component_helpers::RunGroup> group_;
+  absl::Mutex mu_;
+  std::unique_ptr<controllers::ResourceClaimController> claims_
+      ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<controllers::DraMonitor> monitor_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<controllers::NodeLifecycleController> nodes_
+      ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<controllers::ResourceQuotaController> quotas_
+      ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<component_helpers::RunGroup> group_ ABSL_GUARDED_BY(mu_);
 };
 
 int RunController(const ControllerFlags& flags, Streams streams) {

@@ -3,18 +3,17 @@
 #include <pthread.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
 
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
 #include "apiserver/tls_credentials.h"
@@ -163,16 +162,18 @@ class BuiltInControllers : public component_helpers::Runnable {
 
   absl::Status Start(
       absl::Duration = component_helpers::kDefaultSyncTimeout) override {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (thread_.joinable()) return absl::OkStatus();
     done_ = false;
     thread_ = std::thread([this] {
-      std::unique_lock lock(mu_);
-      while (!cv_.wait_for(lock, std::chrono::seconds(1),
-                           [this] { return done_; })) {
-        lock.unlock();
+      while (true) {
+        {
+          absl::MutexLock lock(&mu_);
+          if (mu_.AwaitWithTimeout(absl::Condition(&done_), absl::Seconds(1))) {
+            return;
+          }
+        }
         api_->RunControllersOnce();
-        lock.lock();
       }
     });
     return absl::OkStatus();
@@ -180,18 +181,16 @@ class BuiltInControllers : public component_helpers::Runnable {
 
   void Stop() override {
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       done_ = true;
     }
-    cv_.notify_all();
     if (thread_.joinable()) thread_.join();
   }
 
  private:
   apiserver::ApiServer* api_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
+  absl::Mutex mu_;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

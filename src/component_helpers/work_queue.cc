@@ -17,30 +17,30 @@ void WorkQueue::AddLocked(const std::string& key) {
   dirty_.insert(key);
   if (processing_.count(key) > 0) return;  // re-queued by Done
   queue_.push_back(key);
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 void WorkQueue::Add(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   AddLocked(key);
 }
 
 void WorkQueue::AddRateLimited(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   int n = failures_[key]++;
   absl::Duration d = initial_backoff_;
   for (int i = 0; i < n && d < max_backoff_; ++i) d *= 2;
   delayed_.emplace(clock_.Now() + std::min(d, max_backoff_), key);
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 void WorkQueue::Forget(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   failures_.erase(key);
 }
 
 std::optional<std::string> WorkQueue::Get() {
-  std::unique_lock<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   while (true) {
     if (shut_down_) return std::nullopt;
     absl::Time now = clock_.Now();
@@ -57,28 +57,28 @@ std::optional<std::string> WorkQueue::Get() {
       return key;
     }
     clock_.WaitUntil(
-        cv_, lock,
+        cv_, mu_,
         delayed_.empty() ? absl::InfiniteFuture() : delayed_.begin()->first);
   }
 }
 
 void WorkQueue::Done(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   processing_.erase(key);
   if (dirty_.count(key) > 0) {
     queue_.push_back(key);
-    cv_.notify_one();
+    cv_.Signal();
   }
 }
 
 void WorkQueue::ShutDown() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   shut_down_ = true;
-  cv_.notify_all();
+  cv_.SignalAll();
 }
 
 size_t WorkQueue::Len() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return queue_.size();
 }
 

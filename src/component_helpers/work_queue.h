@@ -6,17 +6,16 @@
 #ifndef DRAPLANE_COMPONENT_HELPERS_WORK_QUEUE_H_
 #define DRAPLANE_COMPONENT_HELPERS_WORK_QUEUE_H_
 
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "clock/clock.h"
 
@@ -41,19 +40,20 @@ class WorkQueue {
   size_t Len() const;
 
  private:
-  void AddLocked(const std::string& key);
+  void AddLocked(const std::string& key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const absl::Duration initial_backoff_;
   const absl::Duration max_backoff_;
   Clock& clock_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool shut_down_ = false;
-  std::deque<std::string> queue_;
-  std::set<std::string> dirty_;       // waiting in queue_ (or re-added)
-  std::set<std::string> processing_;  // handed out, not Done
-  std::map<std::string, int> failures_;
-  std::set<std::pair<absl::Time, std::string>> delayed_;
+  mutable absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool shut_down_ ABSL_GUARDED_BY(mu_) = false;
+  std::deque<std::string> queue_ ABSL_GUARDED_BY(mu_);
+  // Waiting in queue_ (or re-added).
+  std::set<std::string> dirty_ ABSL_GUARDED_BY(mu_);
+  std::set<std::string> processing_ ABSL_GUARDED_BY(mu_);  // not Done yet
+  std::map<std::string, int> failures_ ABSL_GUARDED_BY(mu_);
+  std::set<std::pair<absl::Time, std::string>> delayed_ ABSL_GUARDED_BY(mu_);
 };
 
 // A controller worker: takes keys until the queue shuts down and runs

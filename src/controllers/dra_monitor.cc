@@ -1,15 +1,13 @@
 #include "controllers/dra_monitor.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
 #include <tuple>
 
-#include "absl/time/clock.h"
+#include "absl/synchronization/mutex.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
 #include "common/str_cat.h"
@@ -28,7 +26,9 @@ struct ClaimCounts {
 class DraMonitor::Impl {
  public:
   Impl(client::Client* client, DraMonitorOptions options)
-      : client_(client), options_(options) {}
+      : client_(client),
+        options_(options),
+        clock_(options.clock != nullptr ? *options.clock : RealClock()) {}
 
   absl::Status Start(absl::Duration sync_timeout) {
     claims_ = client::NewInformer(client_, "ResourceClaim");
@@ -48,7 +48,8 @@ class DraMonitor::Impl {
     }
     if (options_.warn_classes) {
       recorder_ = std::make_unique<client::EventRecorder>(
-          client_, client::EventRecorderOptions{"draplane-dra-monitor"});
+          client_, client::EventRecorderOptions{
+                       .component = "draplane-dra-monitor", .clock = &clock_});
       MarkDirty();
       warn_thread_ = std::thread([this] { WarnLoop(); });
     }
@@ -61,10 +62,10 @@ class DraMonitor::Impl {
   void Stop() {
     collector_.reset();
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       stopping_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
     if (warn_thread_.joinable()) warn_thread_.join();
     for (client::Informer* i : {claims_.get(), slices_.get(), classes_.get()}) {
       if (i != nullptr) i->Stop();
@@ -73,14 +74,14 @@ class DraMonitor::Impl {
   }
 
   Inventory CurrentInventory() {
-    std::lock_guard<std::mutex> lock(inventory_mu_);
+    absl::MutexLock lock(&inventory_mu_);
     return inventory_.Compute(slices_->List(), classes_->List(),
                               claims_->List());
   }
 
   std::vector<prometheus::MetricFamily> Collect() {
     std::vector<client::ObjectPtr> claims = claims_->List();
-    absl::Time now = absl::Now();
+    absl::Time now = clock_.Now();
     std::map<std::string, ClaimCounts> by_ns;
     for (const client::ObjectPtr& o : claims) {
       const auto& c = std::get<api::ResourceClaim>(o->value);
@@ -111,7 +112,7 @@ class DraMonitor::Impl {
     }
     Inventory inv;
     {
-      std::lock_guard<std::mutex> lock(inventory_mu_);
+      absl::MutexLock lock(&inventory_mu_);
       inv = inventory_.Compute(slices_->List(), classes_->List(), claims);
     }
     std::map<std::vector<std::string>, double> available, in_use;
@@ -151,25 +152,31 @@ class DraMonitor::Impl {
  private:
   void MarkDirty() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       dirty_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 
   void WarnLoop() {
-    std::unique_lock<std::mutex> lock(mu_);
     while (true) {
-      cv_.wait(lock, [this] { return stopping_ || dirty_; });
-      if (stopping_) return;
-      // Let a burst of changes (a driver publishing its slices) settle.
-      cv_.wait_for(lock, absl::ToChronoNanoseconds(options_.settle),
-                   [this] { return stopping_; });
-      if (stopping_) return;
-      dirty_ = false;
-      lock.unlock();
+      {
+        absl::MutexLock lock(&mu_);
+        clock_.WaitUntil(cv_, mu_, absl::InfiniteFuture(), [this] {
+          mu_.AssertHeld();
+          return stopping_ || dirty_;
+        });
+        if (stopping_) return;
+        // Let a burst of changes (a driver publishing its slices) settle.
+        if (clock_.WaitFor(cv_, mu_, options_.settle, [this] {
+              mu_.AssertHeld();
+              return stopping_;
+            })) {
+          return;
+        }
+        dirty_ = false;
+      }
       CheckClasses();
-      lock.lock();
     }
   }
 
@@ -221,17 +228,18 @@ class DraMonitor::Impl {
 
   client::Client* client_;
   DraMonitorOptions options_;
+  Clock& clock_;
   std::unique_ptr<client::Informer> claims_, slices_, classes_;
   std::unique_ptr<client::EventRecorder> recorder_;
   std::unique_ptr<metrics::Registry::Collector> collector_;
 
-  std::mutex inventory_mu_;
-  DeviceInventory inventory_;
+  absl::Mutex inventory_mu_;
+  DeviceInventory inventory_ ABSL_GUARDED_BY(inventory_mu_);
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool dirty_ = false;
-  bool stopping_ = false;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool dirty_ ABSL_GUARDED_BY(mu_) = false;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread warn_thread_;
   std::map<std::string, std::string> last_state_;  // class -> last outcome
 };

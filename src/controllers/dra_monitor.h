@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "clock/clock.h"
 #include "component_helpers/runnable.h"
 #include "controllers/device_inventory.h"
 #include "metrics/metrics.h"
@@ -41,6 +42,9 @@ struct DraMonitorOptions {
   bool warn_classes = true;
   // How long class and slice changes settle before classes are checked.
   absl::Duration settle = absl::Milliseconds(500);
+  // What the monitor reads (pending claims' ages) and waits on (null:
+  // RealClock()); outlives the monitor.
+  Clock* clock = nullptr;
 };
 
 class DraMonitor : public component_helpers::Runnable {

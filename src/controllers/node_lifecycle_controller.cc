@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
 #include "common/rfc3339.h"
@@ -68,7 +67,8 @@ class NodeLifecycleController::Impl {
     }
     if (options_.record_events) {
       recorder_ = std::make_unique<client::EventRecorder>(
-          client_, client::EventRecorderOptions{"node-controller"});
+          client_, client::EventRecorderOptions{.component = "node-controller",
+                                                .clock = &clock_});
     }
     thread_ = std::thread([this] { Loop(); });
     return absl::OkStatus();
@@ -76,10 +76,10 @@ class NodeLifecycleController::Impl {
 
   void Stop() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       stopping_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
     if (thread_.joinable()) thread_.join();
     for (client::Informer* i : {pods_.get(), leases_.get(), nodes_.get()}) {
       if (i != nullptr) i->Stop();
@@ -93,14 +93,18 @@ class NodeLifecycleController::Impl {
 
  private:
   void Loop() {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!stopping_) {
-      lock.unlock();
+    while (true) {
+      {
+        absl::MutexLock lock(&mu_);
+        if (stopping_) return;
+      }
       MonitorNodes();
       EvictPods();
-      lock.lock();
-      clock_.WaitFor(cv_, lock, options_.monitor_period,
-                     [this] { return stopping_; });
+      absl::MutexLock lock(&mu_);
+      clock_.WaitFor(cv_, mu_, options_.monitor_period, [this] {
+        mu_.AssertHeld();
+        return stopping_;
+      });
     }
   }
 
@@ -330,9 +334,9 @@ class NodeLifecycleController::Impl {
   std::unique_ptr<client::Informer> nodes_, leases_, pods_;
   std::unique_ptr<client::EventRecorder> recorder_;
   std::thread thread_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   // Loop thread only:
   std::map<std::string, Observed> observed_;
   std::set<std::string> evicted_uids_;

@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <set>
 #include <thread>
 #include <unordered_set>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "api/helpers/pod_claims.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
@@ -110,7 +109,8 @@ class ResourceClaimController::Impl {
   absl::Status Start(absl::Duration sync_timeout) {
     if (options_.record_events) {
       recorder_ = std::make_unique<client::EventRecorder>(
-          client_, client::EventRecorderOptions{"resource_claim"});
+          client_, client::EventRecorderOptions{.component = "resource_claim",
+                                                .clock = &clock_});
     }
     templates_ = client::NewInformer(client_, "ResourceClaimTemplate");
     claims_ = client::NewInformer(client_, "ResourceClaim");
@@ -161,10 +161,10 @@ class ResourceClaimController::Impl {
   void Stop() {
     collector_.reset();
     {
-      std::lock_guard<std::mutex> lock(leak_mu_);
+      absl::MutexLock lock(&leak_mu_);
       leak_stop_ = true;
     }
-    leak_cv_.notify_all();
+    leak_cv_.SignalAll();
     if (leak_thread_.joinable()) leak_thread_.join();
     queue_.ShutDown();
     for (auto& t : workers_) t.join();
@@ -201,7 +201,7 @@ class ResourceClaimController::Impl {
   void EnqueuePod(const api::Pod& pod, bool deleted) {
     if (pod.spec.resource_claims.empty()) return;
     if (deleted) {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       deleted_uids_.Add(pod.metadata.uid);
     }
     if (!PodNeedsClaims(pod, deleted)) {
@@ -269,7 +269,7 @@ class ResourceClaimController::Impl {
     // And the pods using it may have work now.
     std::vector<std::string> pods;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       auto it = pods_by_claim_.find(key);
       if (it != pods_by_claim_.end())
         pods.assign(it->second.begin(), it->second.end());
@@ -295,7 +295,7 @@ class ResourceClaimController::Impl {
         }
       }
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     std::vector<std::string>& indexed = claims_of_pod_[pod_key];
     for (const std::string& k : indexed) {
       auto it = pods_by_claim_.find(k);
@@ -320,7 +320,7 @@ class ResourceClaimController::Impl {
     if (a == claim.metadata.annotations.end()) return;
     std::optional<api::OwnerPod> owner = api::OwningPod(claim);
     if (!owner.has_value()) return;
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     std::string key = StrCat(owner->uid, "/", a->second);
     if (present) {
       owned_[key] = claim.metadata.name;
@@ -331,7 +331,7 @@ class ResourceClaimController::Impl {
   }
 
   std::string OwnedClaim(const std::string& pod_uid, const std::string& entry) {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = owned_.find(StrCat(pod_uid, "/", entry));
     return it == owned_.end() ? "" : it->second;
   }
@@ -547,7 +547,7 @@ class ResourceClaimController::Impl {
   absl::StatusOr<bool> KeepReservation(
       const std::string& ns, const api::ResourceClaimConsumerReference& r) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       if (deleted_uids_.Has(r.uid)) return false;
     }
     client::ObjectPtr cached = pods_->Get(ns, r.name);
@@ -652,12 +652,18 @@ class ResourceClaimController::Impl {
   // ----------------------------------------------------------- leak check
 
   void LeakLoop() {
-    std::unique_lock<std::mutex> lock(leak_mu_);
-    while (!clock_.WaitFor(leak_cv_, lock, options_.leak_check_period,
-                           [this] { return leak_stop_; })) {
-      lock.unlock();
+    while (true) {
+      {
+        absl::MutexLock lock(&leak_mu_);
+        if (clock_.WaitFor(leak_cv_, leak_mu_, options_.leak_check_period,
+                           [this] {
+                             leak_mu_.AssertHeld();
+                             return leak_stop_;
+                           })) {
+          return;
+        }
+      }
       LeakCheck();
-      lock.lock();
     }
   }
 
@@ -780,11 +786,14 @@ class ResourceClaimController::Impl {
   std::unique_ptr<client::Informer> pods_;
   std::vector<std::thread> workers_;
 
-  std::mutex mu_;
-  std::map<std::string, std::string> owned_;  // "<pod uid>/<entry>" -> claim
-  std::map<std::string, std::set<std::string>> pods_by_claim_;
-  std::map<std::string, std::vector<std::string>> claims_of_pod_;
-  DeletedUids deleted_uids_;
+  absl::Mutex mu_;
+  // "<pod uid>/<entry>" -> claim
+  std::map<std::string, std::string> owned_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::set<std::string>> pods_by_claim_
+      ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::vector<std::string>> claims_of_pod_
+      ABSL_GUARDED_BY(mu_);
+  DeletedUids deleted_uids_ ABSL_GUARDED_BY(mu_);
 
   std::atomic<int64_t> created_{0};
   std::atomic<int64_t> num_claims_{0};
@@ -795,9 +804,9 @@ class ResourceClaimController::Impl {
 
   prometheus::Counter* leaked_counter_ = nullptr;
   std::thread leak_thread_;
-  std::mutex leak_mu_;
-  std::condition_variable leak_cv_;
-  bool leak_stop_ = false;
+  absl::Mutex leak_mu_;
+  absl::CondVar leak_cv_;
+  bool leak_stop_ ABSL_GUARDED_BY(leak_mu_) = false;
   std::map<std::string, std::string> suspects_;  // leak thread only
 };
 

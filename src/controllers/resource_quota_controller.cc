@@ -1,14 +1,12 @@
 #include "controllers/resource_quota_controller.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
 
-#include "absl/time/clock.h"
+#include "absl/synchronization/mutex.h"
 #include "api/helpers/quota_usage.h"
 #include "client/informer.h"
 #include "common/str_cat.h"
@@ -19,7 +17,9 @@ namespace draplane::controllers {
 class ResourceQuotaController::Impl {
  public:
   Impl(client::Client* client, ResourceQuotaControllerOptions options)
-      : client_(client), options_(options) {}
+      : client_(client),
+        options_(options),
+        clock_(options.clock != nullptr ? *options.clock : RealClock()) {}
 
   absl::Status Start(absl::Duration sync_timeout) {
     quotas_ = client::NewInformer(client_, "ResourceQuota");
@@ -56,10 +56,10 @@ class ResourceQuotaController::Impl {
 
   void Stop() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       stopping_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
     if (thread_.joinable()) thread_.join();
     for (client::Informer* i : {quotas_.get(), claims_.get()}) {
       if (i != nullptr) i->Stop();
@@ -71,27 +71,28 @@ class ResourceQuotaController::Impl {
  private:
   void MarkDirty(const std::string& ns) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       dirty_.insert(ns);
     }
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 
   void Loop() {
-    absl::Time next_resync = absl::Now() + options_.resync;
-    std::unique_lock<std::mutex> lock(mu_);
+    absl::Time next_resync = clock_.Now() + options_.resync;
     while (true) {
-      cv_.wait_for(lock,
-                   absl::ToChronoNanoseconds(std::max(
-                       absl::ZeroDuration(), next_resync - absl::Now())),
-                   [this] { return stopping_ || !dirty_.empty(); });
-      if (stopping_) return;
-      std::set<std::string> namespaces = std::move(dirty_);
-      dirty_.clear();
-      const bool resync = absl::Now() >= next_resync;
-      lock.unlock();
-      if (resync) {
-        next_resync = absl::Now() + options_.resync;
+      std::set<std::string> namespaces;
+      {
+        absl::MutexLock lock(&mu_);
+        clock_.WaitUntil(cv_, mu_, next_resync, [this] {
+          mu_.AssertHeld();
+          return stopping_ || !dirty_.empty();
+        });
+        if (stopping_) return;
+        namespaces = std::move(dirty_);
+        dirty_.clear();
+      }
+      if (clock_.Now() >= next_resync) {
+        next_resync = clock_.Now() + options_.resync;
         for (const client::ObjectPtr& q : quotas_->List()) {
           namespaces.insert(q->metadata()->namespace_);
         }
@@ -100,12 +101,14 @@ class ResourceQuotaController::Impl {
       for (const std::string& ns : namespaces) {
         if (!Sync(ns)) retry.insert(ns);
       }
-      lock.lock();
       if (!retry.empty()) {
         // A conflict or an error: again after a short pause.
+        absl::MutexLock lock(&mu_);
         dirty_.insert(retry.begin(), retry.end());
-        cv_.wait_for(lock, std::chrono::milliseconds(100),
-                     [this] { return stopping_; });
+        clock_.WaitFor(cv_, mu_, kRetryPause, [this] {
+          mu_.AssertHeld();
+          return stopping_;
+        });
       }
     }
   }
@@ -162,14 +165,18 @@ class ResourceQuotaController::Impl {
     return ok;
   }
 
+  // After a failed write, the namespace is synced again this much later.
+  static constexpr absl::Duration kRetryPause = absl::Milliseconds(100);
+
   client::Client* client_;
   ResourceQuotaControllerOptions options_;
+  Clock& clock_;
   std::unique_ptr<client::Informer> quotas_, claims_;
   std::thread thread_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
-  std::set<std::string> dirty_;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::set<std::string> dirty_ ABSL_GUARDED_BY(mu_);
   std::atomic<int64_t> writes_{0};
 };
 

@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "clock/clock.h"
 #include "component_helpers/runnable.h"
 
 namespace draplane::controllers {
@@ -26,6 +27,9 @@ namespace draplane::controllers {
 struct ResourceQuotaControllerOptions {
   // Upstream --resource-quota-sync-period.
   absl::Duration resync = absl::Minutes(5);
+  // What the resync period runs on (null: RealClock()); outlives the
+  // controller.
+  Clock* clock = nullptr;
 };
 
 class ResourceQuotaController : public component_helpers::Runnable {

@@ -344,7 +344,7 @@ GpuFacts* FakeDeviceBackend::FindGpu(std::string_view uuid) {
 }
 
 absl::StatusOr<NodeGpuFacts> FakeDeviceBackend::Discover() {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (!discover_error_.ok()) return discover_error_;
   return facts_;
 }
@@ -352,7 +352,7 @@ absl::StatusOr<NodeGpuFacts> FakeDeviceBackend::Discover() {
 absl::StatusOr<MigDeviceFacts> FakeDeviceBackend::CreateMigDevice(
     std::string_view parent_uuid, uint32_t gi_profile_id,
     uint32_t placement_start) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   GpuFacts* gpu = FindGpu(parent_uuid);
   if (gpu == nullptr) {
     return absl::NotFoundError(StrCat("no GPU with UUID ", parent_uuid));
@@ -418,7 +418,7 @@ absl::StatusOr<MigDeviceFacts> FakeDeviceBackend::CreateMigDevice(
 absl::Status FakeDeviceBackend::DestroyMigDevice(std::string_view parent_uuid,
                                                  uint32_t gpu_instance_id,
                                                  uint32_t compute_instance_id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   GpuFacts* gpu = FindGpu(parent_uuid);
   if (gpu == nullptr) {
     return absl::NotFoundError(StrCat("no GPU with UUID ", parent_uuid));
@@ -440,7 +440,7 @@ absl::Status FakeDeviceBackend::DestroyMigDevice(std::string_view parent_uuid,
 
 absl::Status FakeDeviceBackend::SetTimeSlice(std::string_view gpu_uuid,
                                              TimeSliceInterval interval) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (FindGpu(gpu_uuid) == nullptr) {
     return absl::NotFoundError(StrCat("no GPU with UUID ", gpu_uuid));
   }
@@ -449,7 +449,7 @@ absl::Status FakeDeviceBackend::SetTimeSlice(std::string_view gpu_uuid,
 }
 
 absl::Status FakeDeviceBackend::StartMpsDaemon(const MpsDaemonSpec& spec) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (const std::string& uuid : spec.device_uuids) {
     bool known = FindGpu(uuid) != nullptr;
     for (const GpuFacts& g : facts_.gpus) {
@@ -464,46 +464,46 @@ absl::Status FakeDeviceBackend::StartMpsDaemon(const MpsDaemonSpec& spec) {
 }
 
 absl::Status FakeDeviceBackend::StopMpsDaemon(const MpsDaemonSpec& spec) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   mps_daemons_.erase(spec.pipe_dir);
   return absl::OkStatus();
 }
 
 std::map<std::string, MpsDaemonSpec> FakeDeviceBackend::mps_daemons() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return mps_daemons_;
 }
 
 TimeSliceInterval FakeDeviceBackend::time_slice(
     std::string_view gpu_uuid) const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = time_slices_.find(gpu_uuid);
   return it == time_slices_.end() ? TimeSliceInterval::kDefault : it->second;
 }
 
 void FakeDeviceBackend::InjectXid(uint32_t gpu_index, uint32_t xid) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (gpu_index < facts_.gpus.size())
     facts_.gpus[gpu_index].xids.push_back(xid);
 }
 
 void FakeDeviceBackend::SetLost(uint32_t gpu_index, bool lost) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (gpu_index < facts_.gpus.size()) facts_.gpus[gpu_index].lost = lost;
 }
 
 void FakeDeviceBackend::SetDiscoverError(absl::Status error) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   discover_error_ = std::move(error);
 }
 
 int FakeDeviceBackend::mig_creations() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return creations_;
 }
 
 int FakeDeviceBackend::mig_destructions() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return destructions_;
 }
 

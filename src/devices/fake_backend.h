@@ -26,12 +26,12 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "devices/device_backend.h"
 #include "devices/gpu_facts.h"
 
@@ -93,7 +93,7 @@ class FakeDeviceBackend : public DeviceBackend {
  private:
   GpuFacts* FindGpu(std::string_view uuid);  // REQUIRES: mu_ held
 
-  mutable std::mutex mu_;
+  mutable absl::Mutex mu_;
   NodeGpuFacts facts_;
   absl::Status discover_error_;
   int next_uuid_ = 0;

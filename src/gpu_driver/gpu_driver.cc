@@ -248,7 +248,7 @@ absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Start(
 }
 
 absl::Status GpuDriver::Reconcile() {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto facts = backend_->Discover();
   if (!facts.ok()) return facts.status();
   facts_ = *std::move(facts);
@@ -311,10 +311,10 @@ absl::Status GpuDriver::Reconcile() {
 
 absl::Status GpuDriver::Save() { return checkpoint_file_.Write(checkpoint_); }
 
-std::shared_ptr<std::mutex> GpuDriver::ClaimLock(const std::string& uid) {
-  std::lock_guard lock(mu_);
+std::shared_ptr<absl::Mutex> GpuDriver::ClaimLock(const std::string& uid) {
+  absl::MutexLock lock(&mu_);
   auto& m = claim_locks_[uid];
-  if (!m) m = std::make_shared<std::mutex>();
+  if (!m) m = std::make_shared<absl::Mutex>();
   return m;
 }
 
@@ -423,8 +423,8 @@ kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
   const std::string& uid = claim.metadata.uid;
   const std::string display =
       StrCat(claim.metadata.namespace_, "/", claim.metadata.name, ":", uid);
-  const std::shared_ptr<std::mutex> claim_mutex = ClaimLock(uid);
-  std::lock_guard claim_lock(*claim_mutex);
+  const std::shared_ptr<absl::Mutex> claim_mutex = ClaimLock(uid);
+  absl::MutexLock claim_lock(claim_mutex.get());
   auto fail = [&](const absl::Status& s) {
     if (errors_ != nullptr) errors_->Increment();
     kubelet_plugin::PrepareResult r;
@@ -449,7 +449,7 @@ kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
     if (r.driver == options_.driver_name) mine.push_back(r.device);
   }
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = checkpoint_.claims.find(uid);
     if (it != checkpoint_.claims.end() &&
         it->second.state == ClaimState::kPrepareCompleted) {
@@ -490,7 +490,7 @@ kubelet_plugin::PrepareResult GpuDriver::PrepareResourceClaim(
   std::vector<PreparedDeviceRecord> made;
   std::vector<devices::MpsDaemonSpec> daemons;
   auto prepared = PrepareDevices(claim, made, daemons);
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   ClaimRecord& record = checkpoint_.claims[uid];
   if (!prepared.ok()) {
     // Undo what this attempt created; the record stays PrepareStarted so
@@ -517,7 +517,7 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
   std::vector<nvidia_config::AllocatedDeviceRef> refs;
   std::vector<const api::DeviceRequestAllocationResult*> results;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (const auto& r : allocation.devices.results) {
       if (r.driver != options_.driver_name) continue;
       if (r.pool != options_.node_name) {
@@ -645,9 +645,9 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
 
 absl::Status GpuDriver::UnprepareResourceClaim(
     const kubelet_plugin::ClaimRef& claim) {
-  const std::shared_ptr<std::mutex> claim_mutex = ClaimLock(claim.uid);
-  std::lock_guard claim_lock(*claim_mutex);
-  std::lock_guard lock(mu_);
+  const std::shared_ptr<absl::Mutex> claim_mutex = ClaimLock(claim.uid);
+  absl::MutexLock claim_lock(claim_mutex.get());
+  absl::MutexLock lock(&mu_);
   auto it = checkpoint_.claims.find(claim.uid);
   if (it == checkpoint_.claims.end()) return absl::OkStatus();
   absl::Status s = it->second.state == ClaimState::kPrepareCompleted
@@ -667,7 +667,7 @@ absl::Status GpuDriver::UnprepareResourceClaim(
 absl::StatusOr<std::vector<api::ResourceSliceSpec>> GpuDriver::DesiredSlices() {
   auto facts = backend_->Discover();
   if (!facts.ok()) return facts.status();
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   facts_ = *std::move(facts);
   // MIG devices the driver created do not change what is published: the
   // partitionable model publishes placements, not instances.
@@ -686,7 +686,7 @@ absl::StatusOr<std::vector<api::ResourceSliceSpec>> GpuDriver::DesiredSlices() {
 absl::StatusOr<int> GpuDriver::CleanupStaleClaims(client::Client& api) {
   std::vector<kubelet_plugin::ClaimRef> stale;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (const auto& [uid, c] : checkpoint_.claims) {
       if (c.state == ClaimState::kPrepareStarted) {
         stale.push_back({c.namespace_, c.name, uid});
@@ -709,7 +709,7 @@ absl::StatusOr<int> GpuDriver::CleanupStaleClaims(client::Client& api) {
 }
 
 std::vector<std::string> GpuDriver::Claims(ClaimState state) const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   std::vector<std::string> out;
   for (const auto& [uid, c] : checkpoint_.claims) {
     if (c.state == state) out.push_back(uid);
@@ -718,7 +718,7 @@ std::vector<std::string> GpuDriver::Claims(ClaimState state) const {
 }
 
 std::vector<kubelet_plugin::ClaimRef> GpuDriver::CheckpointedClaims() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   std::vector<kubelet_plugin::ClaimRef> out;
   for (const auto& [uid, c] : checkpoint_.claims) {
     out.push_back({c.namespace_, c.name, uid});

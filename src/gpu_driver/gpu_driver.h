@@ -23,11 +23,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "api/resource_types.h"
 #include "client/client.h"
 #include "devices/device_backend.h"
@@ -98,12 +98,14 @@ class GpuDriver : public kubelet_plugin::DraDriver {
   // <plugin dir>/mps/<id>: one MPS daemon's pipe, shm and log directories.
   std::string MpsRoot(const std::string& id) const;
   // Destroys the MIG devices a half-prepared claim may have created.
-  absl::Status RollBack(const std::string& uid, const ClaimRecord& record);
-  absl::Status UndoPrepared(const ClaimRecord& record);
-  absl::Status Save();  // REQUIRES: mu_ held
+  absl::Status RollBack(const std::string& uid, const ClaimRecord& record)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status UndoPrepared(const ClaimRecord& record)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status Save() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The lock of one claim; held by a shared_ptr so that dropping it from
   // the map while a caller holds it is safe.
-  std::shared_ptr<std::mutex> ClaimLock(const std::string& uid);
+  std::shared_ptr<absl::Mutex> ClaimLock(const std::string& uid);
 
   const GpuDriverOptions options_;
   devices::DeviceBackend* const backend_;
@@ -111,11 +113,12 @@ class GpuDriver : public kubelet_plugin::DraDriver {
   const CheckpointFile checkpoint_file_;
   prometheus::Counter* errors_ = nullptr;  // dra_plugin_errors_total
 
-  mutable std::mutex mu_;
-  Checkpoint checkpoint_;         // guarded by mu_
-  devices::NodeDevices devices_;  // guarded by mu_
-  devices::NodeGpuFacts facts_;   // guarded by mu_
-  std::map<std::string, std::shared_ptr<std::mutex>> claim_locks_;  // mu_
+  mutable absl::Mutex mu_;
+  Checkpoint checkpoint_ ABSL_GUARDED_BY(mu_);
+  devices::NodeDevices devices_ ABSL_GUARDED_BY(mu_);
+  devices::NodeGpuFacts facts_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::shared_ptr<absl::Mutex>> claim_locks_
+      ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace draplane::gpu_driver

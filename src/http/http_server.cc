@@ -9,13 +9,12 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <condition_variable>
 #include <list>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
 #include "common/str_cat.h"
 
 namespace draplane::http {
@@ -219,9 +218,9 @@ class HttpServerImpl : public HttpServer {
     }
     std::list<Worker> workers;
     {
-      std::unique_lock lock(mu_);
+      absl::MutexLock lock(&mu_);
       for (int fd : open_fds_) ::shutdown(fd, SHUT_RDWR);
-      idle_.wait(lock, [this] { return connections_ == 0; });
+      while (connections_ != 0) idle_.Wait(&mu_);
       workers.swap(workers_);
     }
     // Joined, not detached: no connection thread (with its TLS state)
@@ -238,7 +237,7 @@ class HttpServerImpl : public HttpServer {
       if (stopping_) break;
       if (ec) continue;
       socket.set_option(tcp::no_delay(true), ec);
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       // Reap the threads of finished connections.
       for (auto it = workers_.begin(); it != workers_.end();) {
         if (it->done->load()) {
@@ -265,7 +264,7 @@ class HttpServerImpl : public HttpServer {
     // Deregistered while the descriptor is still open, so Stop() never
     // shuts down a reused descriptor.
     auto forget = [&] {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       open_fds_.erase(fd);
     };
     if (tls_) {
@@ -283,8 +282,8 @@ class HttpServerImpl : public HttpServer {
       socket.shutdown(tcp::socket::shutdown_send, ec);
       forget();
     }
-    std::lock_guard lock(mu_);
-    if (--connections_ == 0) idle_.notify_all();
+    absl::MutexLock lock(&mu_);
+    if (--connections_ == 0) idle_.SignalAll();
   }
 
   template <class Stream>
@@ -332,15 +331,16 @@ class HttpServerImpl : public HttpServer {
   uint16_t port_ = 0;
   std::atomic<bool> stopping_{false};
   std::thread accept_thread_;
-  std::mutex mu_;
-  std::condition_variable idle_;
-  int connections_ = 0;
-  std::set<int> open_fds_;
+  absl::Mutex mu_;
+  absl::CondVar idle_;
+  int connections_ ABSL_GUARDED_BY(mu_) = 0;
+  std::set<int> open_fds_ ABSL_GUARDED_BY(mu_);
   struct Worker {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
   };
-  std::list<Worker> workers_;  // connection threads, joined when done
+  // Connection threads, joined when done.
+  std::list<Worker> workers_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace

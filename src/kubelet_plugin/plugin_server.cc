@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <mutex>
 #include <variant>
 
+#include "absl/synchronization/mutex.h"
 #include "api/object.h"
 #include "common/str_cat.h"
 #include "proto/dra_v1.grpc.pb.h"
@@ -231,7 +231,7 @@ class PluginServer::Impl : public pluginregistration::Registration::Service {
   grpc::Status NotifyRegistrationStatus(
       grpc::ServerContext*, const pluginregistration::RegistrationStatus* s,
       pluginregistration::RegistrationStatusResponse*) override {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     status_ = RegistrationStatus{s->plugin_registered(), s->error()};
     if (!s->plugin_registered()) {
       return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
@@ -245,7 +245,7 @@ class PluginServer::Impl : public pluginregistration::Registration::Service {
     return registration_socket_;
   }
   std::optional<RegistrationStatus> status() const {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     return status_;
   }
 
@@ -257,8 +257,8 @@ class PluginServer::Impl : public pluginregistration::Registration::Service {
   DraServiceV1beta1 v1beta1_;
   std::unique_ptr<grpc::Server> dra_server_;
   std::unique_ptr<grpc::Server> registration_server_;
-  mutable std::mutex mu_;
-  std::optional<RegistrationStatus> status_;  // guarded by mu_
+  mutable absl::Mutex mu_;
+  std::optional<RegistrationStatus> status_ ABSL_GUARDED_BY(mu_);
 };
 
 absl::StatusOr<std::unique_ptr<PluginServer>> PluginServer::Start(

@@ -7,8 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 
+#include "absl/synchronization/mutex.h"
 #include "api/object.h"
 #include "gtest/gtest.h"
 #include "kubelet_plugin/plugin_client.h"
@@ -21,7 +21,7 @@ namespace {
 class RecordingDriver : public DraDriver {
  public:
   PrepareResult PrepareResourceClaim(const api::ResourceClaim& claim) override {
-    std::lock_guard lock(mu);
+    absl::MutexLock lock(&mu);
     prepared.push_back(claim.metadata.name);
     PrepareResult r;
     if (claim.metadata.name == "refused") {
@@ -39,11 +39,11 @@ class RecordingDriver : public DraDriver {
     return r;
   }
   absl::Status UnprepareResourceClaim(const ClaimRef& claim) override {
-    std::lock_guard lock(mu);
+    absl::MutexLock lock(&mu);
     unprepared.push_back(claim.uid);
     return absl::OkStatus();
   }
-  std::mutex mu;
+  absl::Mutex mu;
   std::vector<std::string> prepared;
   std::vector<std::string> unprepared;
 };

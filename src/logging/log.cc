@@ -8,6 +8,7 @@
 #include <mutex>
 #include <utility>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "common/go_strconv.h"
 #include "fmt/format.h"
@@ -18,7 +19,8 @@
 
 namespace draplane::logging {
 
-// Collects records for a ScopedCapture.
+// Collects records for a ScopedCapture. spdlog's sinks lock a std::mutex
+// of their own (a third-party adapter's lock, outside the annotations).
 class ScopedCapture::Sink : public spdlog::sinks::base_sink<std::mutex> {
  public:
   std::vector<std::string> Lines() {
@@ -43,9 +45,9 @@ namespace {
 struct State {
   std::atomic<int> verbosity{0};
   std::atomic<Format> format{Format::kText};
-  std::mutex sink_mu;
+  absl::Mutex sink_mu;
   std::shared_ptr<spdlog::logger> stderr_logger;
-  std::shared_ptr<ScopedCapture::Sink> capture;  // guarded by sink_mu
+  std::shared_ptr<ScopedCapture::Sink> capture ABSL_GUARDED_BY(sink_mu);
 };
 
 State& GetState() {
@@ -102,7 +104,7 @@ void Write(Severity severity, int verbosity, const Message& message,
   std::string line =
       FormatRecord(state.format.load(std::memory_order_relaxed), severity,
                    verbosity, absl::Now(), ThreadId(), message, fields);
-  std::lock_guard<std::mutex> lock(state.sink_mu);
+  absl::MutexLock lock(&state.sink_mu);
   if (state.capture != nullptr) {
     state.capture->log(spdlog::details::log_msg(spdlog::string_view_t(),
                                                 spdlog::level::info, line));
@@ -216,14 +218,14 @@ void Verbose::Info(Message message, Fields fields) const {
 
 ScopedCapture::ScopedCapture() : sink_(std::make_shared<Sink>()) {
   State& state = GetState();
-  std::lock_guard<std::mutex> lock(state.sink_mu);
+  absl::MutexLock lock(&state.sink_mu);
   previous_ = std::move(state.capture);
   state.capture = sink_;
 }
 
 ScopedCapture::~ScopedCapture() {
   State& state = GetState();
-  std::lock_guard<std::mutex> lock(state.sink_mu);
+  absl::MutexLock lock(&state.sink_mu);
   if (state.capture == sink_) state.capture = std::move(previous_);
 }
 

@@ -1,12 +1,11 @@
 #include "node_agent/node_agent.h"
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <set>
 #include <thread>
 
 #include "absl/strings/numbers.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "api/helpers/pod_claims.h"
 #include "api/object.h"
@@ -26,8 +25,6 @@ namespace {
 
 using api::Json;
 using kubelet_plugin::ClaimRef;
-
-std::string Now() { return Rfc3339(absl::Now()); }
 
 absl::StatusOr<api::Object> Decode(const Json& json) {
   auto decoded = api::DecodeObject(json);
@@ -67,10 +64,11 @@ class NodeAgent::Impl {
   Impl(const NodeAgentOptions& options, client::Client* api,
        devices::DeviceBackend* backend)
       : options_(options),
+        clock_(options.clock != nullptr ? *options.clock : RealClock()),
         api_(api),
         backend_(backend),
         publisher_(api, devices::kNvidiaGpuDriver, options.node_name),
-        queue_(absl::Milliseconds(200), absl::Seconds(30)) {}
+        queue_(absl::Milliseconds(200), absl::Seconds(30), &clock_) {}
 
   absl::Status Start() {
     const std::string root = options_.root_dir;
@@ -118,7 +116,8 @@ class NodeAgent::Impl {
       if (!client.ok()) return client.status();
       plugin_ = *std::move(client);
       events_ = std::make_unique<client::EventRecorder>(
-          api_, client::EventRecorderOptions{"kubelet"});
+          api_, client::EventRecorderOptions{.component = "kubelet",
+                                             .clock = &clock_});
       client::InformerOptions io;
       io.kind = &client::Kind("Pod");
       io.field_selector = StrCat("spec.nodeName=", options_.node_name);
@@ -145,11 +144,11 @@ class NodeAgent::Impl {
 
   void Stop() {
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       if (stopped_) return;
       stopped_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
     queue_.ShutDown();
     if (pods_) pods_->Stop();
     for (std::thread& t : threads_) t.join();
@@ -161,7 +160,7 @@ class NodeAgent::Impl {
   }
 
   absl::StatusOr<int64_t> PublishNow() {
-    std::lock_guard lock(publish_mu_);
+    absl::MutexLock lock(&publish_mu_);
     auto slices = driver_->DesiredSlices();
     if (!slices.ok()) return slices.status();
     return publisher_.Publish(*std::move(slices));
@@ -173,9 +172,11 @@ class NodeAgent::Impl {
  private:
   // Waits `period` or until Stop(); false when stopped.
   bool Sleep(absl::Duration period) {
-    std::unique_lock lock(mu_);
-    return !cv_.wait_for(lock, absl::ToChronoMilliseconds(period),
-                         [this] { return stopped_; });
+    absl::MutexLock lock(&mu_);
+    return !clock_.WaitFor(cv_, mu_, period, [this] {
+      mu_.AssertHeld();
+      return stopped_;
+    });
   }
 
   absl::Status EnsureNode() {
@@ -219,11 +220,11 @@ class NodeAgent::Impl {
   // does not say so (at start, and after the node lifecycle controller
   // marked it Unknown while this agent was away).
   absl::Status Heartbeat() {
-    const std::string now = Now();
+    const std::string now = Rfc3339(clock_.Now());
     Json patch = {{"spec",
                    {{"holderIdentity", options_.node_name},
                     {"leaseDurationSeconds", 40},
-                    {"renewTime", Rfc3339Micro(absl::Now())}}}};
+                    {"renewTime", Rfc3339Micro(clock_.Now())}}}};
     auto renewed = api_->Patch(client::Kind("Lease"), "kube-node-lease",
                                options_.node_name, client::PatchType::kMerge,
                                api::DumpJson(patch));
@@ -278,7 +279,7 @@ class NodeAgent::Impl {
   }
 
   void DeviceLoop() {
-    absl::Time next_cleanup = absl::Now() + options_.stale_claim_period;
+    absl::Time next_cleanup = clock_.Now() + options_.stale_claim_period;
     while (Sleep(options_.device_poll_period)) {
       if (auto s = PublishNow(); !s.ok()) {
         logging::Error("Publishing ResourceSlices failed",
@@ -291,8 +292,8 @@ class NodeAgent::Impl {
                          {{"node", options_.node_name}, {"err", s}});
         }
       }
-      if (absl::Now() >= next_cleanup) {
-        next_cleanup = absl::Now() + options_.stale_claim_period;
+      if (clock_.Now() >= next_cleanup) {
+        next_cleanup = clock_.Now() + options_.stale_claim_period;
         (void)driver_->CleanupStaleClaims(*api_);
       }
     }
@@ -335,7 +336,7 @@ class NodeAgent::Impl {
   absl::Status Unprepare(const std::string& key) {
     PreparedPod pod;
     {
-      std::lock_guard lock(pods_mu_);
+      absl::MutexLock lock(&pods_mu_);
       auto it = prepared_.find(key);
       if (it == prepared_.end()) return absl::OkStatus();
       pod = it->second;
@@ -347,7 +348,7 @@ class NodeAgent::Impl {
         if (!s.ok()) return s;
       }
     }
-    std::lock_guard lock(pods_mu_);
+    absl::MutexLock lock(&pods_mu_);
     prepared_.erase(key);
     return absl::OkStatus();
   }
@@ -364,7 +365,7 @@ class NodeAgent::Impl {
     const auto& pod = std::get<api::Pod>(object->value);
     bool replaced = false;
     {
-      std::lock_guard lock(pods_mu_);
+      absl::MutexLock lock(&pods_mu_);
       auto it = prepared_.find(key);
       replaced = it != prepared_.end() && it->second.uid != pod.metadata.uid;
     }
@@ -443,7 +444,7 @@ class NodeAgent::Impl {
       prepared = *std::move(results);
     }
     {
-      std::lock_guard lock(pods_mu_);
+      absl::MutexLock lock(&pods_mu_);
       prepared_[key] = PreparedPod{pod.metadata.uid, refs};
     }
     if (absl::Status s = MarkRunning(pod, uid_by_entry, prepared); !s.ok()) {
@@ -456,8 +457,8 @@ class NodeAgent::Impl {
   void EnqueueDueCompletions() {
     std::vector<std::string> due;
     {
-      std::lock_guard lock(pods_mu_);
-      const absl::Time now = absl::Now();
+      absl::MutexLock lock(&pods_mu_);
+      const absl::Time now = clock_.Now();
       for (auto it = completions_.begin(); it != completions_.end();) {
         if (it->second <= now) {
           due.push_back(it->first);
@@ -497,7 +498,7 @@ class NodeAgent::Impl {
             &exit_code)) {
       exit_code = 1;
     }
-    absl::Time started = absl::Now();
+    absl::Time started = clock_.Now();
     std::string started_text = Rfc3339(started);
     if (auto it = pod.status.unknown_fields.find("startTime");
         it != pod.status.unknown_fields.end() && it->is_string()) {
@@ -507,12 +508,12 @@ class NodeAgent::Impl {
         started_text = it->get<std::string>();
       }
     }
-    if (absl::Now() < started + duration) {
-      std::lock_guard lock(pods_mu_);
+    if (clock_.Now() < started + duration) {
+      absl::MutexLock lock(&pods_mu_);
       completions_[key] = started + duration;
       return absl::OkStatus();
     }
-    const std::string now = Now();
+    const std::string now = Rfc3339(clock_.Now());
     const Json statuses =
         ContainerStatuses(pod,
                           {{"terminated",
@@ -589,7 +590,7 @@ class NodeAgent::Impl {
       if (!s.ok()) return s.status();
     }
     if (pod.status.phase == "Running") return absl::OkStatus();
-    const std::string now = Now();
+    const std::string now = Rfc3339(clock_.Now());
     const Json statuses =
         ContainerStatuses(pod, {{"running", {{"startedAt", now}}}}, true);
     Json conditions = Json::array();
@@ -618,6 +619,7 @@ class NodeAgent::Impl {
   }
 
   const NodeAgentOptions options_;
+  Clock& clock_;
   client::Client* const api_;
   devices::DeviceBackend* const backend_;
   std::unique_ptr<gpu_driver::GpuDriver> driver_;
@@ -625,19 +627,21 @@ class NodeAgent::Impl {
   std::unique_ptr<kubelet_plugin::PluginClient> plugin_;
   std::unique_ptr<client::EventRecorder> events_;
   std::unique_ptr<client::Informer> pods_;
-  std::mutex publish_mu_;
-  kubelet_plugin::ResourceSlicePublisher publisher_;  // guarded by publish_mu_
+  absl::Mutex publish_mu_;
+  kubelet_plugin::ResourceSlicePublisher publisher_
+      ABSL_GUARDED_BY(publish_mu_);
   component_helpers::WorkQueue queue_;
   std::vector<std::thread> threads_;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopped_ = false;  // guarded by mu_
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
 
-  std::mutex pods_mu_;
-  std::map<std::string, PreparedPod> prepared_;  // by "ns/name"; pods_mu_
-  // When running pods with a simulated run time finish; pods_mu_.
-  std::map<std::string, absl::Time> completions_;
+  absl::Mutex pods_mu_;
+  // By "ns/name".
+  std::map<std::string, PreparedPod> prepared_ ABSL_GUARDED_BY(pods_mu_);
+  // When running pods with a simulated run time finish.
+  std::map<std::string, absl::Time> completions_ ABSL_GUARDED_BY(pods_mu_);
 };
 
 absl::StatusOr<std::unique_ptr<NodeAgent>> NodeAgent::Start(

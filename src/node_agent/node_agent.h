@@ -33,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "clock/clock.h"
 #include "devices/device_backend.h"
 #include "gpu_driver/gpu_driver.h"
 
@@ -72,6 +73,9 @@ struct NodeAgentOptions {
   absl::Duration heartbeat_period = absl::Seconds(10);
   absl::Duration device_poll_period = absl::Seconds(5);
   absl::Duration stale_claim_period = absl::Minutes(10);
+  // What the agent's timestamps, periods and simulated run times read and
+  // wait on (null: RealClock()); outlives the agent.
+  Clock* clock = nullptr;
 };
 
 class NodeAgent {

@@ -1,14 +1,13 @@
 #include "scheduler/scheduler.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <set>
 #include <thread>
 #include <utility>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "client/event_recorder.h"
@@ -122,32 +121,32 @@ class Scheduler::Impl {
   std::unique_ptr<ScoringPolicy> policy_;
   Clock& clock_;
 
-  std::mutex mu_;  // guards state_, cycle_, gated_
-  ClusterState state_;
-  SchedulingCycle cycle_;
+  absl::Mutex mu_;
+  ClusterState state_ ABSL_GUARDED_BY(mu_);
+  SchedulingCycle cycle_ ABSL_GUARDED_BY(mu_);
   // claim key -> pods waiting for it to exist
-  std::map<std::string, std::set<std::string>> gated_;
+  std::map<std::string, std::set<std::string>> gated_ ABSL_GUARDED_BY(mu_);
 
   SchedulingQueue queue_;
   std::vector<std::unique_ptr<Informer>> informers_;
   std::unique_ptr<client::LeaderElector> elector_;
 
-  std::mutex run_mu_;
-  bool scheduling_ = false;
-  bool stopped_ = false;
+  absl::Mutex run_mu_;
+  bool scheduling_ ABSL_GUARDED_BY(run_mu_) = false;
+  bool stopped_ ABSL_GUARDED_BY(run_mu_) = false;
   std::thread schedule_thread_;
   std::vector<std::thread> bind_threads_;
-  std::mutex bind_mu_;
-  std::condition_variable bind_cv_;
-  std::deque<BindTask> bind_tasks_;
-  bool bind_closed_ = false;
+  absl::Mutex bind_mu_;
+  absl::CondVar bind_cv_;
+  std::deque<BindTask> bind_tasks_ ABSL_GUARDED_BY(bind_mu_);
+  bool bind_closed_ ABSL_GUARDED_BY(bind_mu_) = false;
 
   std::unique_ptr<client::EventRecorder> recorder_;
   std::thread record_thread_;
-  std::mutex record_mu_;
-  std::condition_variable record_cv_;
-  std::deque<Record> records_;
-  bool record_closed_ = false;
+  absl::Mutex record_mu_;
+  absl::CondVar record_cv_;
+  std::deque<Record> records_ ABSL_GUARDED_BY(record_mu_);
+  bool record_closed_ ABSL_GUARDED_BY(record_mu_) = false;
 
   // Metrics (null without a registry).
   struct AttemptMetrics {
@@ -161,7 +160,7 @@ class Scheduler::Impl {
   prometheus::Histogram* allocation_duration_ = nullptr;
   // Pods by key -> when this scheduler first saw them pending (kept only
   // with metrics).
-  std::map<std::string, absl::Time> pending_since_;  // under mu_
+  std::map<std::string, absl::Time> pending_since_ ABSL_GUARDED_BY(mu_);
 
   std::atomic<int64_t> scheduled_{0}, unschedulable_{0}, errors_{0},
       attempts_{0}, gated_checks_{0}, allocate_calls_{0};
@@ -188,7 +187,7 @@ void Scheduler::Impl::OnPod(const client::ObjectPtr& object) {
                  pod.status.phase != "Succeeded" &&
                  pod.status.phase != "Failed" && Ours(pod);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     state_.SetPod(object);
     // Only the allocation-duration metric reads it.
     if (allocation_duration_ != nullptr && pending) {
@@ -208,7 +207,7 @@ void Scheduler::Impl::OnPodDelete(const client::ObjectPtr& object) {
   const auto& pod = std::get<api::Pod>(object->value);
   std::string key = ObjectKey(pod.metadata);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     state_.RemovePod(key);
     pending_since_.erase(key);
   }
@@ -223,7 +222,7 @@ void Scheduler::Impl::OnClaim(const client::ObjectPtr& old_object,
   std::string key = ObjectKey(claim.metadata);
   std::set<std::string> waiting;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     state_.SetClaim(object);
     auto it = gated_.find(key);
     if (it != gated_.end()) {
@@ -246,7 +245,7 @@ void Scheduler::Impl::OnClaim(const client::ObjectPtr& old_object,
 void Scheduler::Impl::OnClaimDelete(const client::ObjectPtr& object) {
   const auto& claim = std::get<api::ResourceClaim>(object->value);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     state_.RemoveClaim(ObjectKey(claim.metadata));
   }
   if (claim.status.allocation.has_value()) queue_.MoveAllToActiveOrBackoff();
@@ -257,7 +256,7 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
     client::EventHandler h;
     h.on_add = [this, set](const client::ObjectPtr& o) {
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        absl::MutexLock lock(&mu_);
         set(o, false);
       }
       queue_.MoveAllToActiveOrBackoff();
@@ -269,19 +268,20 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
         return;  // resync
       }
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        absl::MutexLock lock(&mu_);
         set(o, false);
       }
       queue_.MoveAllToActiveOrBackoff();
     };
     h.on_delete = [this, set](const client::ObjectPtr& o) {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       set(o, true);
     };
     return h;
   };
   AddInformer(client::Kind("Node"),
               cluster_event([this](const client::ObjectPtr& o, bool gone) {
+                mu_.AssertHeld();  // cluster_event's handlers hold it
                 if (gone) {
                   state_.RemoveNode(o->metadata()->name);
                 } else {
@@ -290,6 +290,7 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
               }));
   AddInformer(client::Kind("ResourceSlice"),
               cluster_event([this](const client::ObjectPtr& o, bool gone) {
+                mu_.AssertHeld();  // cluster_event's handlers hold it
                 if (gone) {
                   state_.RemoveSlice(o->metadata()->name);
                 } else {
@@ -298,6 +299,7 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
               }));
   AddInformer(client::Kind("DeviceClass"),
               cluster_event([this](const client::ObjectPtr& o, bool gone) {
+                mu_.AssertHeld();  // cluster_event's handlers hold it
                 if (gone) {
                   state_.RemoveDeviceClass(o->metadata()->name);
                 } else {
@@ -313,6 +315,7 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
     if (served.ok()) {
       AddInformer(client::Kind("DeviceTaintRule"),
                   cluster_event([this](const client::ObjectPtr& o, bool gone) {
+                    mu_.AssertHeld();  // cluster_event's handlers hold it
                     if (gone) {
                       state_.RemoveTaintRule(o->metadata()->name);
                     } else {
@@ -345,7 +348,8 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
   }
   if (options_.record_events) {
     recorder_ = std::make_unique<client::EventRecorder>(
-        client_, client::EventRecorderOptions{options_.scheduler_name});
+        client_, client::EventRecorderOptions{
+                     .component = options_.scheduler_name, .clock = &clock_});
   }
   record_thread_ = std::thread([this] { RecordLoop(); });
   if (options_.leader_election.has_value()) {
@@ -371,7 +375,7 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
 }
 
 void Scheduler::Impl::StartScheduling() {
-  std::lock_guard<std::mutex> lock(run_mu_);
+  absl::MutexLock lock(&run_mu_);
   if (scheduling_ || stopped_) return;
   scheduling_ = true;
   for (int i = 0; i < std::max(1, options_.bind_workers); ++i) {
@@ -381,15 +385,15 @@ void Scheduler::Impl::StartScheduling() {
 }
 
 void Scheduler::Impl::StopScheduling() {
-  std::lock_guard<std::mutex> lock(run_mu_);
+  absl::MutexLock lock(&run_mu_);
   stopped_ = true;
   queue_.Close();
   if (schedule_thread_.joinable()) schedule_thread_.join();
   {
-    std::lock_guard<std::mutex> bind_lock(bind_mu_);
+    absl::MutexLock bind_lock(&bind_mu_);
     bind_closed_ = true;
   }
-  bind_cv_.notify_all();
+  bind_cv_.SignalAll();
   for (auto& t : bind_threads_) t.join();
   bind_threads_.clear();
 }
@@ -399,10 +403,10 @@ void Scheduler::Impl::Stop() {
   if (elector_ != nullptr) elector_->Stop();
   for (auto& informer : informers_) informer->Stop();
   {
-    std::lock_guard<std::mutex> lock(record_mu_);
+    absl::MutexLock lock(&record_mu_);
     record_closed_ = true;
   }
-  record_cv_.notify_all();
+  record_cv_.SignalAll();
   if (record_thread_.joinable()) record_thread_.join();
   recorder_.reset();
 }
@@ -423,7 +427,7 @@ SchedulerStats Scheduler::Impl::stats() const {
 
 void Scheduler::Impl::ScheduleLoop() {
   while (std::optional<std::string> key = queue_.Pop()) {
-    std::unique_lock<std::mutex> lock(mu_);
+    absl::ReleasableMutexLock lock(&mu_);
     ObjectPtr object = state_.FindPod(*key);
     if (object == nullptr) {
       queue_.Remove(*key);
@@ -442,21 +446,21 @@ void Scheduler::Impl::ScheduleLoop() {
     switch (d.kind) {
       case Decision::Kind::kScheduled:
         cycle_.Reserve(pod, d);
-        lock.unlock();
+        lock.Release();
         {
-          std::lock_guard<std::mutex> bind_lock(bind_mu_);
+          absl::MutexLock bind_lock(&bind_mu_);
           bind_tasks_.push_back(BindTask{object, std::move(d), attempt_start});
         }
-        bind_cv_.notify_one();
+        bind_cv_.Signal();
         break;
       case Decision::Kind::kWaiting:
         if (!d.waiting_for_claim.empty())
           gated_[d.waiting_for_claim].insert(*key);
-        lock.unlock();
+        lock.Release();
         queue_.Finish(*key, SchedulingQueue::Outcome::kGated);
         break;
       case Decision::Kind::kUnschedulable:
-        lock.unlock();
+        lock.Release();
         ++unschedulable_;
         ObserveAttempt(unschedulable_metrics_, attempt_start);
         queue_.Finish(*key, SchedulingQueue::Outcome::kUnschedulable);
@@ -476,7 +480,7 @@ void Scheduler::Impl::ScheduleLoop() {
                       "Unschedulable"});
         break;
       case Decision::Kind::kError:
-        lock.unlock();
+        lock.Release();
         ++errors_;
         ObserveAttempt(error_metrics_, attempt_start);
         queue_.Finish(*key, SchedulingQueue::Outcome::kBackoff);
@@ -493,9 +497,8 @@ void Scheduler::Impl::BindLoop() {
   while (true) {
     BindTask task;
     {
-      std::unique_lock<std::mutex> lock(bind_mu_);
-      bind_cv_.wait(lock,
-                    [this] { return bind_closed_ || !bind_tasks_.empty(); });
+      absl::MutexLock lock(&bind_mu_);
+      while (!bind_closed_ && bind_tasks_.empty()) bind_cv_.Wait(&bind_mu_);
       if (bind_tasks_.empty()) return;  // closed and drained
       task = std::move(bind_tasks_.front());
       bind_tasks_.pop_front();
@@ -622,7 +625,7 @@ void Scheduler::Impl::Bind(BindTask task) {
     }
     if (added) reserved.push_back(plan.claim_key);
     if (plan.allocation.has_value()) ObserveAllocation(pod);
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     state_.AssumeClaim(*written);
     if (plan.allocation.has_value()) state_.RemoveInFlight(plan.claim_key);
   }
@@ -645,7 +648,7 @@ void Scheduler::Impl::Bind(BindTask task) {
     ++scheduled_;
     ObserveAttempt(scheduled_metrics_, task.attempt_start);
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       pending_since_.erase(key);
     }
     queue_.Finish(key, SchedulingQueue::Outcome::kDone);
@@ -657,7 +660,7 @@ void Scheduler::Impl::Bind(BindTask task) {
   ++errors_;
   ObserveAttempt(error_metrics_, task.attempt_start);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     cycle_.Unreserve(pod, task.decision);
   }
   // A pod another scheduler bound keeps its reservations.
@@ -733,7 +736,7 @@ void Scheduler::Impl::ObserveAllocation(const api::Pod& pod) {
   if (allocation_duration_ == nullptr) return;
   absl::Time since;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = pending_since_.find(ObjectKey(pod.metadata));
     if (it == pending_since_.end()) return;
     since = it->second;
@@ -750,21 +753,22 @@ void Scheduler::Impl::Submit(Record record) {
   }
   if (record.condition_reason.empty()) return;
   {
-    std::lock_guard<std::mutex> lock(record_mu_);
+    absl::MutexLock lock(&record_mu_);
     // Bounded like the event queue: drop rather than slow scheduling down.
     if (records_.size() >= 1000) return;
     records_.push_back(std::move(record));
   }
-  record_cv_.notify_one();
+  record_cv_.Signal();
 }
 
 void Scheduler::Impl::RecordLoop() {
   while (true) {
     Record record;
     {
-      std::unique_lock<std::mutex> lock(record_mu_);
-      record_cv_.wait(lock,
-                      [this] { return record_closed_ || !records_.empty(); });
+      absl::MutexLock lock(&record_mu_);
+      while (!record_closed_ && records_.empty()) {
+        record_cv_.Wait(&record_mu_);
+      }
       if (records_.empty()) return;
       record = std::move(records_.front());
       records_.pop_front();

@@ -4,11 +4,11 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <numeric>
 #include <random>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "common/str_cat.h"
 #include "scheduler/cluster_state.h"
@@ -98,7 +98,7 @@ struct Shared {
   const FgdOptions* options;
   std::atomic<int64_t> done{0};
   int64_t total = 0;
-  std::mutex progress_mu;
+  absl::Mutex progress_mu;
   int64_t next_report = 0;
 };
 
@@ -199,7 +199,7 @@ absl::StatusOr<SeedRun> RunSeed(Shared& shared, uint64_t seed,
       int64_t all = shared.done.fetch_add(local_done) + local_done;
       local_done = 0;
       if (shared.options->progress) {
-        std::lock_guard<std::mutex> lock(shared.progress_mu);
+        absl::MutexLock lock(&shared.progress_mu);
         if (all >= shared.next_report || all == shared.total) {
           shared.next_report = all + std::max<int64_t>(1, shared.total / 100);
           shared.options->progress(all, shared.total);

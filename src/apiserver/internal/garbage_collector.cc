@@ -2,11 +2,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/synchronization/mutex.h"
 
 namespace draplane::apiserver::internal {
 namespace {
@@ -29,7 +29,7 @@ struct Summary {
 };
 
 struct CollectorState {
-  std::mutex mu;  // one pass at a time
+  absl::Mutex mu;  // one pass at a time
   uint64_t pass = 0;
   std::map<std::string, Summary> objects;  // by store key
 };
@@ -134,7 +134,7 @@ void RemoveFinalizer(Json& object, const char* name) {
 
 int CollectGarbage(Registry& registry) {
   CollectorState& state = StateFor(registry);
-  std::lock_guard<std::mutex> lock(state.mu);
+  absl::MutexLock lock(&state.mu);
   if (!Refresh(registry, state)) return 0;
   absl::flat_hash_set<std::string_view> live;
   live.reserve(state.objects.size());

@@ -1,13 +1,12 @@
 
 #include <chrono>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/synchronization/mutex.h"
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/handlers.h"
 #include "apiserver/internal/negotiation.h"
@@ -109,16 +108,17 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   const int64_t start = begin->revision;
 
   struct Queue {
-    std::mutex mu;
-    std::condition_variable cv;
-    std::deque<store::Event> events;
+    absl::Mutex mu;
+    std::deque<store::Event> events ABSL_GUARDED_BY(mu);
+    bool HasEvents() const ABSL_SHARED_LOCKS_REQUIRED(mu) {
+      return !events.empty();
+    }
   };
   auto queue = std::make_shared<Queue>();
   auto watch =
       registry_.Watch(r, t.namespace_, start, [queue](const store::Event& e) {
-        std::lock_guard lock(queue->mu);
+        absl::MutexLock lock(&queue->mu);
         queue->events.push_back(e);
-        queue->cv.notify_one();
       });
   const bool typed = !n.table && w.TakesTypedEvents();
   http::HttpHeaders headers{{"Content-Type", kJsonContentType},
@@ -168,9 +168,10 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   while (!w.writer().Stopping()) {
     std::deque<store::Event> batch;
     {
-      std::unique_lock lock(queue->mu);
-      queue->cv.wait_for(lock, std::chrono::milliseconds(100),
-                         [&] { return !queue->events.empty(); });
+      absl::MutexLock lock(&queue->mu);
+      queue->mu.AwaitWithTimeout(
+          absl::Condition(queue.get(), &Queue::HasEvents),
+          absl::Milliseconds(100));
       batch.swap(queue->events);
     }
     for (const store::Event& e : batch) {

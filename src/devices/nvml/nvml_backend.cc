@@ -5,9 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
-#include <mutex>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -17,6 +15,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "common/str_cat.h"
 #include "devices/nvml/internal/nvidia_smi.h"
 #include "devices/nvml/internal/nvml_api.h"
@@ -167,11 +166,10 @@ class NvmlBackend final : public DeviceBackend {
   std::vector<Gpu> gpus_;  // in NVML index order
   nvmlEventSet_t event_set_ = nullptr;
 
-  std::mutex mu_;  // held for every NVML call but the event wait
+  absl::Mutex mu_;  // held for every NVML call but the event wait
   bool initialized_ ABSL_GUARDED_BY(mu_) = false;
 
-  std::mutex health_mu_;               // taken after mu_ when both are held
-  std::condition_variable health_cv_;  // signals stopping_
+  absl::Mutex health_mu_;  // taken after mu_ when both are held
   std::vector<std::vector<uint32_t>> xids_ ABSL_GUARDED_BY(health_mu_);
   bool lost_ ABSL_GUARDED_BY(health_mu_) = false;
   bool stopping_ ABSL_GUARDED_BY(health_mu_) = false;
@@ -180,18 +178,17 @@ class NvmlBackend final : public DeviceBackend {
 
 NvmlBackend::~NvmlBackend() {
   {
-    std::lock_guard<std::mutex> h(health_mu_);
+    absl::MutexLock h(&health_mu_);
     stopping_ = true;
   }
-  health_cv_.notify_all();
   if (health_thread_.joinable()) health_thread_.join();
-  std::lock_guard<std::mutex> l(mu_);
+  absl::MutexLock l(&mu_);
   if (event_set_ != nullptr) lib_->nvmlEventSetFree(event_set_);
   if (initialized_) lib_->nvmlShutdown();
 }
 
 absl::Status NvmlBackend::Start() {
-  std::lock_guard<std::mutex> l(mu_);
+  absl::MutexLock l(&mu_);
   const std::string context = StrCat("nvml: ", lib_->path());
   DRAPLANE_NVML_TRY(context, nvmlInit_v2);
   initialized_ = true;
@@ -211,7 +208,7 @@ absl::Status NvmlBackend::Start() {
     gpus_.push_back(std::move(gpu));
   }
   {
-    std::lock_guard<std::mutex> h(health_mu_);
+    absl::MutexLock h(&health_mu_);
     xids_.resize(gpus_.size());
   }
 
@@ -244,7 +241,7 @@ absl::Status NvmlBackend::Start() {
 }
 
 absl::StatusOr<NodeGpuFacts> NvmlBackend::Discover() {
-  std::lock_guard<std::mutex> l(mu_);
+  absl::MutexLock l(&mu_);
   NodeGpuFacts facts;
   char version[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE] = {};
   DRAPLANE_NVML_TRY("nvml", nvmlSystemGetDriverVersion, version,
@@ -263,7 +260,7 @@ absl::StatusOr<NodeGpuFacts> NvmlBackend::Discover() {
       g.lost = true;
     }
   }
-  std::lock_guard<std::mutex> h(health_mu_);
+  absl::MutexLock h(&health_mu_);
   for (size_t i = 0; i < facts.gpus.size(); ++i) {
     facts.gpus[i].xids = xids_[i];
     if (lost_) facts.gpus[i].lost = true;
@@ -419,7 +416,7 @@ absl::Status NvmlBackend::DiscoverMigDevices(const Gpu& gpu, GpuFacts& g) {
 absl::StatusOr<MigDeviceFacts> NvmlBackend::CreateMigDevice(
     std::string_view parent_uuid, uint32_t gi_profile_id,
     uint32_t placement_start) {
-  std::lock_guard<std::mutex> l(mu_);
+  absl::MutexLock l(&mu_);
   const Gpu* gpu = FindGpu(parent_uuid);
   if (gpu == nullptr) {
     return absl::NotFoundError(StrCat("nvml: no GPU with UUID ", parent_uuid));
@@ -582,7 +579,7 @@ absl::StatusOr<MigDeviceFacts> NvmlBackend::CreateOnEnabledGpu(
 absl::Status NvmlBackend::DestroyMigDevice(std::string_view parent_uuid,
                                            uint32_t gpu_instance_id,
                                            uint32_t compute_instance_id) {
-  std::lock_guard<std::mutex> l(mu_);
+  absl::MutexLock l(&mu_);
   const Gpu* gpu = FindGpu(parent_uuid);
   if (gpu == nullptr) {
     return absl::NotFoundError(StrCat("nvml: no GPU with UUID ", parent_uuid));
@@ -649,7 +646,7 @@ std::optional<size_t> NvmlBackend::GpuIndexOf(nvmlDevice_t device) const {
 void NvmlBackend::WatchHealth() {
   while (true) {
     {
-      std::lock_guard<std::mutex> h(health_mu_);
+      absl::MutexLock h(&health_mu_);
       if (stopping_) return;
     }
     nvmlEventData_t event{};
@@ -662,11 +659,11 @@ void NvmlBackend::WatchHealth() {
       continue;
     }
     if (r == NVML_ERROR_TIMEOUT) continue;
-    std::unique_lock<std::mutex> h(health_mu_);
+    absl::MutexLock h(&health_mu_);
     if (r == NVML_ERROR_GPU_IS_LOST) lost_ = true;
     // Other errors are ignored, as NVIDIA's driver does; pause so that a
     // wait failing at once does not spin.
-    health_cv_.wait_for(h, std::chrono::seconds(1), [&] { return stopping_; });
+    health_mu_.AwaitWithTimeout(absl::Condition(&stopping_), absl::Seconds(1));
   }
 }
 
@@ -674,7 +671,7 @@ void NvmlBackend::RecordXid(const nvmlEventData_t& event) {
   std::optional<size_t> index = GpuIndexOf(event.device);
   if (!index.has_value()) {
     // An event of a MIG device: attribute it to its parent GPU.
-    std::lock_guard<std::mutex> l(mu_);
+    absl::MutexLock l(&mu_);
     nvmlDevice_t parent = nullptr;
     if (lib_->nvmlDeviceGetDeviceHandleFromMigDeviceHandle(
             event.device, &parent) == NVML_SUCCESS) {
@@ -682,7 +679,7 @@ void NvmlBackend::RecordXid(const nvmlEventData_t& event) {
     }
   }
   if (!index.has_value()) return;
-  std::lock_guard<std::mutex> h(health_mu_);
+  absl::MutexLock h(&health_mu_);
   xids_[*index].push_back(static_cast<uint32_t>(event.eventData));
 }
 

@@ -12,11 +12,11 @@ void SchedulingQueue::PushActiveLocked(const std::string& key, Entry& e) {
   e.where = Where::kActive;
   e.seq = next_seq_++;
   active_.emplace(-static_cast<int64_t>(e.priority), e.seq, key);
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 void SchedulingQueue::Add(const std::string& key, int32_t priority) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (closed_) return;
   auto [it, inserted] = entries_.try_emplace(key);
   Entry& e = it->second;
@@ -50,7 +50,7 @@ void SchedulingQueue::Add(const std::string& key, int32_t priority) {
 }
 
 void SchedulingQueue::Remove(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = entries_.find(key);
   if (it == entries_.end()) return;
   Entry& e = it->second;
@@ -81,7 +81,7 @@ void SchedulingQueue::FlushLocked(absl::Time now) {
 }
 
 std::optional<std::string> SchedulingQueue::Pop() {
-  std::unique_lock<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   while (true) {
     if (closed_) return std::nullopt;
     const absl::Time now = clock_.Now();
@@ -99,7 +99,7 @@ std::optional<std::string> SchedulingQueue::Pop() {
     // unschedulable scan.
     absl::Time until = now + absl::Seconds(1);
     if (!backoff_.empty()) until = std::min(until, backoff_.begin()->first);
-    clock_.WaitUntil(cv_, lock, until);
+    clock_.WaitUntil(cv_, mu_, until);
   }
 }
 
@@ -109,14 +109,14 @@ void SchedulingQueue::ToBackoffOrActiveLocked(const std::string& key,
   if (e.attempts > 0 && e.backoff_until > now) {
     e.where = Where::kBackoff;
     backoff_.emplace(e.backoff_until, key);
-    cv_.notify_one();
+    cv_.Signal();
   } else {
     PushActiveLocked(key, e);
   }
 }
 
 void SchedulingQueue::Finish(const std::string& key, Outcome outcome) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = entries_.find(key);
   if (it == entries_.end()) return;  // removed meanwhile
   Entry& e = it->second;
@@ -147,7 +147,7 @@ void SchedulingQueue::Finish(const std::string& key, Outcome outcome) {
       e.re_added_while_in_flight) {
     e.where = Where::kBackoff;
     backoff_.emplace(e.backoff_until, key);
-    cv_.notify_one();
+    cv_.Signal();
     return;
   }
   e.where = Where::kUnschedulable;
@@ -155,7 +155,7 @@ void SchedulingQueue::Finish(const std::string& key, Outcome outcome) {
 }
 
 void SchedulingQueue::MoveAllToActiveOrBackoff() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (auto& [key, e] : entries_) {
     if (e.where == Where::kUnschedulable) {
       ToBackoffOrActiveLocked(key, e);
@@ -166,7 +166,7 @@ void SchedulingQueue::MoveAllToActiveOrBackoff() {
 }
 
 void SchedulingQueue::MoveToActiveOrBackoff(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = entries_.find(key);
   if (it == entries_.end()) return;
   if (it->second.where == Where::kUnschedulable) {
@@ -177,13 +177,13 @@ void SchedulingQueue::MoveToActiveOrBackoff(const std::string& key) {
 }
 
 void SchedulingQueue::Close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   closed_ = true;
-  cv_.notify_all();
+  cv_.SignalAll();
 }
 
 SchedulingQueue::Counts SchedulingQueue::counts() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   Counts c;
   for (const auto& [key, e] : entries_) {
     switch (e.where) {

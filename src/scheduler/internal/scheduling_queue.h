@@ -6,15 +6,14 @@
 #ifndef DRAPLANE_SCHEDULER_INTERNAL_SCHEDULING_QUEUE_H_
 #define DRAPLANE_SCHEDULER_INTERNAL_SCHEDULING_QUEUE_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <tuple>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "clock/clock.h"
 
@@ -75,22 +74,27 @@ class SchedulingQueue {
     bool event_while_in_flight = false;
     bool re_added_while_in_flight = false;
   };
-  void PushActiveLocked(const std::string& key, Entry& e);
-  void ToBackoffOrActiveLocked(const std::string& key, Entry& e);
+  void PushActiveLocked(const std::string& key, Entry& e)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ToBackoffOrActiveLocked(const std::string& key, Entry& e)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Moves due backoff entries to active, and (at most once a second)
   // unschedulable entries older than max_unschedulable out.
-  void FlushLocked(absl::Time now);
+  void FlushLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   QueueOptions options_;
   Clock& clock_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool closed_ = false;
-  uint64_t next_seq_ = 0;
-  std::map<std::string, Entry> entries_;
-  std::set<std::tuple<int64_t, uint64_t, std::string>> active_;  // -prio, seq
-  std::set<std::pair<absl::Time, std::string>> backoff_;
-  absl::Time last_unschedulable_scan_ = absl::InfinitePast();
+  mutable absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<std::string, Entry> entries_ ABSL_GUARDED_BY(mu_);
+  // (-priority, seq, key)
+  std::set<std::tuple<int64_t, uint64_t, std::string>> active_
+      ABSL_GUARDED_BY(mu_);
+  std::set<std::pair<absl::Time, std::string>> backoff_ ABSL_GUARDED_BY(mu_);
+  absl::Time last_unschedulable_scan_ ABSL_GUARDED_BY(mu_) =
+      absl::InfinitePast();
 };
 
 }  // namespace draplane::scheduler::internal
