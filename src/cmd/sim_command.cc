@@ -30,6 +30,7 @@ struct FgdFlags {
   double target = 1.3;
   std::string output = "table";
   std::string report;
+  std::string published;
   int jobs = 0;
   bool no_progress = false;
 };
@@ -111,6 +112,7 @@ int RunFgdCommand(const FgdFlags& f, Streams streams) {
     sim::ReportInput input;
     input.results.push_back(&*result);
     input.workload_name = f.pods;
+    input.published_path = f.published;
     absl::Status written = sim::WriteFgdReport(f.report, input);
     if (!written.ok()) {
       streams.err << "error: " << written.message() << "\n";
@@ -166,6 +168,9 @@ void RegisterSim(CLI::App& app, Streams streams, int* exit_code) {
       ->capture_default_str();
   fgd->add_option("--report", f->report,
                   "Write an HTML report with SVG charts into DIR");
+  fgd->add_option("--published", f->published,
+                  "The FGD paper's analysis_allo_discrete.csv, drawn in the "
+                  "report (default: under $DRAPLANE_SHARED_DIR)");
   fgd->add_option("--jobs", f->jobs, "Seeds run at once (0 = CPUs)")
       ->capture_default_str();
   fgd->add_flag("--no-progress", f->no_progress,

@@ -185,11 +185,12 @@ std::string HeatMap(const SeedRun& run, const std::string& title) {
   return svg.str();
 }
 
-std::string SharedDir() {
-  if (const char* env = std::getenv("DRAPLANE_SHARED_DIR"); env != nullptr) {
-    return env;
-  }
-  return "../shared";
+// The published results under $DRAPLANE_SHARED_DIR, "" when it is unset.
+std::string PublishedUnderSharedDir() {
+  const char* env = std::getenv("DRAPLANE_SHARED_DIR");
+  if (env == nullptr || *env == '\0') return "";
+  return StrCat(env,
+                "/data/fgd-atc23-expected-results/analysis_allo_discrete.csv");
 }
 
 }  // namespace
@@ -284,20 +285,20 @@ absl::Status WriteFgdReport(const std::string& dir, const ReportInput& input) {
   if (ec) {
     return absl::InternalError(StrCat(dir, ": cannot create: ", ec.message()));
   }
-  const std::string published_path =
-      input.published_path.empty()
-          ? StrCat(
-                SharedDir(),
-                "/data/fgd-atc23-expected-results/analysis_allo_discrete.csv")
-          : input.published_path;
+  const std::string published_path = input.published_path.empty()
+                                         ? PublishedUnderSharedDir()
+                                         : input.published_path;
   std::vector<PublishedRun> published;
   std::string published_note;
-  if (auto loaded = LoadPublishedRuns(published_path); loaded.ok()) {
+  if (published_path.empty()) {
+    published_note =
+        "The paper's published curves are not drawn: pass --published "
+        "analysis_allo_discrete.csv (or set DRAPLANE_SHARED_DIR) to compare.";
+  } else if (auto loaded = LoadPublishedRuns(published_path); loaded.ok()) {
     published = *std::move(loaded);
   } else {
     published_note = StrCat("The paper's published curves were not found (",
-                            loaded.status().message(),
-                            "); set DRAPLANE_SHARED_DIR to compare.");
+                            loaded.status().message(), ").");
   }
   const std::string workload = WorkloadName(input.workload_name);
   std::vector<Series> unalloc, unalloc_zoom, frag;

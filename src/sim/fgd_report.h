@@ -29,8 +29,8 @@ std::string FgdResultTable(const FgdResult& result);
 struct ReportInput {
   std::vector<const FgdResult*> results;  // one per policy
   std::string workload_name;              // the pod list's path or name
-  // analysis_allo_discrete.csv of the paper; "" = look in
-  // $DRAPLANE_SHARED_DIR or ../shared beside the working directory.
+  // analysis_allo_discrete.csv of the paper; "" = the one under
+  // $DRAPLANE_SHARED_DIR, none when that is unset.
   std::string published_path;
 };
 

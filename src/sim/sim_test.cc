@@ -8,6 +8,7 @@
 #include <fstream>
 #include <numeric>
 #include <set>
+#include <sstream>
 
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
@@ -410,6 +411,13 @@ TEST(SimulatorTest, RunsTheProtocolOnASmallTrace) {
   for (const char* f : {"index.html", "unallocated.svg", "fragmentation.svg",
                         "occupancy.svg"}) {
     EXPECT_GT(fs::file_size(dir / f), 200u) << f;
+  }
+  {
+    std::ifstream index(dir / "index.html");
+    std::stringstream html;
+    html << index.rdbuf();
+    EXPECT_NE(html.str().find("published curves were not found"),
+              std::string::npos);
   }
   fs::remove_all(dir);
 
