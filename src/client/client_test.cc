@@ -10,6 +10,7 @@
 #include "client/testing/test_server.h"
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
+#include "testing/eventually.h"
 
 namespace draplane::client {
 namespace {
@@ -459,13 +460,10 @@ TEST_P(ClientTest, WatchDeliversEventsAndStopsOnCancel) {
   next.mutable_metadata()->labels["x"] = "y";
   ASSERT_TRUE(client_->Update(next).ok());
   ASSERT_TRUE(client_->Delete(Kind("ResourceClaim"), "default", "w").ok());
-  for (int i = 0; i < 500; ++i) {
-    {
-      absl::MutexLock lock(&mu);
-      if (events.size() >= 3) break;
-    }
-    absl::SleepFor(absl::Milliseconds(10));
-  }
+  draplane::testing::Eventually([&] {
+    absl::MutexLock lock(&mu);
+    return events.size() >= 3;
+  });
   const absl::Time cancelled = absl::Now();
   cancel = true;
   watcher.join();
@@ -597,13 +595,10 @@ TEST(InProcessWatchTest, WatchersShareOneTypedObjectEqualToTheDecodedLine) {
     absl::MutexLock lock(&s.mu);
     return s.objects.size() >= 2;
   };
-  for (int i = 0; i < 500; ++i) {
-    if (all_seen(seen_a) && all_seen(seen_b) && all_seen(seen_c) &&
-        all_seen(seen_https) && all_seen(seen_https_all)) {
-      break;
-    }
-    absl::SleepFor(absl::Milliseconds(10));
-  }
+  draplane::testing::Eventually([&] {
+    return all_seen(seen_a) && all_seen(seen_b) && all_seen(seen_c) &&
+           all_seen(seen_https) && all_seen(seen_https_all);
+  });
   cancel = true;
   for (std::thread& t : threads) t.join();
 

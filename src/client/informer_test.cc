@@ -7,6 +7,7 @@
 #include "absl/time/clock.h"
 #include "client/testing/test_server.h"
 #include "gtest/gtest.h"
+#include "testing/eventually.h"
 
 namespace draplane::client {
 namespace {
@@ -86,11 +87,7 @@ class Recorder {
   }
   // Waits until `n` events were recorded (up to 10 s).
   bool WaitFor(size_t n) {
-    for (int i = 0; i < 1000; ++i) {
-      if (Events().size() >= n) return true;
-      absl::SleepFor(absl::Milliseconds(10));
-    }
-    return false;
+    return draplane::testing::Eventually([&] { return Events().size() >= n; });
   }
 
  private:
@@ -173,11 +170,10 @@ TEST(InformerTest, DropsManagedFieldsUnlessAsked) {
   ASSERT_TRUE(trimmed.WaitForSync(absl::Seconds(10)));
   ASSERT_TRUE(kept.WaitForSync(absl::Seconds(10)));
   ASSERT_TRUE(client->Create(Claim("watched")).ok());
-  for (int i = 0; i < 1000 && (trimmed.Get("default", "watched") == nullptr ||
-                               kept.Get("default", "watched") == nullptr);
-       ++i) {
-    absl::SleepFor(absl::Milliseconds(10));
-  }
+  ASSERT_TRUE(draplane::testing::Eventually([&] {
+    return trimmed.Get("default", "watched") != nullptr &&
+           kept.Get("default", "watched") != nullptr;
+  }));
   for (const char* name : {"listed", "watched"}) {
     SCOPED_TRACE(name);
     ASSERT_NE(trimmed.Get("default", name), nullptr);
@@ -220,9 +216,7 @@ TEST(InformerTest, RelistsAfterTheWatchVersionIsCompacted) {
   informer.AddHandler(recorder.Handler());
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(absl::Seconds(10)));
-  for (int i = 0; i < 500 && net->streams() == 0; ++i) {
-    absl::SleepFor(absl::Milliseconds(10));
-  }
+  ASSERT_TRUE(draplane::testing::Eventually([&] { return net->streams() > 0; }));
   const std::string synced_rv = informer.ResourceVersion();
 
   // Partitioned: the informer misses a create, an update and a delete, and

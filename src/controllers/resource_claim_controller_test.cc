@@ -5,6 +5,7 @@
 #include "absl/time/clock.h"
 #include "api/helpers/pod_claims.h"
 #include "api/object_codec.h"
+#include "clock/simulated_clock.h"
 #include "gtest/gtest.h"
 #include "testing/eventually.h"
 #include "testing/in_process_cluster.h"
@@ -459,6 +460,19 @@ TEST(ResourceClaimControllerTest, CountsClaimsAndCreateAttempts) {
   }
 }
 
+// Runs `checks` leak checks on the controller's simulated clock: the leak
+// thread and every worker wait on it, and the leak thread is back waiting
+// at the new time only once its check is done.
+void RunLeakChecks(SimulatedClock& clock,
+                   const ResourceClaimControllerOptions& options, int checks) {
+  const int waiters = options.workers + 1;
+  for (int i = 0; i < checks; ++i) {
+    ASSERT_TRUE(clock.AwaitWaiters(waiters));
+    clock.Advance(options.leak_check_period);
+  }
+  ASSERT_TRUE(clock.AwaitWaiters(waiters));
+}
+
 TEST(ResourceClaimControllerTest,
      TheLeakCheckFreesAGeneratedClaimWhosePodIsGone) {
   // No garbage collector: nothing else would ever delete the claim.
@@ -483,19 +497,26 @@ TEST(ResourceClaimControllerTest,
   Allocate(c, "kept", {}, "gpu-1");
 
   metrics::Registry registry;
+  SimulatedClock clock;
   ResourceClaimControllerOptions options;
   options.metrics = &registry;
-  options.leak_check_period = absl::Milliseconds(100);
+  options.clock = &clock;
   ResourceClaimController controller(&c, options);
   ASSERT_TRUE(controller.Start().ok());
-  ASSERT_TRUE(Eventually([&] {
-    return client::IsNotFound(GetClaim(c, "orphan-gpus-x1y2z").status());
-  })) << "the leaked claim is deallocated and deleted";
+  // A claim is a leak when two checks in a row find it so.
+  for (int check = 0;
+       check < 4 &&
+       !client::IsNotFound(GetClaim(c, "orphan-gpus-x1y2z").status());
+       ++check) {
+    RunLeakChecks(clock, options, 1);
+  }
+  EXPECT_TRUE(client::IsNotFound(GetClaim(c, "orphan-gpus-x1y2z").status()))
+      << "the leaked claim is deallocated and deleted";
   EXPECT_EQ(controller.stats().leaked_devices, 1);
   EXPECT_NE(registry.Text().find("dra_leaked_devices_total 1\n"),
             std::string::npos)
       << registry.Text();
-  absl::SleepFor(absl::Milliseconds(300));
+  RunLeakChecks(clock, options, 3);
   EXPECT_TRUE(GetClaim(c, "kept")->status.allocation.has_value());
   EXPECT_EQ(controller.stats().leaked_devices, 1) << "counted once";
 }
@@ -506,13 +527,14 @@ TEST(ResourceClaimControllerTest, ReservationsReleasedByEventsAreNotLeaks) {
   cluster->MustCreate(NamedClaim("shared"));
   std::string a = Uid(cluster->MustCreate(PodUsing("a", "shared", "node-1")));
   Allocate(c, "shared", {{"a", a}});
+  SimulatedClock clock;
   ResourceClaimControllerOptions options;
-  options.leak_check_period = absl::Milliseconds(500);
+  options.clock = &clock;
   ResourceClaimController controller(&c, options);
   ASSERT_TRUE(controller.Start().ok());
   ASSERT_TRUE(c.Delete(client::Kind("Pod"), "default", "a").ok());
   ASSERT_TRUE(Eventually([&] { return Deallocated(c, "shared"); }));
-  absl::SleepFor(absl::Milliseconds(1200));  // two more checks
+  RunLeakChecks(clock, options, 2);
   EXPECT_EQ(controller.stats().leaked_devices, 0);
 }
 
