@@ -9,6 +9,7 @@
 
 #include "allocator/internal/capacity.h"
 #include "allocator/internal/node_selection.h"
+#include "common/str_cat.h"
 #include "gtest/gtest.h"
 #include "scenario/scenario.h"
 
@@ -206,10 +207,10 @@ TEST(ExplainTest, CountsShortfallInUseAndTaints) {
   }
 }
 
-TEST(PruningTest, ThirtyTwoOfThirtyOneIsAnsweredAtOnce) {
-  // Upstream tries every combination of 31 devices (kubernetes#131730).
+// `n` interchangeable devices gpu-0.. on node-0, and class "gpu".
+Scenario InterchangeableDevices(int n) {
   Scenario s;
-  s.name = "32-of-31";
+  s.name = StrCat(n, "-devices");
   s.node = "node-0";
   s.features = Features::Defaults();
   api::ResourceSlice slice;
@@ -217,7 +218,7 @@ TEST(PruningTest, ThirtyTwoOfThirtyOneIsAnsweredAtOnce) {
   slice.spec.driver = "gpu.example.com";
   slice.spec.pool = {"node-0", 1, 1};
   slice.spec.node_name = "node-0";
-  for (int i = 0; i < 31; ++i) {
+  for (int i = 0; i < n; ++i) {
     api::Device d;
     d.name = "gpu-" + std::to_string(i);
     slice.spec.devices.push_back(d);
@@ -226,41 +227,7 @@ TEST(PruningTest, ThirtyTwoOfThirtyOneIsAnsweredAtOnce) {
   api::DeviceClass cls;
   cls.metadata.name = "gpu";
   s.classes.push_back(cls);
-  api::ResourceClaim claim;
-  claim.metadata.name = "c";
-  api::DeviceRequest req;
-  req.name = "gpus";
-  req.exactly = api::ExactDeviceRequest{};
-  req.exactly->device_class_name = "gpu";
-  req.exactly->allocation_mode = "ExactCount";
-  req.exactly->count = 32;
-  claim.spec.devices.requests.push_back(req);
-  s.claims.push_back(claim);
-  Outcome o = RunScenario(s, RunOptions{});
-  EXPECT_EQ(o.kind, OutcomeKind::kUnallocatable);
-  EXPECT_LE(o.steps, 3);
-}
-
-// Three interchangeable devices on node-0 and class "gpu".
-ScenarioInputs ThreeDevices(Scenario& s) {
-  s.name = "three";
-  s.node = "node-0";
-  s.features = Features::Defaults();
-  api::ResourceSlice slice;
-  slice.metadata.name = "slice";
-  slice.spec.driver = "gpu.example.com";
-  slice.spec.pool = {"node-0", 1, 1};
-  slice.spec.node_name = "node-0";
-  for (int i = 0; i < 3; ++i) {
-    api::Device d;
-    d.name = "gpu-" + std::to_string(i);
-    slice.spec.devices.push_back(d);
-  }
-  s.slices.push_back(slice);
-  api::DeviceClass cls;
-  cls.metadata.name = "gpu";
-  s.classes.push_back(cls);
-  return BuildInputs(s);
+  return s;
 }
 
 api::ExactDeviceRequest Gpus(int64_t count) {
@@ -269,6 +236,27 @@ api::ExactDeviceRequest Gpus(int64_t count) {
   r.allocation_mode = "ExactCount";
   r.count = count;
   return r;
+}
+
+// A claim with one request "gpus".
+api::ResourceClaim ClaimFor(const std::string& name,
+                            const api::ExactDeviceRequest& request) {
+  api::ResourceClaim claim;
+  claim.metadata.name = name;
+  api::DeviceRequest req;
+  req.name = "gpus";
+  req.exactly = request;
+  claim.spec.devices.requests.push_back(req);
+  return claim;
+}
+
+TEST(PruningTest, ThirtyTwoOfThirtyOneIsAnsweredAtOnce) {
+  // Upstream tries every combination of 31 devices (kubernetes#131730).
+  Scenario s = InterchangeableDevices(31);
+  s.claims.push_back(ClaimFor("c", Gpus(32)));
+  Outcome o = RunScenario(s, RunOptions{});
+  EXPECT_EQ(o.kind, OutcomeKind::kUnallocatable);
+  EXPECT_LE(o.steps, 3);
 }
 
 // "request=device,device" per claim of an allocation.
@@ -283,14 +271,9 @@ std::string Names(const std::vector<api::AllocationResult>& results) {
 }
 
 TEST(VisitAllocationTest, SeesEveryAllocationInUpstreamOrderUnpruned) {
-  Scenario s;
-  ScenarioInputs in = ThreeDevices(s);
-  api::ResourceClaim claim;
-  claim.metadata.name = "c";
-  api::DeviceRequest req;
-  req.name = "gpus";
-  req.exactly = Gpus(2);
-  claim.spec.devices.requests.push_back(req);
+  Scenario s = InterchangeableDevices(3);
+  ScenarioInputs in = BuildInputs(s);
+  const api::ResourceClaim claim = ClaimFor("c", Gpus(2));
   std::vector<const api::ResourceClaim*> claims = {&claim};
   Allocator allocator(s.features, in.slices, s.classes);
 
@@ -325,8 +308,8 @@ TEST(VisitAllocationTest, SeesEveryAllocationInUpstreamOrderUnpruned) {
 }
 
 TEST(VisitAllocationTest, NamesTheSubrequestOfEachAllocation) {
-  Scenario s;
-  ScenarioInputs in = ThreeDevices(s);
+  Scenario s = InterchangeableDevices(3);
+  ScenarioInputs in = BuildInputs(s);
   api::ResourceClaim claim;
   claim.metadata.name = "c";
   api::DeviceRequest req;
