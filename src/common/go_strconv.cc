@@ -259,6 +259,34 @@ bool StrconvIsPrint(char32_t rune) {
   return rune <= it->hi;
 }
 
+bool AppendGoControlEscape(std::string* out, char32_t c) {
+  switch (c) {
+    case '\a':
+      *out += "\\a";
+      return true;
+    case '\b':
+      *out += "\\b";
+      return true;
+    case '\f':
+      *out += "\\f";
+      return true;
+    case '\n':
+      *out += "\\n";
+      return true;
+    case '\r':
+      *out += "\\r";
+      return true;
+    case '\t':
+      *out += "\\t";
+      return true;
+    case '\v':
+      *out += "\\v";
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string StrconvQuote(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
@@ -277,40 +305,16 @@ std::string StrconvQuote(std::string_view s) {
       out.push_back(static_cast<char>(r));
     } else if (StrconvIsPrint(r)) {
       out.append(s.substr(i, len));
-    } else {
-      switch (r) {
-        case '\a':
-          out += "\\a";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\v':
-          out += "\\v";
-          break;
-        default:
-          if (r < ' ' || r == 0x7F) {
-            out += "\\x";
-            AppendHex(&out, r, 2);
-          } else if (r < 0x10000) {
-            out += "\\u";
-            AppendHex(&out, r, 4);
-          } else {
-            out += "\\U";
-            AppendHex(&out, r, 8);
-          }
+    } else if (!AppendGoControlEscape(&out, r)) {
+      if (r < ' ' || r == 0x7F) {
+        out += "\\x";
+        AppendHex(&out, r, 2);
+      } else if (r < 0x10000) {
+        out += "\\u";
+        AppendHex(&out, r, 4);
+      } else {
+        out += "\\U";
+        AppendHex(&out, r, 8);
       }
     }
     i += len;

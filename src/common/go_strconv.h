@@ -21,6 +21,11 @@ size_t DecodeRune(std::string_view s, size_t i, char32_t* rune);
 // the ASCII space, as Go's Unicode 15.0.0 tables define them.
 bool StrconvIsPrint(char32_t rune);
 
+// Appends Go's backslash escape of `c` when it is one of \a \b \f \n \r
+// \t \v (the escapes Go's strconv.Quote and cel-go's strings.quote share);
+// false, appending nothing, for any other character.
+bool AppendGoControlEscape(std::string* out, char32_t c);
+
 // Go's strconv.Quote: `s` in double quotes with \a \b \f \n \r \t \v \\ \"
 // escapes, other non-printable runes as \xHH (below U+0080), \uHHHH or
 // \UHHHHHHHH (lower-case hex), and each byte of invalid UTF-8 as \xHH.

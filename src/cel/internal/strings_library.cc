@@ -10,6 +10,7 @@
 #include "cel/internal/library_support.h"
 #include "cel/internal/string_format.h"
 #include "cel/internal/value.h"
+#include "common/go_strconv.h"
 #include "common/str_cat.h"
 
 namespace draplane::cel::internal {
@@ -294,36 +295,11 @@ Value Join(const Value& list, std::string_view sep) {
 std::string Quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
-    switch (c) {
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '"':
-        out += "\\\"";
-        break;
-      default:
-        out += c;
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (!AppendGoControlEscape(&out, static_cast<unsigned char>(c))) {
+      out += c;
     }
   }
   out += '"';
