@@ -150,4 +150,31 @@ absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(
   return client::Client::Connect(*config);
 }
 
+absl::StatusOr<std::unique_ptr<RemoteComponent>> StartRemoteComponent(
+    const RemoteApiFlags& flags, const std::string& user_agent) {
+  auto component = std::make_unique<RemoteComponent>();
+  absl::StatusOr<std::unique_ptr<client::Client>> c =
+      ConnectRemote(flags, user_agent, &component->config);
+  if (!c.ok()) return c.status();
+  component->client = *std::move(c);
+  absl::StatusOr<std::unique_ptr<http::HttpServer>> served =
+      ServeMetrics(flags.metrics_bind_address, &component->registry);
+  if (!served.ok()) {
+    return absl::Status(
+        served.status().code(),
+        StrCat("--metrics-bind-address: ", served.status().message()));
+  }
+  component->metrics_server = *std::move(served);
+  return component;
+}
+
+void PrintMetricsUrl(std::ostream& out, const std::string& name,
+                     const RemoteApiFlags& flags,
+                     const RemoteComponent& component) {
+  if (component.metrics_server == nullptr) return;
+  out << name << ": metrics on "
+      << MetricsUrl(flags.metrics_bind_address, *component.metrics_server)
+      << "\n";
+}
+
 }  // namespace draplane::cmd

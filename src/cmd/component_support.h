@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -88,6 +89,22 @@ void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
 absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(
     const RemoteApiFlags& flags, const std::string& user_agent,
     client::RestConfig* config);
+
+// A component connected to a remote API server, serving its registry's
+// metrics (none without --metrics-bind-address).
+struct RemoteComponent {
+  client::RestConfig config;
+  std::unique_ptr<client::Client> client;
+  metrics::Registry registry;
+  std::unique_ptr<http::HttpServer> metrics_server;  // null: not served
+};
+// ConnectRemote, then ServeMetrics (its errors name --metrics-bind-address).
+absl::StatusOr<std::unique_ptr<RemoteComponent>> StartRemoteComponent(
+    const RemoteApiFlags& flags, const std::string& user_agent);
+// "<name>: metrics on URL" on `out` when the component serves metrics.
+void PrintMetricsUrl(std::ostream& out, const std::string& name,
+                     const RemoteApiFlags& flags,
+                     const RemoteComponent& component);
 
 }  // namespace draplane::cmd
 

@@ -111,22 +111,14 @@ int RunController(const ControllerFlags& flags, Streams streams) {
     return 2;
   }
   TerminationSignals signals;  // before any thread starts
-  client::RestConfig config;
-  absl::StatusOr<std::unique_ptr<client::Client>> c =
-      ConnectRemote(flags.remote, "draplane-controller", &config);
-  if (!c.ok()) {
-    streams.err << "error: " << c.status().message() << "\n";
+  absl::StatusOr<std::unique_ptr<RemoteComponent>> component =
+      StartRemoteComponent(flags.remote, "draplane-controller");
+  if (!component.ok()) {
+    streams.err << "error: " << component.status().message() << "\n";
     return 1;
   }
-  metrics::Registry registry;
-  absl::StatusOr<std::unique_ptr<http::HttpServer>> metrics_server =
-      ServeMetrics(flags.remote.metrics_bind_address, &registry);
-  if (!metrics_server.ok()) {
-    streams.err << "error: --metrics-bind-address: "
-                << metrics_server.status().message() << "\n";
-    return 1;
-  }
-  Controllers controllers(c->get(), &registry, flags, streams.err);
+  client::Client* c = (*component)->client.get();
+  Controllers controllers(c, &(*component)->registry, flags, streams.err);
   std::unique_ptr<client::LeaderElector> elector;
   std::atomic<bool> failed{false};
   if (flags.leader_elect) {
@@ -142,25 +134,24 @@ int RunController(const ControllerFlags& flags, Streams streams) {
       }
     };
     callbacks.on_stopped_leading = [&] { controllers.Stop(); };
-    elector = std::make_unique<client::LeaderElector>(c->get(), le, callbacks);
+    elector = std::make_unique<client::LeaderElector>(c, le, callbacks);
     elector->Start();
   } else if (!controllers.Start()) {
     return 1;
   }
-  streams.out << "draplane controller: running against " << config.server
+  streams.out << "draplane controller: running against "
+              << (*component)->config.server
               << (flags.leader_elect ? " (leader election on)" : "") << "\n";
-  if (*metrics_server != nullptr) {
-    streams.out << "draplane controller: metrics on "
-                << MetricsUrl(flags.remote.metrics_bind_address,
-                              **metrics_server)
-                << "\n";
-  }
+  PrintMetricsUrl(streams.out, "draplane controller", flags.remote,
+                  **component);
   streams.out.flush();
   signals.Wait();
   streams.out << "draplane controller: shutting down\n";
   if (elector != nullptr) elector->Stop();
   controllers.Stop();
-  if (*metrics_server != nullptr) (*metrics_server)->Stop();
+  if ((*component)->metrics_server != nullptr) {
+    (*component)->metrics_server->Stop();
+  }
   return failed ? 1 : 0;
 }
 

@@ -43,11 +43,10 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
     return 2;
   }
   TerminationSignals signals;  // before any thread starts
-  client::RestConfig config;
-  absl::StatusOr<std::unique_ptr<client::Client>> c =
-      ConnectRemote(flags.remote, "draplane-scheduler", &config);
-  if (!c.ok()) {
-    streams.err << "error: " << c.status().message() << "\n";
+  absl::StatusOr<std::unique_ptr<RemoteComponent>> component =
+      StartRemoteComponent(flags.remote, "draplane-scheduler");
+  if (!component.ok()) {
+    streams.err << "error: " << component.status().message() << "\n";
     return 1;
   }
   scheduler::SchedulerOptions options;
@@ -65,17 +64,9 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
     le.identity = LeaderIdentity();
     options.leader_election = le;
   }
-  metrics::Registry registry;
-  options.metrics = &registry;
-  absl::StatusOr<std::unique_ptr<http::HttpServer>> metrics_server =
-      ServeMetrics(flags.remote.metrics_bind_address, &registry);
-  if (!metrics_server.ok()) {
-    streams.err << "error: --metrics-bind-address: "
-                << metrics_server.status().message() << "\n";
-    return 1;
-  }
+  options.metrics = &(*component)->registry;
   absl::StatusOr<std::unique_ptr<scheduler::Scheduler>> s =
-      scheduler::Scheduler::Create(c->get(), options);
+      scheduler::Scheduler::Create((*component)->client.get(), options);
   if (!s.ok()) {
     streams.err << "error: " << s.status().message() << "\n";
     return 2;
@@ -85,20 +76,17 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
     return 1;
   }
   streams.out << "draplane scheduler: scheduling pods with schedulerName "
-              << flags.scheduler_name << " on " << config.server << " (policy "
-              << flags.policy
+              << flags.scheduler_name << " on " << (*component)->config.server
+              << " (policy " << flags.policy
               << (flags.leader_elect ? ", leader election on" : "") << ")\n";
-  if (*metrics_server != nullptr) {
-    streams.out << "draplane scheduler: metrics on "
-                << MetricsUrl(flags.remote.metrics_bind_address,
-                              **metrics_server)
-                << "\n";
-  }
+  PrintMetricsUrl(streams.out, "draplane scheduler", flags.remote, **component);
   streams.out.flush();
   signals.Wait();
   streams.out << "draplane scheduler: shutting down\n";
   (*s)->Stop();
-  if (*metrics_server != nullptr) (*metrics_server)->Stop();
+  if ((*component)->metrics_server != nullptr) {
+    (*component)->metrics_server->Stop();
+  }
   return 0;
 }
 
