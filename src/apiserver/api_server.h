@@ -15,6 +15,7 @@
 
 #include "absl/time/time.h"
 #include "apiserver/admission.h"
+#include "clock/clock.h"
 #include "http/http_server.h"
 #include "http/in_process_exchange.h"
 #include "store/store.h"
@@ -49,6 +50,10 @@ struct ApiServerOptions {
   // Set: GET /metrics answers with what it returns, in the Prometheus text
   // format (authenticated like every API path, as kube-apiserver's).
   std::function<std::string()> metrics;
+  // What timestamps written into objects (creation, deletion, managedFields,
+  // conditions), table ages and watch timeouts and bookmarks read (null:
+  // RealClock()); outlives the server.
+  Clock* clock = nullptr;
 };
 
 class ApiServer {

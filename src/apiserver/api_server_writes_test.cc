@@ -8,6 +8,7 @@
 #include "apiserver/api_server_test_util.h"
 #include "apiserver/internal/resources.h"
 #include "apiserver/internal/server_side_apply.h"
+#include "clock/simulated_clock.h"
 #include "common/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -431,6 +432,42 @@ TEST(ApiServerAdmissionTest, PluginsDenyAndMutate) {
             (std::vector<std::string>{"ResourceClaim/ok/0/system:anonymous",
                                       "ResourceClaim/no/0/system:anonymous",
                                       "ResourceClaim/ok/2/system:anonymous"}));
+}
+
+// Times written into objects come from the server's clock.
+TEST(ApiServerClockTest, TimestampsAreTheClocks) {
+  auto store = store::NewMemoryStore();
+  SimulatedClock clock(absl::FromUnixSeconds(1767225600));
+  ApiServerOptions options;
+  options.clock = &clock;
+  ApiServer server(store.get(), options);
+  auto run = [&](std::string method, std::string path, std::string body) {
+    http::HttpRequest req;
+    req.method = std::move(method);
+    req.path = std::move(path);
+    req.query.emplace("fieldManager", "kubectl-create");
+    req.body = std::move(body);
+    req.headers["content-type"] = "application/json";
+    RecordingWriter w;
+    server.Handle(req, w);
+    return Response{w.code, w.headers, w.body};
+  };
+  auto created = run("POST", kClaims, Claim("timed"));
+  ASSERT_EQ(created.code, 201) << created.body;
+  const Json meta = created.JsonBody()["metadata"];
+  EXPECT_EQ(meta["creationTimestamp"], "2026-01-01T00:00:00Z");
+  EXPECT_EQ(meta["managedFields"][0]["time"], "2026-01-01T00:00:00Z");
+  clock.Advance(absl::Hours(1));
+  Json with_finalizer = created.JsonBody();
+  with_finalizer["metadata"]["finalizers"] = Json::array({"example.com/keep"});
+  ASSERT_EQ(
+      run("PUT", std::string(kClaims) + "/timed", api::DumpJson(with_finalizer))
+          .code,
+      200);
+  auto deleted = run("DELETE", std::string(kClaims) + "/timed", "");
+  ASSERT_EQ(deleted.code, 200) << deleted.body;
+  EXPECT_EQ(deleted.JsonBody()["metadata"]["deletionTimestamp"],
+            "2026-01-01T01:00:00Z");
 }
 
 TEST_F(ApiServerTest, UpdateManagersOwnWhatTheyChanged) {

@@ -227,11 +227,11 @@ absl::Status Handlers::Bind(const http::HttpRequest& req, const Target& t,
 // condition replaces an existing one in place (its reason and message
 // go; its lastTransitionTime, set or not, stays when the status was
 // already True) or is appended.
-void Handlers::SetPodScheduled(api::PodStatus& status) {
+void Handlers::SetPodScheduled(api::PodStatus& status) const {
   api::PodCondition condition;
   condition.type = "PodScheduled";
   condition.status = "True";
-  condition.last_transition_time = internal::Timestamp(absl::Now());
+  condition.last_transition_time = internal::Timestamp(registry_.clock().Now());
   for (api::PodCondition& c : status.conditions) {
     if (c.type != "PodScheduled") continue;
     if (c.status == "True") {

@@ -39,7 +39,7 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
 }  // namespace
 
 Handlers::Handlers(store::Store* store, ApiServerOptions options)
-    : registry_(store, AdmissionChain(options, &quota_)),
+    : registry_(store, AdmissionChain(options, &quota_), options.clock),
       authenticator_(options.tokens),
       options_(std::move(options)) {
   quota_->Attach(&registry_);
@@ -179,7 +179,7 @@ absl::StatusOr<Json> Handlers::Table(const http::HttpRequest& req,
                                      const std::string& continue_token,
                                      const Negotiated& n) {
   printers::TableOptions options;
-  options.now = absl::Now();
+  options.now = registry_.clock().Now();
   auto include = printers::ParseIncludeObject(req.Query("includeObject"));
   if (!include.ok()) {
     return internal::BadRequest(std::string(include.status().message()));

@@ -92,7 +92,7 @@ class Handlers {
                       Responder& w);
   absl::Status Bind(const http::HttpRequest& req, const Target& t,
                     Responder& w);
-  static void SetPodScheduled(api::PodStatus& status);
+  void SetPodScheduled(api::PodStatus& status) const;
 
   // update_handlers.cc
   absl::Status Update(const http::HttpRequest& req, const Target& t,

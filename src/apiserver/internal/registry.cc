@@ -284,9 +284,11 @@ std::string NamespaceOf(const Json& object) {
 std::string Timestamp(absl::Time t) { return Rfc3339(t); }
 
 Registry::Registry(store::Store* store,
-                   std::vector<std::shared_ptr<AdmissionPlugin>> admission)
+                   std::vector<std::shared_ptr<AdmissionPlugin>> admission,
+                   Clock* clock)
     : store_(store),
       admission_(std::move(admission)),
+      clock_(clock != nullptr ? *clock : RealClock()),
       allocation_guard_(AllocationGuard::ForStore(store)) {}
 
 absl::Status Registry::RunAdmission(AdmissionRequest::Operation operation,
@@ -464,7 +466,7 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
   const bool generated =
       MetaString(object, "name").empty() && !generate.empty();
   meta["uid"] = NewUid();
-  meta["creationTimestamp"] = Timestamp(absl::Now());
+  meta["creationTimestamp"] = Timestamp(clock_.Now());
   if (r.tracks_generation) meta["generation"] = 1;
   switch (r.status_on_create) {
     case StatusOnCreate::kNone:
@@ -494,7 +496,8 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
     if (!admitted.ok()) return admitted.status();
     if (auto s = CheckNamespace(r, ns, name); !s.ok()) return s;
     RecordUpdateManager(r, Json(), admitted->json, options.manager,
-                        options.manager_api_version, options.subresource);
+                        options.manager_api_version, options.subresource,
+                        clock_.Now());
     bool plugins_may_have_changed = false;
     if (auto s = RunAdmission(AdmissionRequest::Operation::kCreate, r, ns, name,
                               "", options.dry_run, options.user, nullptr,
@@ -720,7 +723,8 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
   // Admit's encoding drops, or they were never tracked) is not tracked.
   if (next["metadata"].contains("managedFields")) {
     RecordUpdateManager(r, current, next, options.manager,
-                        options.manager_api_version, options.subresource);
+                        options.manager_api_version, options.subresource,
+                        clock_.Now());
   }
   bool plugins_may_have_changed = false;
   if (auto s = RunAdmission(AdmissionRequest::Operation::kUpdate, r, ns, name,
@@ -890,7 +894,7 @@ absl::StatusOr<Json> Registry::Delete(const ResourceInfo& r,
     }
     if (meta.contains("deletionTimestamp") && !added) return current;
     if (!meta.contains("deletionTimestamp")) {
-      meta["deletionTimestamp"] = Timestamp(absl::Now());
+      meta["deletionTimestamp"] = Timestamp(clock_.Now());
       meta["deletionGracePeriodSeconds"] = 0;
     }
     if (r.kind->kind == "Namespace") {

@@ -25,6 +25,7 @@
 #include "apiserver/internal/allocation_guard.h"
 #include "apiserver/internal/decoded_values.h"
 #include "apiserver/internal/resources.h"
+#include "clock/clock.h"
 #include "store/store.h"
 
 namespace draplane::apiserver::internal {
@@ -109,11 +110,15 @@ struct ObjectEvent {
 
 class Registry {
  public:
-  // `store` outlives the registry. `admission` plugins run in order after
-  // the built-in admission of every create, update and delete.
+  // `store` (and `clock`) outlive the registry. `admission` plugins run in
+  // order after the built-in admission of every create, update and delete.
+  // `clock` (null: RealClock()) stamps creation, deletion and managedFields
+  // times.
   explicit Registry(
       store::Store* store,
-      std::vector<std::shared_ptr<AdmissionPlugin>> admission = {});
+      std::vector<std::shared_ptr<AdmissionPlugin>> admission = {},
+      Clock* clock = nullptr);
+  Clock& clock() const { return clock_; }
 
   store::Store& store() { return *store_; }
   // State the garbage collector keeps between its passes (its own type;
@@ -229,6 +234,7 @@ class Registry {
 
   store::Store* store_;
   std::vector<std::shared_ptr<AdmissionPlugin>> admission_;
+  Clock& clock_;
   // Exclusive device allocations across ResourceClaims (beyond upstream).
   std::shared_ptr<AllocationGuard> allocation_guard_;
   std::shared_ptr<void> collector_state_;

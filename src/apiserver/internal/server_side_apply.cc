@@ -269,8 +269,6 @@ std::string PathString(const Path& path) {
   return out;
 }
 
-std::string Now() { return Timestamp(absl::Now()); }
-
 }  // namespace
 
 Json FieldSetOf(const ResourceInfo& r, const Json& object) {
@@ -288,9 +286,10 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
     return BadRequest("an apply patch must be an object");
   }
   const Json fields = FieldSetOf(r, applied);
-  Json entry{{"manager", request.manager},        {"operation", "Apply"},
-             {"apiVersion", request.api_version}, {"time", Now()},
-             {"fieldsType", "FieldsV1"},          {"fieldsV1", fields}};
+  Json entry{
+      {"manager", request.manager},        {"operation", "Apply"},
+      {"apiVersion", request.api_version}, {"time", Timestamp(request.now)},
+      {"fieldsType", "FieldsV1"},          {"fieldsV1", fields}};
   if (!request.subresource.empty()) entry["subresource"] = request.subresource;
   if (current.is_null()) {
     Json created = applied;
@@ -390,7 +389,7 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
 void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
                          const std::string& manager,
                          const std::string& api_version,
-                         const std::string& subresource) {
+                         const std::string& subresource, absl::Time now) {
   if (manager.empty() || !next.is_object()) return;
   std::vector<Path> changed;
   Path path;
@@ -429,7 +428,7 @@ void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
     if (p.size() > 0 && (p.back()[0] == 'k')) (*node)["."] = Json::object();
   }
   Json entry{{"manager", manager},        {"operation", "Update"},
-             {"apiVersion", api_version}, {"time", Now()},
+             {"apiVersion", api_version}, {"time", Timestamp(now)},
              {"fieldsType", "FieldsV1"},  {"fieldsV1", std::move(mine)}};
   if (!subresource.empty()) entry["subresource"] = subresource;
   out.push_back(std::move(entry));

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "api/meta_types.h"
 #include "apiserver/internal/resources.h"
 
@@ -31,6 +32,7 @@ struct ApplyRequest {
   bool force = false;       // force=true
   std::string api_version;  // the version applied in, e.g. "resource.k8s.io/v1"
   std::string subresource;  // "" or "status": managers are per subresource
+  absl::Time now;           // the managedFields entry's time
 };
 
 // The object after applying `applied` (the client's configuration, in the
@@ -44,10 +46,11 @@ absl::StatusOr<api::Json> ServerSideApply(const ResourceInfo& r,
 // "Update", in `api_version`, for `subresource`) owns the fields whose
 // values differ from `current` (null: every field), taking them from other
 // managers; entries left owning nothing are dropped.
+// `now` is the entry's time.
 void RecordUpdateManager(const ResourceInfo& r, const api::Json& current,
                          api::Json& next, const std::string& manager,
                          const std::string& api_version,
-                         const std::string& subresource);
+                         const std::string& subresource, absl::Time now);
 
 // The fieldsV1 set of the fields `object` sets (identity fields excluded),
 // with the kind's list semantics. Exposed for tests.

@@ -143,7 +143,7 @@ TEST(RecordUpdateManagerTest, OwnsExactlyTheChangedLeaves) {
       const Json expected = ExpectedFields(*r, current, next);
       Json recorded = next;
       RecordUpdateManager(*r, i % 7 == 0 ? Json() : current, recorded, "m",
-                          "v1", "");
+                          "v1", "", absl::FromUnixSeconds(1767225600));
       const Json managed =
           recorded["metadata"].value("managedFields", Json::array());
       if (i % 7 == 0) continue;  // creation: every field (checked below)
@@ -169,8 +169,11 @@ TEST(RecordUpdateManagerTest, CreationOwnsEveryField) {
     const ResourceInfo* r = FindResource(group, resource);
     ASSERT_NE(r, nullptr);
     Json created = base;
-    RecordUpdateManager(*r, Json(), created, "m", "v1", "");
+    RecordUpdateManager(*r, Json(), created, "m", "v1", "",
+                        absl::FromUnixSeconds(1767225600));
     ASSERT_EQ(created["metadata"]["managedFields"].size(), 1u);
+    EXPECT_EQ(created["metadata"]["managedFields"][0]["time"],
+              "2026-01-01T00:00:00Z");
     EXPECT_EQ(created["metadata"]["managedFields"][0]["fieldsV1"],
               ExpectedFields(*r, Json(), base));
     EXPECT_EQ(created["metadata"]["managedFields"][0]["fieldsV1"],

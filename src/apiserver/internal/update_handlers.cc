@@ -83,6 +83,7 @@ absl::Status Handlers::Patch(const http::HttpRequest& req, const Target& t,
     apply.force = req.Query("force") == "true";
     apply.api_version = t.resource->ApiVersion(t.version);
     apply.subresource = t.subresource == "status" ? "status" : "";
+    apply.now = registry_.clock().Now();
     auto patched =
         internal::ApplyPatch(*kind, *t.resource, versioned, req.body, apply);
     if (!patched.ok()) return patched.status();

@@ -162,8 +162,9 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   }
   if (send_initial && bookmarks && !bookmark(start, true)) return;
 
-  const absl::Time deadline = absl::Now() + *timeout;
-  absl::Time next_bookmark = absl::Now() + options_.bookmark_interval;
+  Clock& clock = registry_.clock();
+  const absl::Time deadline = clock.Now() + *timeout;
+  absl::Time next_bookmark = clock.Now() + options_.bookmark_interval;
   int64_t last_revision = start;
   while (!w.writer().Stopping()) {
     std::deque<store::Event> batch;
@@ -217,7 +218,7 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
           });
       if (!line.ok() || !w.writer().WriteChunk(**line)) return;
     }
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock.Now();
     if (now >= deadline) break;
     if (bookmarks && now >= next_bookmark) {
       if (!bookmark(std::max(last_revision, start), false)) return;
