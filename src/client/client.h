@@ -164,7 +164,7 @@ class Client {
 
  private:
   class RateLimiter;
-  absl::StatusOr<HttpReply> Do(HttpCall call);
+  absl::StatusOr<HttpReply> Do(const HttpCall& call);
   // POST of `object` (create), or PUT to it or to its `subresource`.
   absl::StatusOr<api::Object> WriteObject(bool create,
                                           std::string_view subresource,

@@ -3,8 +3,7 @@
 // real (in-process) API server.
 #include "kubelet_plugin/plugin_server.h"
 
-#include <stdlib.h>
-
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 

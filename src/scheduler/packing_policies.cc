@@ -73,7 +73,9 @@ class PackingPolicy : public ScoringPolicy, public DevicePreference {
   const DevicePreference* device_preference() const override { return this; }
   // The simulator's "best" GPU choice: the fitting GPU with the least
   // free share (the lowest index on ties, as the first placement wins).
-  int64_t Prefer(const NodeCandidate& c) const override {
+  int64_t Prefer(const NodeCandidate& c) const override { return BestFit(c); }
+  // The fitting GPU with the least free share first.
+  static int64_t BestFit(const NodeCandidate& c) {
     return -std::max<int64_t>(0, FreeShareOfTakenDevice(c));
   }
 };
@@ -234,7 +236,8 @@ class FragmentationMemo {
 class WorkloadSource {
  public:
   static constexpr size_t kWindow = 100000;
-  explicit WorkloadSource(std::vector<PodShape> given) : learn_(given.empty()) {
+  explicit WorkloadSource(const std::vector<PodShape>& given)
+      : learn_(given.empty()) {
     if (!learn_) workload_ = TypicalWorkload(given);
   }
   const TargetWorkload& workload() const { return workload_; }
@@ -275,7 +278,7 @@ double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 class FgdPolicy : public PackingPolicy {
  public:
   // The paper's target workload: 95 % of the pods, counted as pods.
-  explicit FgdPolicy(std::vector<PodShape> pods) : source_(std::move(pods)) {}
+  explicit FgdPolicy(const std::vector<PodShape>& pods) : source_(pods) {}
   // The fragmentation measure (the paper's); draplane's adds to it.
   virtual double Measure(std::string_view model, int64_t cpu_left,
                          const int64_t* left, size_t n) const {
@@ -350,12 +353,10 @@ class DraplanePolicy : public FgdPolicy {
   // this many times as many pods ask for it as for the most common one.
   static constexpr double kFillerRatio = 0.1;
 
-  explicit DraplanePolicy(std::vector<PodShape> pods)
-      : FgdPolicy(std::move(pods)) {}
+  explicit DraplanePolicy(const std::vector<PodShape>& pods)
+      : FgdPolicy(pods) {}
   std::string_view name() const override { return "draplane"; }
-  int64_t Prefer(const NodeCandidate& c) const override {
-    return PackingPolicy::Prefer(c);
-  }
+  int64_t Prefer(const NodeCandidate& c) const override { return BestFit(c); }
   double Measure(std::string_view model, int64_t cpu_left, const int64_t* left,
                  size_t n) const override {
     const double f = FgdPolicy::Measure(model, cpu_left, left, n);

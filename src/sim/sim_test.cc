@@ -189,9 +189,9 @@ class GpuChoiceTest : public ::testing::Test {
   };
   // The target workload is `shapes`, or half 700 shares and half 300
   // when empty; `learn`: none given.
-  Placed Run(const std::string& policy, std::vector<int64_t> first_shares,
-             int64_t share, bool learn = false,
-             std::vector<scheduler::PodShape> shapes = {}) {
+  Placed Run(const std::string& policy,
+             const std::vector<int64_t>& first_shares, int64_t share,
+             bool learn = false, std::vector<scheduler::PodShape> shapes = {}) {
     scheduler::ClusterState state(allocator::Features::Defaults());
     LoadCluster({{"a", 64000, 262144, 4, "T4"}}, state);
     scheduler::PolicyOptions options;
@@ -205,6 +205,7 @@ class GpuChoiceTest : public ::testing::Test {
     scheduler::SchedulingCycle setup(&state, setup_policy->get(), {});
     scheduler::SchedulingCycle cycle(&state, p->get(), {});
     std::vector<TracePod> pods;
+    pods.reserve(first_shares.size() + 1);
     for (int64_t s : first_shares) pods.push_back(Pods({{1, s}})[0]);
     pods.push_back(Pods({{1, share}})[0]);
     auto factory = PodFactory::Create(pods);

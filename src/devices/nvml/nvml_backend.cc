@@ -1,10 +1,10 @@
 #include "devices/nvml/nvml_backend.h"
 
-#include <limits.h>
-#include <string.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -270,7 +270,7 @@ absl::StatusOr<NodeGpuFacts> NvmlBackend::Discover() {
 
 absl::Status NvmlBackend::DiscoverGpu(const Gpu& gpu, GpuFacts& g) {
   const std::string context = GpuContext(gpu.uuid);
-  const nvmlDevice_t h = gpu.handle;
+  nvmlDevice_t h = gpu.handle;
   DRAPLANE_NVML_TRY(context, nvmlDeviceGetMinorNumber, h, &g.minor);
   char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE] = {};
   DRAPLANE_NVML_TRY(context, nvmlDeviceGetName, h, name, sizeof(name));

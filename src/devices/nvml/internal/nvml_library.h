@@ -82,6 +82,7 @@ class NvmlLibrary {
   // The file that was loaded (as passed to dlopen).
   const std::string& path() const { return path_; }
 
+// NOLINTNEXTLINE(bugprone-macro-parentheses): `name` is a declarator.
 #define DRAPLANE_NVML_MEMBER(name) decltype(&::name) name = nullptr;
   DRAPLANE_NVML_FUNCTIONS(DRAPLANE_NVML_MEMBER, DRAPLANE_NVML_MEMBER)
 #undef DRAPLANE_NVML_MEMBER
