@@ -8,7 +8,6 @@
 #include <thread>
 #include <vector>
 
-#include "absl/time/clock.h"
 #include "client/informer.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
@@ -47,8 +46,10 @@ api::Json Condition(const char* type, const std::string& reason,
 
 class JobController::Impl {
  public:
-  explicit Impl(client::Client* client)
-      : client_(client), queue_(absl::Milliseconds(5), absl::Seconds(30)) {}
+  Impl(client::Client* client, Clock* clock)
+      : client_(client),
+        clock_(clock != nullptr ? *clock : RealClock()),
+        queue_(absl::Milliseconds(5), absl::Seconds(30), &clock_) {}
 
   absl::Status Start(absl::Duration sync_timeout) {
     jobs_ = client::NewInformer(client_, "Job");
@@ -115,7 +116,7 @@ class JobController::Impl {
 
     api::Object next = *object;
     auto& status = std::get<api::Job>(next.value).status;
-    const std::string now = Rfc3339(absl::Now());
+    const std::string now = Rfc3339(clock_.Now());
     if (!status.unknown_fields.contains("startTime")) {
       status.unknown_fields["startTime"] = now;
     }
@@ -183,6 +184,7 @@ class JobController::Impl {
   }
 
   client::Client* client_;
+  Clock& clock_;
   component_helpers::WorkQueue queue_;
   std::unique_ptr<client::Informer> jobs_, pods_;
   std::thread worker_;
@@ -190,8 +192,8 @@ class JobController::Impl {
   std::map<std::string, std::set<std::string>> created_;  // worker only
 };
 
-JobController::JobController(client::Client* client)
-    : impl_(std::make_unique<Impl>(client)) {}
+JobController::JobController(client::Client* client, Clock* clock)
+    : impl_(std::make_unique<Impl>(client, clock)) {}
 JobController::~JobController() { Stop(); }
 absl::Status JobController::Start(absl::Duration sync_timeout) {
   return impl_->Start(sync_timeout);

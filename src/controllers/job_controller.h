@@ -19,14 +19,16 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "client/client.h"
+#include "clock/clock.h"
 #include "component_helpers/runnable.h"
 
 namespace draplane::controllers {
 
 class JobController : public component_helpers::Runnable {
  public:
-  // `client` outlives the controller.
-  explicit JobController(client::Client* client);
+  // `client` (and `clock`: start and completion times and backoffs; null:
+  // RealClock()) outlive the controller.
+  explicit JobController(client::Client* client, Clock* clock = nullptr);
   ~JobController() override;  // Stop()s
   JobController(const JobController&) = delete;
   JobController& operator=(const JobController&) = delete;
