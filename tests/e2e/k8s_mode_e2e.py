@@ -282,7 +282,7 @@ def check_nodes_publish(e):
     expect_in("node3", wide, "kubectl get resourceslices -o wide")
 
 
-def check_components_schedule_the_seed(e):
+def check_components_schedule_the_guides_pods(e):
     e.component("controller", "controller")
     e.component("scheduler-a", "scheduler", "--scheduler-name", "draplane",
                 "--also-default-scheduler")
@@ -408,7 +408,7 @@ def check_no_write_was_rejected(e):
 
 CHECKS = [
     check_nodes_publish,
-    check_components_schedule_the_seed,
+    check_components_schedule_the_guides_pods,
     check_deleting_pods_releases_claims,
     check_leader_election_fails_over,
     check_no_write_was_rejected,
