@@ -1,12 +1,7 @@
 // `draplane scheduler`: the DRA scheduler as its own process against any
 // Kubernetes API server (kubeconfig), with leader election.
-#include <pthread.h>
-#include <signal.h>
-#include <unistd.h>
-
 #include <memory>
 #include <ostream>
-#include <random>
 #include <string>
 #include <vector>
 
