@@ -216,7 +216,8 @@ TEST(InformerTest, RelistsAfterTheWatchVersionIsCompacted) {
   informer.AddHandler(recorder.Handler());
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(absl::Seconds(10)));
-  ASSERT_TRUE(draplane::testing::Eventually([&] { return net->streams() > 0; }));
+  ASSERT_TRUE(
+      draplane::testing::Eventually([&] { return net->streams() > 0; }));
   const std::string synced_rv = informer.ResourceVersion();
 
   // Partitioned: the informer misses a create, an update and a delete, and
