@@ -466,6 +466,7 @@ class Planner {
     }
     std::vector<FunctionImpl> specialized(overloads.size());
     std::vector<const Value*> constants;
+    constants.reserve(nodes.size());
     for (const NodePtr& n : nodes) constants.push_back(n->ConstantValue());
     if (options_.optimize) {
       for (const FunctionOverload* o : overloads) {
