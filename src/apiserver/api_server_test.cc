@@ -337,7 +337,8 @@ TEST_F(ApiServerTest, FilteredWatchSeesObjectsEnterAndLeaveTheSelector) {
                                       rv + "&timeoutSeconds=2"),
                    w);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The watch starts at `rv`: it sees the changes below however late it
+  // opens (replayed from the store's history, with their previous objects).
   const std::string path = std::string(kClasses) + "/f1";
   auto relabel = [&](const std::string& tier, const std::string& extra) {
     Json object = Do("GET", path).JsonBody();
@@ -373,7 +374,7 @@ TEST_F(ApiServerTest, WatchStreamsChangesFromAResourceVersion) {
                            rv + "&timeoutSeconds=2&allowWatchBookmarks=true"),
         w);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Started at `rv`: it sees what follows however late it opens.
   ASSERT_EQ(Do("POST", kClasses, DeviceClass("w2")).code, 201);
   ASSERT_EQ(Do("DELETE", std::string(kClasses) + "/w1").code, 200);
   watcher.join();

@@ -7,6 +7,7 @@
 #include "client/testing/test_server.h"
 #include "client/transport.h"
 #include "gtest/gtest.h"
+#include "testing/eventually.h"
 
 namespace draplane::client {
 namespace {
@@ -181,7 +182,7 @@ TEST_F(HttpsTest, StreamCancellationIsPrompt) {
   auto transport = NewHttpTransport(server_.Config());
   ASSERT_TRUE(transport.ok());
   CancelFlag cancel{false};
-  int status = 0;
+  std::atomic<int> status{0};
   absl::Status st;
   std::thread t([&] {
     st = (*transport)
@@ -192,7 +193,8 @@ TEST_F(HttpsTest, StreamCancellationIsPrompt) {
                  },
                  [&](std::string_view) { return true; }, nullptr, cancel);
   });
-  absl::SleepFor(absl::Milliseconds(200));
+  // The stream is open once its status line arrived.
+  ASSERT_TRUE(draplane::testing::Eventually([&] { return status != 0; }));
   const absl::Time start = absl::Now();
   cancel = true;
   t.join();

@@ -25,6 +25,8 @@ class PartitionableTransport : public Transport {
 
   void SetDown(bool down) { down_ = down; }
   int streams() const { return streams_.load(); }
+  // Streams started and not yet returned.
+  int open_streams() const { return open_.load(); }
 
   absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) override {
     if (down_) return absl::UnavailableError("partitioned");
@@ -39,6 +41,7 @@ class PartitionableTransport : public Transport {
       const ObjectEventFn& on_object, const CancelFlag& cancel) override {
     if (down_) return absl::UnavailableError("partitioned");
     ++streams_;
+    ++open_;
     CancelFlag inner_cancel{false};
     std::atomic<bool> done{false};
     std::thread poller([&] {
@@ -51,6 +54,7 @@ class PartitionableTransport : public Transport {
         inner_->Stream(call, on_status, on_data, on_object, inner_cancel);
     done = true;
     poller.join();
+    --open_;
     if (down_ && !cancel) return absl::UnavailableError("connection reset");
     return st;
   }
@@ -59,6 +63,7 @@ class PartitionableTransport : public Transport {
   std::unique_ptr<Transport> inner_;
   std::atomic<bool> down_{false};
   std::atomic<int> streams_{0};
+  std::atomic<int> open_{0};
 };
 
 // What the handlers saw, as "add c1", "update c1", "delete c1".
@@ -223,7 +228,8 @@ TEST(InformerTest, RelistsAfterTheWatchVersionIsCompacted) {
   // Partitioned: the informer misses a create, an update and a delete, and
   // the history it would resume from is compacted away.
   net->SetDown(true);
-  absl::SleepFor(absl::Milliseconds(50));  // the open stream is cut
+  ASSERT_TRUE(draplane::testing::Eventually(
+      [&] { return net->open_streams() == 0; }));  // the open stream is cut
   ASSERT_TRUE(direct.Create(Claim("d")).ok());
   auto b = direct.Get(Kind("ResourceClaim"), "default", "b");
   ASSERT_TRUE(b.ok());
@@ -237,7 +243,8 @@ TEST(InformerTest, RelistsAfterTheWatchVersionIsCompacted) {
   // The re-watch from the old version gets 410; the re-list reports the
   // differences.
   ASSERT_TRUE(recorder.WaitFor(6));
-  absl::SleepFor(absl::Milliseconds(100));
+  EXPECT_TRUE(draplane::testing::Consistently(
+      [&] { return recorder.Events().size() == 6; }, absl::Milliseconds(100)));
   EXPECT_EQ(recorder.Events(),
             (std::vector<std::string>{"add a", "add b", "add c", "update b",
                                       "add d", "delete c"}));
@@ -278,7 +285,9 @@ TEST(InformerTest, StopIsPromptAndFinal) {
   informer.AddHandler(recorder.Handler());
   informer.Start();
   ASSERT_TRUE(informer.WaitForSync(absl::Seconds(10)));
-  absl::SleepFor(absl::Milliseconds(50));  // the watch is open
+  // The watch is open once it delivers an object created after the list.
+  ASSERT_TRUE(client->Create(Claim("probe")).ok());
+  ASSERT_TRUE(recorder.WaitFor(1));
   const absl::Time start = absl::Now();
   informer.Stop();
   const absl::Duration took = absl::Now() - start;
@@ -286,9 +295,11 @@ TEST(InformerTest, StopIsPromptAndFinal) {
               absl::FormatDuration(took).c_str());
   // The in-process watch notices within the API server's 500 ms poll.
   EXPECT_LT(took, absl::Seconds(3));
+  const size_t seen = recorder.Events().size();
   ASSERT_TRUE(client->Create(Claim("late")).ok());
-  absl::SleepFor(absl::Milliseconds(50));
-  EXPECT_TRUE(recorder.Events().empty());
+  EXPECT_TRUE(draplane::testing::Consistently(
+      [&] { return recorder.Events().size() == seen; },
+      absl::Milliseconds(50)));
   informer.Stop();  // idempotent
 }
 

@@ -213,6 +213,10 @@ class DraMonitor::Impl {
       }
       std::string state =
           StrCat(dc.metadata.uid, "/", dc.metadata.generation, "/", outcome);
+      {
+        absl::MutexLock lock(&outcomes_mu_);
+        outcomes_[name] = outcome;
+      }
       std::string& last = last_state_[name];
       if (state == last) continue;
       last = state;
@@ -224,8 +228,20 @@ class DraMonitor::Impl {
     for (auto it = last_state_.begin(); it != last_state_.end();) {
       it = seen.count(it->first) ? std::next(it) : last_state_.erase(it);
     }
+    absl::MutexLock lock(&outcomes_mu_);
+    for (auto it = outcomes_.begin(); it != outcomes_.end();) {
+      it = seen.count(it->first) ? std::next(it) : outcomes_.erase(it);
+    }
   }
 
+ public:
+  std::string ClassOutcome(const std::string& device_class) const {
+    absl::MutexLock lock(&outcomes_mu_);
+    auto it = outcomes_.find(device_class);
+    return it == outcomes_.end() ? "" : it->second;
+  }
+
+ private:
   client::Client* client_;
   DraMonitorOptions options_;
   Clock& clock_;
@@ -242,6 +258,9 @@ class DraMonitor::Impl {
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread warn_thread_;
   std::map<std::string, std::string> last_state_;  // class -> last outcome
+  mutable absl::Mutex outcomes_mu_;
+  // class -> the last check's outcome ("ok", "none", "error:...").
+  std::map<std::string, std::string> outcomes_ ABSL_GUARDED_BY(outcomes_mu_);
 };
 
 DraMonitor::DraMonitor(client::Client* client, DraMonitorOptions options)
@@ -255,5 +274,8 @@ std::vector<prometheus::MetricFamily> DraMonitor::Collect() {
   return impl_->Collect();
 }
 Inventory DraMonitor::CurrentInventory() { return impl_->CurrentInventory(); }
+std::string DraMonitor::ClassOutcome(const std::string& device_class) const {
+  return impl_->ClassOutcome(device_class);
+}
 
 }  // namespace draplane::controllers

@@ -63,6 +63,10 @@ class DraMonitor : public component_helpers::Runnable {
   std::vector<prometheus::MetricFamily> Collect();
   // The device counts as of now.
   Inventory CurrentInventory();
+  // What the last check of the classes (warn_classes) concluded about
+  // `device_class`: "ok", "none" (selects none of the published devices),
+  // "error:<reason>"; "" before its first check.
+  std::string ClassOutcome(const std::string& device_class) const;
 
  private:
   class Impl;

@@ -13,6 +13,7 @@ namespace draplane::controllers {
 namespace {
 
 using api::Json;
+using draplane::testing::Consistently;
 using draplane::testing::Eventually;
 
 Json Slice(const std::string& node, const std::string& product, int count) {
@@ -184,7 +185,7 @@ TEST(DraMonitorTest, WarnsOnceAboutAClassThatSelectsNothing) {
   options.settle = absl::Milliseconds(20);
   DraMonitor monitor(&c, options);
   ASSERT_TRUE(monitor.Start().ok());
-  absl::SleepFor(absl::Milliseconds(200));
+  ASSERT_TRUE(Eventually([&] { return monitor.ClassOutcome("b200") == "ok"; }));
   EXPECT_TRUE(ClassWarnings(c, "b200").empty());
 
   cluster->MustCreate(Slice("node1", "A100 80GB", 4));
@@ -200,11 +201,11 @@ TEST(DraMonitorTest, WarnsOnceAboutAClassThatSelectsNothing) {
             "--class b200 -f <the class and the slices as YAML>");
   // More devices that do not match either: no second warning.
   cluster->MustCreate(Slice("node2", "H100", 8));
-  absl::SleepFor(absl::Milliseconds(300));
-  EXPECT_EQ(ClassWarnings(c, "b200").size(), 1u);
+  EXPECT_TRUE(
+      Consistently([&] { return ClassWarnings(c, "b200").size() == 1; }));
   // A matching device arrives, then goes: a new warning.
   cluster->MustCreate(Slice("node3", "B200", 1));
-  absl::SleepFor(absl::Milliseconds(300));
+  ASSERT_TRUE(Eventually([&] { return monitor.ClassOutcome("b200") == "ok"; }));
   ASSERT_TRUE(
       c.Delete(client::Kind("ResourceSlice"), "", "node3-gpu.nvidia.com").ok());
   ASSERT_TRUE(Eventually([&] { return ClassWarnings(c, "b200").size() == 2; }));

@@ -14,6 +14,7 @@ namespace draplane::controllers {
 namespace {
 
 using api::Json;
+using draplane::testing::Consistently;
 using draplane::testing::Eventually;
 
 TEST(GeneratePodClaimNameTest, ShortNamesKeepBothPartsAndAHyphen) {
@@ -122,9 +123,10 @@ TEST(ResourceClaimControllerTest, CreatesClaimsFromTemplatesOnce) {
     auto claims = c.List(client::Kind("ResourceClaim"), "default");
     return claims.ok() && claims->items.size() == 21;
   }));
-  absl::SleepFor(absl::Milliseconds(200));
-  auto claims = c.List(client::Kind("ResourceClaim"), "default");
-  EXPECT_EQ(claims->items.size(), 21u);
+  EXPECT_TRUE(Consistently([&] {
+    auto claims = c.List(client::Kind("ResourceClaim"), "default");
+    return claims.ok() && claims->items.size() == 21;
+  }));
   EXPECT_EQ(controller.claims_created(), 21);
   controller.Stop();
 }
@@ -171,8 +173,8 @@ TEST(ResourceClaimControllerTest, MissingTemplateIsRetried) {
   cluster->MustCreate(Pod("early"));
   ResourceClaimController controller(&c);
   ASSERT_TRUE(controller.Start().ok());
-  absl::SleepFor(absl::Milliseconds(50));
-  EXPECT_EQ(controller.claims_created(), 0);
+  EXPECT_TRUE(Consistently([&] { return controller.claims_created() == 0; },
+                           absl::Milliseconds(50)));
   cluster->MustCreate(Template());
   ASSERT_TRUE(Eventually([&] { return controller.claims_created() == 1; }));
 }
@@ -310,8 +312,9 @@ TEST(ResourceClaimControllerTest,
                       client::PatchType::kMerge, api::DumpJson(finalizer))
                   .ok());
   Allocate(c, claim_name, {{"job", uid}});
-  absl::SleepFor(absl::Milliseconds(100));
-  ASSERT_TRUE(GetClaim(c, claim_name)->status.allocation.has_value())
+  ASSERT_TRUE(Consistently(
+      [&] { return GetClaim(c, claim_name)->status.allocation.has_value(); },
+      absl::Milliseconds(100)))
       << "a running pod's claim must stay allocated";
 
   SetPhase(c, "job", "Succeeded");
@@ -345,8 +348,8 @@ TEST(ResourceClaimControllerTest,
   EXPECT_EQ(claim->status.reserved_for[1].uid, uid);
   // A pod not yet bound is the scheduler's business.
   cluster->MustCreate(PodUsing("pending", "pre", ""));
-  absl::SleepFor(absl::Milliseconds(200));
-  EXPECT_EQ(GetClaim(c, "pre")->status.reserved_for.size(), 2u);
+  EXPECT_TRUE(Consistently(
+      [&] { return GetClaim(c, "pre")->status.reserved_for.size() == 2; }));
 }
 
 TEST(ResourceClaimControllerTest,
@@ -387,9 +390,10 @@ TEST(ResourceClaimControllerTest, ADeletedUnusedClaimIsDeallocatedAndReleased) {
   Allocate(c, "leftover", {});
   ResourceClaimController controller(&c);
   ASSERT_TRUE(controller.Start().ok());
-  absl::SleepFor(absl::Milliseconds(100));
   // Allocated but never used: upstream leaves it allocated...
-  ASSERT_TRUE(GetClaim(c, "leftover")->status.allocation.has_value());
+  ASSERT_TRUE(Consistently(
+      [&] { return GetClaim(c, "leftover")->status.allocation.has_value(); },
+      absl::Milliseconds(100)));
   // ...until it is deleted: then the finalizer must not block forever.
   ASSERT_TRUE(
       c.Delete(client::Kind("ResourceClaim"), "default", "leftover").ok());

@@ -1,5 +1,7 @@
 // The standalone Deployment and Job controllers against the in-process
 // API server.
+#include <algorithm>
+
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
 #include "controllers/deployment_controller.h"
@@ -12,6 +14,7 @@ namespace draplane::controllers {
 namespace {
 
 using api::Json;
+using draplane::testing::Consistently;
 using draplane::testing::Eventually;
 
 Json Template(const std::string& app, const std::string& image,
@@ -56,9 +59,9 @@ TEST(DeploymentControllerTest, KeepsReplicasThroughScalingAndDeletion) {
   DeploymentController controller(&c);
   ASSERT_TRUE(controller.Start().ok());
   ASSERT_TRUE(Eventually([&] { return Pods(c, "app=web").size() == 3; }));
-  absl::SleepFor(absl::Milliseconds(200));
+  ASSERT_TRUE(Consistently([&] { return Pods(c, "app=web").size() == 3; }))
+      << "no more than the replicas";
   std::vector<api::Pod> pods = Pods(c, "app=web");
-  ASSERT_EQ(pods.size(), 3u) << "no more than the replicas";
   const std::string hash = pods[0].metadata.labels.at("pod-template-hash");
   for (const api::Pod& p : pods) {
     EXPECT_EQ(p.metadata.name.rfind("web-" + hash + "-", 0), 0u)
@@ -80,13 +83,17 @@ TEST(DeploymentControllerTest, KeepsReplicasThroughScalingAndDeletion) {
   Scale(c, 2);
   ASSERT_TRUE(Eventually([&] { return Pods(c, "app=web").size() == 2; }));
   // A deleted pod is replaced.
-  ASSERT_TRUE(c.Delete(client::Kind("Pod"), "default",
-                       Pods(c, "app=web")[0].metadata.name)
-                  .ok());
-  absl::SleepFor(absl::Milliseconds(100));
-  ASSERT_TRUE(Eventually([&] { return Pods(c, "app=web").size() == 2; }));
-  absl::SleepFor(absl::Milliseconds(200));
-  EXPECT_EQ(Pods(c, "app=web").size(), 2u);
+  const std::string deleted = Pods(c, "app=web")[0].metadata.name;
+  ASSERT_TRUE(c.Delete(client::Kind("Pod"), "default", deleted).ok());
+  auto replaced = [&] {
+    std::vector<api::Pod> now = Pods(c, "app=web");
+    return now.size() == 2 &&
+           std::none_of(now.begin(), now.end(), [&](const api::Pod& p) {
+             return p.metadata.name == deleted;
+           });
+  };
+  ASSERT_TRUE(Eventually(replaced));
+  EXPECT_TRUE(Consistently(replaced)) << "replaced once";
 
   // A new template: new pods use it, scale-down removes old ones first.
   Json patch = {{"spec", {{"template", Template("web", "server:2")}}}};
@@ -150,8 +157,8 @@ TEST(JobControllerTest, RunsParallelPodsUntilCompletions) {
   JobController controller(&c);
   ASSERT_TRUE(controller.Start().ok());
   ASSERT_TRUE(Eventually([&] { return Running(c).size() == 2; }));
-  absl::SleepFor(absl::Milliseconds(200));
-  ASSERT_EQ(Running(c).size(), 2u) << "parallelism";
+  ASSERT_TRUE(Consistently([&] { return Running(c).size() == 2; }))
+      << "parallelism";
   api::Pod first = Pods(c, "job-name=train")[0];
   EXPECT_EQ(first.metadata.name.rfind("train-", 0), 0u);
   EXPECT_EQ(first.metadata.owner_references[0].kind, "Job");
@@ -159,8 +166,8 @@ TEST(JobControllerTest, RunsParallelPodsUntilCompletions) {
   // Two finish: one more is needed for the third completion.
   for (const std::string& name : Running(c)) SetPhase(c, name, "Succeeded");
   ASSERT_TRUE(Eventually([&] { return Running(c).size() == 1; }));
-  absl::SleepFor(absl::Milliseconds(200));
-  EXPECT_EQ(Running(c).size(), 1u) << "only completions - succeeded";
+  EXPECT_TRUE(Consistently([&] { return Running(c).size() == 1; }))
+      << "only completions - succeeded";
   SetPhase(c, Running(c)[0], "Succeeded");
   ASSERT_TRUE(Eventually([&] {
     return JobCondition(c) ==
@@ -171,8 +178,8 @@ TEST(JobControllerTest, RunsParallelPodsUntilCompletions) {
   EXPECT_EQ(status.succeeded, 3);
   EXPECT_EQ(status.active, 0);
   EXPECT_TRUE(status.unknown_fields.contains("completionTime"));
-  absl::SleepFor(absl::Milliseconds(200));
-  EXPECT_TRUE(Running(c).empty()) << "nothing after completion";
+  EXPECT_TRUE(Consistently([&] { return Running(c).empty(); }))
+      << "nothing after completion";
 }
 
 TEST(JobControllerTest, FailsAfterTheBackoffLimit) {
@@ -189,8 +196,7 @@ TEST(JobControllerTest, FailsAfterTheBackoffLimit) {
     return JobCondition(c) ==
            "FailureTarget/BackoffLimitExceeded Failed/BackoffLimitExceeded ";
   })) << JobCondition(c);
-  absl::SleepFor(absl::Milliseconds(200));
-  EXPECT_TRUE(Running(c).empty());
+  EXPECT_TRUE(Consistently([&] { return Running(c).empty(); }));
   auto job = c.Get(client::Kind("Job"), "default", "train");
   EXPECT_EQ(std::get<api::Job>(job->value).status.failed, 2);
 }

@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using api::Json;
+using testing::Consistently;
 using testing::Eventually;
 
 constexpr char kInventory[] = R"(
@@ -174,8 +175,8 @@ TEST_F(StandaloneClusterTest, NodesPublishAndPodsRunWithTheirCdiDevices) {
   }
   EXPECT_EQ(migs, 4);
   CreatePod("infer-4", "mig");
-  absl::SleepFor(absl::Milliseconds(500));
-  EXPECT_FALSE(Running("infer-4"));
+  EXPECT_TRUE(Consistently([&] { return !Running("infer-4"); },
+                           absl::Milliseconds(500)));
   EXPECT_TRUE(GetPod("infer-4")->spec.node_name.empty());
 
   // Deleting a pod unprepares its claim: its MIG device and CDI spec go,

@@ -23,6 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using api::Json;
+using draplane::testing::Consistently;
 using draplane::testing::InProcessCluster;
 
 // The scheduler tests wait up to 20 s (many pods under the sanitizers).
@@ -283,9 +284,8 @@ TEST(SchedulerTest, TemplatePodsWithTheClaimControllerAndDeletion) {
   ASSERT_TRUE(controller.Start().ok());
   // 40 devices for 45 pods: 40 bound, 5 pending.
   ASSERT_TRUE(Eventually([&] { return scheduler->stats().scheduled == 40; }));
-  absl::SleepFor(absl::Milliseconds(200));
+  EXPECT_TRUE(Consistently([&] { return scheduler->stats().scheduled == 40; }));
   EXPECT_EQ(CheckNoDoubleAllocation(c), 40);
-  EXPECT_EQ(scheduler->stats().scheduled, 40);
 
   // Five bound pods go: the controller releases and deallocates their
   // claims (the garbage collector deletes them, the controller lifts the
@@ -361,14 +361,12 @@ TEST(SchedulerTest, TwoSchedulersRacingNeverDoubleAllocate) {
   auto b = MustStart(client_b.get(), options);
   // 24 devices; pods take 1 or 2: at least 12 and at most 24 pods fit. Wait
   // until the devices are used up and nothing moves any more.
-  int64_t last = -1;
+  auto scheduled = [&] { return a->stats().scheduled + b->stats().scheduled; };
   ASSERT_TRUE(Eventually(
       [&] {
-        int64_t now = a->stats().scheduled + b->stats().scheduled;
-        bool stable = now == last && now >= 12;
-        last = now;
-        if (!stable) absl::SleepFor(absl::Milliseconds(300));
-        return stable;
+        const int64_t now = scheduled();
+        return now >= 12 && Consistently([&] { return scheduled() == now; },
+                                         absl::Milliseconds(300));
       },
       absl::Seconds(60)));
   a->Stop();
@@ -409,8 +407,8 @@ TEST(SchedulerTest, LeaderFailover) {
   auto a = MustStart(client_a.get(), options("a"));
   ASSERT_TRUE(Eventually([&] { return a->stats().leading; }));
   auto b = MustStart(client_b.get(), options("b"));
-  absl::SleepFor(absl::Milliseconds(500));
-  EXPECT_FALSE(b->stats().leading);
+  EXPECT_TRUE(Consistently([&] { return !b->stats().leading; },
+                           absl::Milliseconds(500)));
 
   for (int i = 0; i < 4; ++i) {
     cluster->MustCreate(
