@@ -54,25 +54,8 @@ inline uint64_t CeilTimes(double n, double factor) {
   return static_cast<uint64_t>(std::ceil(n * factor));
 }
 
-inline std::string KeyString(const Value& key) {
-  switch (key.kind()) {
-    case ValueKind::kString:
-      return std::string(key.string_value());
-    case ValueKind::kInt:
-      return std::to_string(key.int_value());
-    case ValueKind::kUint:
-      return std::to_string(key.uint_value());
-    case ValueKind::kBool:
-      return key.bool_value() ? "true" : "false";
-    case ValueKind::kDouble:
-      return FormatDouble(key.double_value());
-    default:
-      return key.DebugString();
-  }
-}
-
 inline Value NoSuchKey(const Value& key) {
-  return Value::Error(StrCat("no such key: ", KeyString(key)));
+  return Value::Error(StrCat("no such key: ", KeyText(key)));
 }
 
 inline Value NoSuchOverload(std::string_view function,

@@ -748,6 +748,23 @@ bool IsValidUtf8(std::string_view s) {
 
 // --- Formatting ---
 
+std::string KeyText(const Value& key) {
+  switch (key.kind()) {
+    case ValueKind::kString:
+      return std::string(key.string_value());
+    case ValueKind::kInt:
+      return std::to_string(key.int_value());
+    case ValueKind::kUint:
+      return std::to_string(key.uint_value());
+    case ValueKind::kBool:
+      return key.bool_value() ? "true" : "false";
+    case ValueKind::kDouble:
+      return FormatDouble(key.double_value());
+    default:
+      return key.DebugString();
+  }
+}
+
 std::string FormatDouble(double d) {
   if (std::isnan(d)) return "NaN";
   if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";

@@ -411,6 +411,11 @@ bool IsValidUtf8(std::string_view s);
 // "1e+06" for decimal exponents < -4 or >= 6, "+Inf", "-Inf", "NaN").
 std::string FormatDouble(double d);
 
+// A map key as cel-go writes it in messages ("no such key: 1") and as a
+// JSON member name: strings as they are, numbers and booleans in their
+// literal form, anything else (an invalid key) as DebugString().
+std::string KeyText(const Value& key);
+
 // RFC 3339 rendering of a timestamp in UTC with trailing zeros of the
 // fraction removed (Go time.RFC3339Nano), e.g. "2009-02-13T23:31:30Z".
 std::string FormatTimestamp(int64_t seconds, int32_t nanos);

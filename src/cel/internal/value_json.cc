@@ -48,26 +48,6 @@ Value JsonToValue(const api::Json& j) {
   }
 }
 
-namespace {
-
-// A map key as a JSON object member name.
-std::string KeyText(const Value& key) {
-  switch (key.kind()) {
-    case ValueKind::kString:
-      return std::string(key.string_value());
-    case ValueKind::kInt:
-      return std::to_string(key.int_value());
-    case ValueKind::kUint:
-      return std::to_string(key.uint_value());
-    case ValueKind::kBool:
-      return key.bool_value() ? "true" : "false";
-    default:
-      return key.DebugString();
-  }
-}
-
-}  // namespace
-
 api::Json ValueToJson(const Value& v, const ValueJsonStyle& style) {
   switch (v.kind()) {
     case ValueKind::kNull:
