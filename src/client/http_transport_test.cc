@@ -113,6 +113,7 @@ TEST_F(HttpsTest, RoundTripsReuseConnections) {
 TEST_F(HttpsTest, ConcurrentCallsFromManyThreads) {
   auto client = server_.NewClient();
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::atomic<int> ok{0};
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {

@@ -341,6 +341,9 @@ namespace {
 
 // Checks and hashes map entries; false (with *error set) for an invalid or
 // repeated key.
+// (`entries` is taken by value: its keys and values are moved out through
+// the structured binding, which the check does not follow.)
+// NOLINTNEXTLINE(performance-unnecessary-value-param)
 bool MakeMapEntries(std::vector<std::pair<Value, Value>> entries,
                     std::vector<MapData::Entry>* out_entries, Value* error) {
   std::vector<MapData::Entry>& out = *out_entries;
@@ -835,7 +838,9 @@ std::string FormatTimestamp(int64_t seconds, int32_t nanos) {
 }
 
 std::string FormatDuration(int64_t nanos) {
-  // Go: float64(d / Second) + float64(d % Second) / 1e9.
+  // Go: float64(d / Second) + float64(d % Second) / 1e9 (whole seconds by
+  // integer division on purpose).
+  // NOLINTNEXTLINE(bugprone-integer-division)
   double secs = static_cast<double>(nanos / 1000000000) +
                 static_cast<double>(nanos % 1000000000) / 1e9;
   char buf[64];
