@@ -18,6 +18,7 @@
 #include "devices/nvml/gpu_facts_json.h"
 #include "devices/nvml/internal/nvml_api.h"
 #include "gtest/gtest.h"
+#include "testing/eventually.h"
 
 namespace draplane::devices {
 namespace {
@@ -42,15 +43,7 @@ NodeGpuFacts TwoGpus(std::string_view model) {
   return facts;
 }
 
-// Polls `done` for up to 10 s.
-template <typename Pred>
-bool Eventually(Pred done) {
-  for (int i = 0; i < 1000; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
+using draplane::testing::Eventually;
 
 class NvmlBackendTest : public ::testing::Test {
  protected:

@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 #include "store/internal/revisioned_store.h"
+#include "testing/eventually.h"
 
 namespace draplane::store::internal {
 namespace {
@@ -90,12 +91,8 @@ class GroupCommitTest : public ::testing::Test {
       ASSERT_TRUE(journal_.cv.wait_for(lock, std::chrono::seconds(30),
                                        [&] { return journal_.waiting == 1; }));
     }
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (store_.StagedWrites() < staged) {
-      ASSERT_LT(std::chrono::steady_clock::now(), deadline);
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    ASSERT_TRUE(draplane::testing::Eventually(
+        [&] { return store_.StagedWrites() >= staged; }, absl::Seconds(30)));
     EXPECT_EQ(store_.StagedWrites(), staged);
   }
 
@@ -202,8 +199,8 @@ TEST_F(GroupCommitTest, AWriteRefusedByAStagedOneReturnsAfterItsCommit) {
     stale = store_.Update("/a", "3", 1);
     answered = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_FALSE(answered);
+  EXPECT_TRUE(draplane::testing::Consistently([&] { return !answered; },
+                                              absl::Milliseconds(50)));
   Release();
   for (auto* t : {&t1, &t2, &t3}) t->join();
   EXPECT_TRUE(IsConflict(stale.status())) << stale.status();
