@@ -526,6 +526,11 @@ TEST_F(ApiServerTest, AllocationOfADeviceAnotherClaimHoldsIsAConflict) {
   // Another device is fine; admin access does not take the device.
   EXPECT_EQ(allocate("b", "gpu-1", false).code, 200);
   ASSERT_EQ(Do("POST", kClaims, Claim("c")).code, 201);
+  // Admin access needs the namespace's label (admin_access_test.cc).
+  Json ns = Do("GET", "/api/v1/namespaces/default").JsonBody();
+  ns["metadata"]["labels"]["resource.kubernetes.io/admin-access"] = "true";
+  ASSERT_EQ(Do("PUT", "/api/v1/namespaces/default", api::DumpJson(ns)).code,
+            200);
   EXPECT_EQ(allocate("c", "gpu-0", true).code, 200);
   // Once "a" is deallocated, its device can go to another claim.
   Json a = Do("GET", StrCat(kClaims, "/a")).JsonBody();

@@ -6,6 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "api/object_codec.h"
 #include "api/validation/validation.h"
+#include "apiserver/internal/admin_access.h"
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/server_side_apply.h"
 #include "cel/cel.h"
@@ -134,26 +135,32 @@ struct Admitted {
   api::Object object;  // the same, typed (json = EncodeObject(object))
 };
 
-// Defaulting and validation. `old` is the stored object for an update (its
+// Defaulting and validation, the admin-access gate first as upstream's
+// strategies run it. `old` is the stored object for an update (its
 // managedFields may be left out: update validation does not read them),
 // null for a create.
 absl::StatusOr<Admitted> Admit(const ResourceInfo& r, const Json& candidate,
                                const api::Object* old,
-                               std::string_view subresource) {
+                               std::string_view subresource,
+                               const AdminNamespaceLookup& admin_namespace) {
   auto decoded = api::DecodeObject(candidate);
   if (!decoded.ok()) {
     return BadRequest(std::string(decoded.status().message()));
   }
   api::Object object = std::move(decoded->object);
   api::SetDefaults(object);
-  FieldErrorList errors;
+  FieldErrorList errors =
+      AdminAccessErrors(object, old, subresource, admin_namespace);
+  FieldErrorList validation;
   if (old == nullptr) {
-    errors = api::ValidateObject(object, Validation());
+    validation = api::ValidateObject(object, Validation());
   } else {
-    errors = subresource == "status"
-                 ? api::ValidateObjectStatusUpdate(object, *old, Validation())
-                 : api::ValidateObjectUpdate(object, *old, Validation());
+    validation =
+        subresource == "status"
+            ? api::ValidateObjectStatusUpdate(object, *old, Validation())
+            : api::ValidateObjectUpdate(object, *old, Validation());
   }
+  errors.insert(errors.end(), validation.begin(), validation.end());
   if (!errors.empty()) return Invalid(r, NameOf(candidate), errors);
   auto encoded = api::EncodeObject(object, r.ApiVersion(r.StorageVersion()));
   if (!encoded.ok()) {
@@ -421,6 +428,19 @@ absl::StatusOr<ListResult> Registry::List(const ResourceInfo& r,
   return result;
 }
 
+AdminNamespaceLookup Registry::AdminNamespace() const {
+  return [this](const std::string& ns) -> absl::StatusOr<bool> {
+    const ResourceInfo* namespaces = FindResource("", "namespaces");
+    auto rec = store_->Get(Key(*namespaces, "", ns));
+    if (!rec.ok()) return rec.status();
+    const Json& labels = api::MemberOrNull(
+        api::MemberOrNull(*Read(rec->value, rec->mod_revision), "metadata"),
+        "labels");
+    const Json& value = api::MemberOrNull(labels, api::kLabelAdminAccess);
+    return value.is_string() && value.get<std::string>() == "true";
+  };
+}
+
 absl::Status Registry::CheckNamespace(const ResourceInfo& r,
                                       std::string_view ns,
                                       std::string_view name) const {
@@ -492,7 +512,7 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
   for (int attempt = 0;; ++attempt) {
     if (generated) MutableMetadata(object)["name"] = GenerateName(generate);
     const std::string name = NameOf(object);
-    auto admitted = Admit(r, object, nullptr, "");
+    auto admitted = Admit(r, object, nullptr, "", AdminNamespace());
     if (!admitted.ok()) return admitted.status();
     if (auto s = CheckNamespace(r, ns, name); !s.ok()) return s;
     RecordUpdateManager(r, Json(), admitted->json, options.manager,
@@ -708,7 +728,8 @@ absl::StatusOr<WriteResult> Registry::WriteUpdate(
         StrCat("stored object cannot be decoded: ",
                old_decoded.ok() ? "" : old_decoded.status().message()));
   }
-  auto admitted = Admit(r, candidate, old_typed.get(), options.subresource);
+  auto admitted = Admit(r, candidate, old_typed.get(), options.subresource,
+                        AdminNamespace());
   if (!admitted.ok()) return admitted.status();
   Json& next = admitted->json;
   MutableMetadata(next).erase("resourceVersion");

@@ -22,6 +22,7 @@
 #include "absl/time/time.h"
 #include "api/meta_types.h"
 #include "apiserver/admission.h"
+#include "apiserver/internal/admin_access.h"
 #include "apiserver/internal/allocation_guard.h"
 #include "apiserver/internal/decoded_values.h"
 #include "apiserver/internal/resources.h"
@@ -221,6 +222,8 @@ class Registry {
   // The object `value` holds, read at `revision` (its resourceVersion).
   std::shared_ptr<const api::Json> Read(const store::Value& value,
                                         int64_t revision) const;
+  // Whether a namespace carries the admin-access label (admin_access.h).
+  AdminNamespaceLookup AdminNamespace() const;
   absl::Status CheckNamespace(const ResourceInfo& r, std::string_view ns,
                               std::string_view name) const;
 
