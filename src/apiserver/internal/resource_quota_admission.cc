@@ -43,6 +43,62 @@ std::string Pretty(const std::map<std::string, Quantity>& list) {
   return out;
 }
 
+// The charge `charge` against `quota` (its status.hard and status.used):
+// OK, or upstream's 403 naming what would be exceeded. `forbidden` starts
+// the message.
+absl::Status CheckCharge(const Json& quota,
+                         const std::map<std::string, Quantity>& charge,
+                         const std::string& forbidden) {
+  const std::string quota_name =
+      quota.value("metadata", Json::object()).value("name", "");
+  std::map<std::string, Quantity> status_hard =
+      Quantities(quota, "status", "hard");
+  std::map<std::string, Quantity> used = Quantities(quota, "status", "used");
+  std::string unknown;
+  for (const auto& [name, q] : charge) {
+    if (status_hard.count(name) == 0) {
+      unknown += unknown.empty() ? name : StrCat(",", name);
+    }
+  }
+  if (!unknown.empty()) {
+    return AdmissionError(403, "Forbidden",
+                          StrCat(forbidden, "status unknown for quota: ",
+                                 quota_name, ", resources: ", unknown));
+  }
+  std::map<std::string, Quantity> failed_requested, failed_used, failed_hard;
+  for (const auto& [name, q] : charge) {
+    Quantity now = used.count(name) ? used.at(name) : Quantity();
+    Quantity after = now;
+    (void)after.Add(q);
+    if (after.Compare(status_hard.at(name)) > 0) {
+      failed_requested.emplace(name, q);
+      failed_used.emplace(name, now);
+      failed_hard.emplace(name, status_hard.at(name));
+    }
+  }
+  if (!failed_requested.empty()) {
+    return AdmissionError(403, "Forbidden",
+                          StrCat(forbidden, "exceeded quota: ", quota_name,
+                                 ", requested: ", Pretty(failed_requested),
+                                 ", used: ", Pretty(failed_used),
+                                 ", limited: ", Pretty(failed_hard)));
+  }
+  return absl::OkStatus();
+}
+
+// `quota`'s status.used with `charge` added (`sign` 1) or taken back (-1).
+Json Charged(const Json& quota, const std::map<std::string, Quantity>& charge,
+             int sign) {
+  Json next = quota;
+  std::map<std::string, Quantity> used = Quantities(quota, "status", "used");
+  for (const auto& [name, q] : charge) {
+    Quantity sum = used.count(name) ? used.at(name) : Quantity();
+    (void)(sign > 0 ? sum.Add(q) : sum.Sub(q));
+    next["status"]["used"][name] = sum.ToString();
+  }
+  return next;
+}
+
 }  // namespace
 
 absl::Status ResourceQuotaAdmission::Admit(const AdmissionRequest& request,
@@ -87,60 +143,41 @@ absl::Status ResourceQuotaAdmission::Admit(const AdmissionRequest& request,
       if (r != requested.end()) charge.emplace(name, r->second);
     }
     if (charge.empty()) continue;
-    std::map<std::string, Quantity> status_hard =
-        Quantities(quota, "status", "hard");
-    std::map<std::string, Quantity> used = Quantities(quota, "status", "used");
-    std::string unknown;
-    for (const auto& [name, q] : charge) {
-      if (status_hard.count(name) == 0) {
-        unknown += unknown.empty() ? name : StrCat(",", name);
-      }
-    }
-    if (!unknown.empty()) {
-      return AdmissionError(403, "Forbidden",
-                            StrCat(forbidden, "status unknown for quota: ",
-                                   quota_name, ", resources: ", unknown));
-    }
-    std::map<std::string, Quantity> failed_requested, failed_used, failed_hard;
-    for (const auto& [name, q] : charge) {
-      Quantity now = used.count(name) ? used.at(name) : Quantity();
-      Quantity after = now;
-      (void)after.Add(q);
-      if (after.Compare(status_hard.at(name)) > 0) {
-        failed_requested.emplace(name, q);
-        failed_used.emplace(name, now);
-        failed_hard.emplace(name, status_hard.at(name));
-      }
-    }
-    if (!failed_requested.empty()) {
-      return AdmissionError(403, "Forbidden",
-                            StrCat(forbidden, "exceeded quota: ", quota_name,
-                                   ", requested: ", Pretty(failed_requested),
-                                   ", used: ", Pretty(failed_used),
-                                   ", limited: ", Pretty(failed_hard)));
+    if (absl::Status ok = CheckCharge(quota, charge, forbidden); !ok.ok()) {
+      return ok;
     }
     charges.emplace_back(quota_name, std::move(charge));
   }
   if (request.dry_run) return absl::OkStatus();
-  for (const auto& entry : charges) {
-    const std::map<std::string, Quantity>& charge = entry.second;
-    WriteOptions options;
-    options.subresource = "status";
+  // Charge each quota with a write conditioned on the version the check
+  // read (Modify retries on a conflict, re-checking against the new used):
+  // concurrent creates can never together pass spec.hard. When a later
+  // quota refuses, the earlier charges are taken back.
+  WriteOptions options;
+  options.subresource = "status";
+  for (size_t i = 0; i < charges.size(); ++i) {
+    const std::map<std::string, Quantity>& charge = charges[i].second;
     absl::StatusOr<WriteResult> written = registry_->Modify(
-        *quotas, request.namespace_, entry.first,
-        [&charge](const Json& current) -> absl::StatusOr<Json> {
-          Json next = current;
-          std::map<std::string, Quantity> used =
-              Quantities(current, "status", "used");
-          for (const auto& [name, q] : charge) {
-            Quantity sum = used.count(name) ? used.at(name) : Quantity();
-            (void)sum.Add(q);
-            next["status"]["used"][name] = sum.ToString();
+        *quotas, request.namespace_, charges[i].first,
+        [&charge, &forbidden](const Json& current) -> absl::StatusOr<Json> {
+          if (absl::Status ok = CheckCharge(current, charge, forbidden);
+              !ok.ok()) {
+            return ok;
           }
-          return next;
+          return Charged(current, charge, 1);
         },
         options);
-    if (!written.ok()) return written.status();
+    if (written.ok()) continue;
+    for (size_t j = 0; j < i; ++j) {
+      const std::map<std::string, Quantity>& back = charges[j].second;
+      (void)registry_->Modify(
+          *quotas, request.namespace_, charges[j].first,
+          [&back](const Json& current) -> absl::StatusOr<Json> {
+            return Charged(current, back, -1);
+          },
+          options);
+    }
+    return written.status();
   }
   return absl::OkStatus();
 }

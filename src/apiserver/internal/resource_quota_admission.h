@@ -8,9 +8,12 @@
 //   <quota>, requested: <r>=<n>, used: <r>=<n>, limited: <r>=<n>
 // A quota whose status.hard does not list the resource yet (the quota
 // controller has not seen it) refuses with "status unknown for quota:
-// <quota>, resources: <r>". Admitted creates add their usage to every
-// matching quota's status.used at once (not in dry runs), as upstream;
-// the quota controller recomputes used from the claims that exist.
+// <quota>, resources: <r>". An admitted create adds its usage to every
+// matching quota's status.used (not in dry runs) with a write conditioned
+// on the quota's version, re-checked against spec.hard on every retry, as
+// upstream's quota evaluator does: concurrent creates never together pass
+// the limit. When a later quota refuses, the earlier charges are taken
+// back. The quota controller recomputes used from the claims that exist.
 // Updates cost nothing (a claim's spec is immutable).
 #ifndef DRAPLANE_APISERVER_INTERNAL_RESOURCE_QUOTA_ADMISSION_H_
 #define DRAPLANE_APISERVER_INTERNAL_RESOURCE_QUOTA_ADMISSION_H_
