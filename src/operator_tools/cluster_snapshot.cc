@@ -155,6 +155,12 @@ absl::StatusOr<ClusterSnapshot> TakeSnapshot(client::Client& client,
     if (!rules.ok() && !client::IsNotFound(rules)) return rules;
   }
   if (absl::Status st = ListInto(client, "Node", s.nodes); !st.ok()) return st;
+  if (absl::Status st = ListInto(client, "Namespace", s.namespaces);
+      absl::IsPermissionDenied(st)) {
+    s.namespaces_listed = false;
+  } else if (!st.ok()) {
+    return st;
+  }
   if (options.pods) {
     if (absl::Status st = ListInto(client, "Pod", s.pods); !st.ok()) return st;
   }
@@ -189,7 +195,10 @@ ClusterSnapshot SnapshotOf(const std::vector<api::Object>& objects,
     if (kind == "DeviceTaintRule") s.taint_rules.push_back(p);
     if (kind == "ResourceQuota") s.quotas.push_back(p);
     if (kind == "Event") s.events.push_back(p);
+    if (kind == "Namespace") s.namespaces.push_back(p);
   }
+  // Objects in hand without any Namespace say nothing about the labels.
+  s.namespaces_listed = !s.namespaces.empty();
   s.BuildIndex();
   return s;
 }

@@ -38,6 +38,10 @@ struct ClusterSnapshot {
   std::vector<ObjectPtr> taint_rules;  // empty where the kind is not served
   std::vector<ObjectPtr> quotas;
   std::vector<ObjectPtr> events;
+  // Namespaces, for their admin-access label; `namespaces_listed` is false
+  // when the caller may not list them (then admin access goes unchecked).
+  std::vector<ObjectPtr> namespaces;
+  bool namespaces_listed = true;
 
   // Lookups through the index (BuildIndex() after changing the lists;
   // TakeSnapshot and SnapshotOf build it).

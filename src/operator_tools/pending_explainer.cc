@@ -30,6 +30,19 @@ void Load(const ClusterSnapshot& s, scheduler::ClusterState& state) {
   for (const ObjectPtr& o : s.taint_rules) state.SetTaintRule(o);
   for (const ObjectPtr& o : s.claims) state.SetClaim(o);
   for (const ObjectPtr& o : s.pods) state.SetPod(o);
+  for (const ObjectPtr& o : s.namespaces) state.SetNamespace(o);
+}
+
+// Why the scheduler's PreFilter refuses `claim` outright, "" if it does
+// not (admin access checked only where the namespaces could be listed).
+std::string ClaimBlocker(const api::ResourceClaim& claim,
+                         const ClusterSnapshot& snapshot,
+                         const scheduler::ClusterState& state) {
+  std::string blocker = scheduler::MissingDeviceClass(claim, state);
+  if (blocker.empty() && snapshot.namespaces_listed) {
+    blocker = scheduler::AdminAccessRefused(claim, state);
+  }
+  return blocker;
 }
 
 std::string DevicesText(const api::AllocationResult& allocation) {
@@ -217,7 +230,7 @@ absl::StatusOr<Explanation> PendingExplainer::Impl::Pod(
       allocated_claims.push_back(claim);
     } else {
       e.facts.push_back(StrCat(head, ": pending (", RequestsText(*claim), ")"));
-      std::string missing = scheduler::MissingDeviceClass(*claim, state);
+      std::string missing = ClaimBlocker(*claim, snapshot, state);
       if (!missing.empty() && e.blocker.empty()) e.blocker = missing;
       to_allocate.push_back(claim);
     }
@@ -338,7 +351,7 @@ absl::StatusOr<Explanation> PendingExplainer::Impl::Claim(
   std::string last =
       snapshot.LastEventMessage("ResourceClaim", ns, name, "FailedScheduling");
   if (!last.empty()) e.facts.push_back(StrCat("the scheduler said: ", last));
-  e.blocker = scheduler::MissingDeviceClass(*claim, state);
+  e.blocker = ClaimBlocker(*claim, snapshot, state);
   if (!e.blocker.empty()) return e;
   if (absl::Status s = ExplainNodes(state, options, nullptr, {}, {claim}, e);
       !s.ok()) {

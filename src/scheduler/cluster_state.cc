@@ -138,6 +138,25 @@ void ClusterState::RemoveDeviceClass(std::string_view name) {
   SlicesChanged();
 }
 
+void ClusterState::SetNamespace(const ObjectPtr& ns) {
+  const api::ObjectMeta& meta = As<api::Namespace>(ns).metadata;
+  auto label = meta.labels.find(api::kLabelAdminAccess);
+  if (label != meta.labels.end() && label->second == "true") {
+    admin_namespaces_.insert(meta.name);
+  } else {
+    RemoveNamespace(meta.name);
+  }
+}
+
+void ClusterState::RemoveNamespace(std::string_view name) {
+  auto it = admin_namespaces_.find(name);
+  if (it != admin_namespaces_.end()) admin_namespaces_.erase(it);
+}
+
+bool ClusterState::AdminAccessAllowed(std::string_view ns) const {
+  return admin_namespaces_.contains(ns);
+}
+
 void ClusterState::SetTaintRule(ObjectPtr rule) {
   taint_rules_[As<api::DeviceTaintRule>(rule).metadata.name] = std::move(rule);
   SlicesChanged();
@@ -172,6 +191,7 @@ void ClusterState::RebuildAllocatorIfNeeded() {
       rules.push_back(As<api::DeviceTaintRule>(rule));
     }
     std::vector<api::ResourceSlice> copies;
+    copies.reserve(slices.size());
     for (const auto& s : slices) copies.push_back(*s);
     copies = allocator::ApplyTaintRules(std::move(copies), rules);
     slices.clear();
@@ -387,7 +407,7 @@ const std::vector<ClusterState::DeviceUse>& ClusterState::NodeDevices(
 
 // ------------------------------------------------------------------- pods
 
-void ClusterState::CountPod(const std::string& key, ObjectPtr pod,
+void ClusterState::CountPod(const std::string& key, const ObjectPtr& pod,
                             const std::string& node) {
   UncountPod(key);
   // A pod whose requests do not parse counts as a pod without requests (the
@@ -409,7 +429,7 @@ void ClusterState::UncountPod(const std::string& key) {
   counted_pods_.erase(it);
 }
 
-void ClusterState::SetPod(ObjectPtr pod) {
+void ClusterState::SetPod(const ObjectPtr& pod) {
   const api::Pod& p = As<api::Pod>(pod);
   std::string key = ObjectKey(p.metadata);
   pods_[key] = pod;
@@ -423,7 +443,7 @@ void ClusterState::SetPod(ObjectPtr pod) {
     UncountPod(key);
     return;
   }
-  CountPod(key, std::move(pod), p.spec.node_name);
+  CountPod(key, pod, p.spec.node_name);
 }
 
 void ClusterState::RemovePod(std::string_view key) {

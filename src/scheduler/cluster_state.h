@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,12 +61,16 @@ class ClusterState {
   void RemoveDeviceClass(std::string_view name);
   void SetTaintRule(ObjectPtr rule);
   void RemoveTaintRule(std::string_view name);
+  // Namespaces matter only for their resource.kubernetes.io/admin-access
+  // label (see AdminAccessAllowed).
+  void SetNamespace(const ObjectPtr& ns);
+  void RemoveNamespace(std::string_view name);
   // Keeps an assumed (newer, written by the scheduler) claim until the
   // informer delivers that resourceVersion or a later one.
   void SetClaim(ObjectPtr claim);
   void RemoveClaim(std::string_view key);
   // Pods bound to a node count towards that node's usage.
-  void SetPod(ObjectPtr pod);
+  void SetPod(const ObjectPtr& pod);
   void RemovePod(std::string_view key);
 
   // ---- the scheduler's own decisions ----
@@ -125,6 +130,11 @@ class ClusterState {
                                       std::string_view name) const;
   ObjectPtr FindClaimObject(std::string_view ns, std::string_view name) const;
   const api::DeviceClass* FindDeviceClass(std::string_view name) const;
+  // Whether namespace `ns` is known and labelled
+  // resource.kubernetes.io/admin-access=true: only its claims may be
+  // allocated with adminAccess (the API server's admission refuses the
+  // others; the scheduler checks again, as defence in depth).
+  bool AdminAccessAllowed(std::string_view ns) const;
   ObjectPtr FindPod(std::string_view key) const;
 
   // The allocator over the current slices and classes (rebuilt lazily).
@@ -153,7 +163,8 @@ class ClusterState {
   // claim's) and applies the difference to the allocated state.
   void Refresh(const std::string& claim_key);
   void TouchDevices(const api::AllocationResult& allocation, int delta);
-  void CountPod(const std::string& key, ObjectPtr pod, const std::string& node);
+  void CountPod(const std::string& key, const ObjectPtr& pod,
+                const std::string& node);
   void UncountPod(const std::string& key);
   void RebuildAllocatorIfNeeded();
   NodeInfo& EnsureNode(std::string_view name);
@@ -165,6 +176,8 @@ class ClusterState {
   std::map<std::string, ObjectPtr, std::less<>> slices_;
   std::map<std::string, ObjectPtr, std::less<>> classes_;
   std::map<std::string, ObjectPtr, std::less<>> taint_rules_;
+  // Namespaces labelled resource.kubernetes.io/admin-access=true.
+  std::set<std::string, std::less<>> admin_namespaces_;
   std::map<std::string, ClaimEntry, std::less<>> claims_;
   std::map<std::string, InFlight, std::less<>> in_flight_;
   std::map<std::string, ObjectPtr, std::less<>> pods_;

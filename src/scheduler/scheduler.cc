@@ -306,6 +306,16 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
                   state_.SetDeviceClass(o);
                 }
               }));
+  // For the admin-access label only (ClusterState::AdminAccessAllowed).
+  AddInformer(client::Kind("Namespace"),
+              cluster_event([this](const client::ObjectPtr& o, bool gone) {
+                mu_.AssertHeld();  // cluster_event's handlers hold it
+                if (gone) {
+                  state_.RemoveNamespace(o->metadata()->name);
+                } else {
+                  state_.SetNamespace(o);
+                }
+              }));
   if (options_.features.device_taints) {
     // DeviceTaintRules are alpha upstream: watch them only where served.
     client::ListOptions probe;

@@ -75,6 +75,21 @@ std::string MissingDeviceClass(const api::ResourceClaim& claim,
   return "";
 }
 
+std::string AdminAccessRefused(const api::ResourceClaim& claim,
+                               const ClusterState& state) {
+  for (const auto& r : claim.spec.devices.requests) {
+    if (!r.exactly.has_value() || !r.exactly->admin_access.value_or(false)) {
+      continue;
+    }
+    if (state.AdminAccessAllowed(claim.metadata.namespace_)) return "";
+    return StrCat("request ", r.name,
+                  ": admin access to devices requires the `",
+                  api::kLabelAdminAccess, ": true` label on namespace ",
+                  claim.metadata.namespace_);
+  }
+  return "";
+}
+
 SchedulingCycle::SchedulingCycle(ClusterState* state,
                                  const ScoringPolicy* policy,
                                  CycleOptions options)
@@ -274,6 +289,9 @@ bool SchedulingCycle::PreFilter(const api::Pod& pod, PodClaims& claims,
       }
       if (prefilter_message.empty()) {
         prefilter_message = MissingDeviceClass(claim, *state_);
+      }
+      if (prefilter_message.empty()) {
+        prefilter_message = AdminAccessRefused(claim, *state_);
       }
       claims.to_allocate.push_back(&claim);
       claims.to_allocate_plan.push_back(d.claims.size());

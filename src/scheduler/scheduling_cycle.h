@@ -87,6 +87,16 @@ struct CycleOptions {
 std::string MissingDeviceClass(const api::ResourceClaim& claim,
                                const ClusterState& state);
 
+// The PreFilter message for the first request of `claim` asking for
+// adminAccess when the claim's namespace is not labelled
+// resource.kubernetes.io/admin-access=true (ClusterState::
+// AdminAccessAllowed), "" otherwise. Upstream's scheduler leaves this to
+// the API server's validation; draplane's checks again, so that a claim
+// written past validation (an older server, a restored backup) never gets
+// another namespace's in-use devices.
+std::string AdminAccessRefused(const api::ResourceClaim& claim,
+                               const ClusterState& state);
+
 class SchedulingCycle {
  public:
   // `state` and `policy` outlive the cycle.

@@ -45,6 +45,7 @@ class Cluster {
     if (kind == "DeviceClass") state.SetDeviceClass(p);
     if (kind == "ResourceClaim") state.SetClaim(p);
     if (kind == "Pod") state.SetPod(p);
+    if (kind == "Namespace") state.SetNamespace(p);
   }
   void Add(const Json& j) { Add(Decode(j)); }
 
@@ -273,6 +274,62 @@ TEST(SchedulingCycleTest, MissingDeviceClassIsReported) {
   EXPECT_EQ(d.message,
             "0/1 nodes are available: request gpu: device class "
             "no-such-class does not exist.");
+}
+
+Json NamespaceJson(std::string_view name, bool admin_access) {
+  Json ns{{"apiVersion", "v1"},
+          {"kind", "Namespace"},
+          {"metadata", {{"name", name}}}};
+  if (admin_access) {
+    ns["metadata"]["labels"] = {
+        {"resource.kubernetes.io/admin-access", "true"}};
+  }
+  return ns;
+}
+
+// The tenant case: team-a's running pod holds the only GPU; team-b asks
+// for it with adminAccess. Only a labelled namespace gets it.
+TEST(SchedulingCycleTest, AdminAccessNeedsALabelledNamespace) {
+  Cluster c;
+  AddGpuNodes(c, 1, 1);
+  c.Add(NamespaceJson("team-a", false));
+  c.Add(testing::ClaimJson("team-a", "gpu", "gpu", 1));
+  api::Pod holder =
+      c.Pod(testing::ClaimPodJson("team-a", "holder", "gpu"), "u1");
+  ASSERT_EQ(c.ScheduleAndCommit(holder).kind, Decision::Kind::kScheduled);
+
+  Json admin = testing::ClaimJson("team-b", "admin", "gpu", 1);
+  admin["spec"]["devices"]["requests"][0]["exactly"]["adminAccess"] = true;
+  c.Add(admin);
+  api::Pod pod = c.Pod(testing::ClaimPodJson("team-b", "p", "admin"), "u2");
+  const std::string refused =
+      "0/1 nodes are available: request gpu: admin access to devices "
+      "requires the `resource.kubernetes.io/admin-access: true` label on "
+      "namespace team-b.";
+  // Unknown namespace, then unlabelled: refused.
+  Decision d = c.cycle.Schedule(pod);
+  EXPECT_EQ(d.kind, Decision::Kind::kUnschedulable);
+  EXPECT_EQ(d.message, refused);
+  c.Add(NamespaceJson("team-b", false));
+  d = c.cycle.Schedule(pod);
+  EXPECT_EQ(d.kind, Decision::Kind::kUnschedulable);
+  EXPECT_EQ(d.message, refused);
+
+  // Labelled: the in-use GPU, as admin access is not an allocation.
+  c.Add(NamespaceJson("team-b", true));
+  d = c.cycle.Schedule(pod);
+  ASSERT_EQ(d.kind, Decision::Kind::kScheduled) << d.message;
+  ASSERT_EQ(d.claims.size(), 1u);
+  ASSERT_TRUE(d.claims[0].allocation.has_value());
+  ASSERT_EQ(d.claims[0].allocation->devices.results.size(), 1u);
+  EXPECT_EQ(d.claims[0].allocation->devices.results[0].admin_access, true);
+
+  // The label removed (or the namespace gone): refused again.
+  c.Add(NamespaceJson("team-b", false));
+  EXPECT_EQ(c.cycle.Schedule(pod).message, refused);
+  c.Add(NamespaceJson("team-b", true));
+  c.state.RemoveNamespace("team-b");
+  EXPECT_EQ(c.cycle.Schedule(pod).message, refused);
 }
 
 TEST(SchedulingCycleTest, NoNodesAtAll) {
