@@ -15,6 +15,8 @@
 
 #include "absl/time/time.h"
 #include "apiserver/admission.h"
+#include "auth/rbac.h"
+#include "auth/token_file.h"
 #include "clock/clock.h"
 #include "http/http_server.h"
 #include "http/in_process_exchange.h"
@@ -23,9 +25,21 @@
 namespace draplane::apiserver {
 
 struct ApiServerOptions {
-  // Accepted bearer tokens. Empty: no authentication (only for a server
-  // listening on loopback without TLS, where kubectl sends no credentials).
-  std::vector<std::string> tokens;
+  // Authentication, as kube-apiserver's (docs/security.md). Bearer tokens
+  // and the users they authenticate as (--token-auth-file's lines;
+  // `draplane server` adds its admin token, in system:masters). Client
+  // certificates are verified by the HTTP server
+  // (HttpServerOptions::tls_client_ca_pem); a verified one authenticates
+  // as CN in the groups O.
+  std::vector<auth::StaticToken> tokens;
+  // --anonymous-auth: a request without credentials acts as
+  // system:anonymous in system:unauthenticated (false: 401).
+  bool anonymous_auth = true;
+  // Authorization (--authorization-mode). Null allows every request, as
+  // kube-apiserver's AlwaysAllow: only for servers that tests and tools
+  // embed in-process; `draplane server` uses RBAC. A refusal is a 403
+  // with upstream's text.
+  std::shared_ptr<const auth::Authorizer> authorizer;
   // /version: what kubectl sees. kubectl's dispatcher picks its build by
   // the minor version (see docs/apiserver.md).
   std::string version_major = "1";

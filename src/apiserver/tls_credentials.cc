@@ -94,6 +94,8 @@ absl::StatusOr<Cert> CertFromPem(const std::string& pem) {
 
 Key NewKey() { return Key(EVP_EC_gen("P-256")); }
 
+constexpr int64_t kDay = int64_t{24} * 60 * 60;
+
 bool AddExtension(X509* cert, X509* issuer, int nid, const std::string& value) {
   X509V3_CTX ctx;
   X509V3_set_ctx_nodb(&ctx);
@@ -107,9 +109,10 @@ bool AddExtension(X509* cert, X509* issuer, int nid, const std::string& value) {
 
 // A certificate for `key`, signed by `issuer_key` (self-signed when
 // `issuer` is null).
-absl::StatusOr<Cert> Issue(
-    EVP_PKEY* key, const std::string& common_name, long days, X509* issuer,
-    EVP_PKEY* issuer_key, const std::vector<std::pair<int, std::string>>& ext) {
+absl::StatusOr<Cert> Issue(EVP_PKEY* key, const std::string& common_name,
+                           int64_t seconds, X509* issuer, EVP_PKEY* issuer_key,
+                           const std::vector<std::pair<int, std::string>>& ext,
+                           const std::vector<std::string>& organizations = {}) {
   Cert cert(X509_new());
   X509_set_version(cert.get(), 2);
   unsigned char serial[16];
@@ -119,12 +122,17 @@ absl::StatusOr<Cert> Issue(
   BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get()));
   BN_free(bn);
   X509_gmtime_adj(X509_getm_notBefore(cert.get()), -60 * 60);
-  X509_gmtime_adj(X509_getm_notAfter(cert.get()), days * 24 * 60 * 60);
+  X509_gmtime_adj(X509_getm_notAfter(cert.get()), seconds);
   X509_set_pubkey(cert.get(), key);
   X509_NAME* name = X509_get_subject_name(cert.get());
   X509_NAME_add_entry_by_txt(
-      name, "CN", MBSTRING_ASC,
+      name, "CN", MBSTRING_UTF8,
       reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1, 0);
+  for (const std::string& o : organizations) {
+    X509_NAME_add_entry_by_txt(
+        name, "O", MBSTRING_UTF8,
+        reinterpret_cast<const unsigned char*>(o.c_str()), -1, -1, 0);
+  }
   X509* signer = issuer != nullptr ? issuer : cert.get();
   X509_set_issuer_name(cert.get(), X509_get_subject_name(signer));
   for (const auto& [nid, value] : ext) {
@@ -136,6 +144,23 @@ absl::StatusOr<Cert> Issue(
     return OpenSslError("cannot sign certificate");
   }
   return cert;
+}
+
+absl::StatusOr<ClientCredentials> IssueClient(
+    X509* ca_cert, EVP_PKEY* ca_key, const std::string& user,
+    const std::vector<std::string>& groups, int64_t seconds) {
+  Key key = NewKey();
+  if (!key) return OpenSslError("cannot generate a key");
+  auto cert = Issue(key.get(), user, seconds, ca_cert, ca_key,
+                    {{NID_basic_constraints, "critical,CA:FALSE"},
+                     {NID_key_usage, "critical,digitalSignature"},
+                     {NID_ext_key_usage, "clientAuth"}},
+                    groups);
+  if (!cert.ok()) return cert.status();
+  ClientCredentials out;
+  out.cert_pem = ToPem(cert->get());
+  out.key_pem = ToPem(key.get());
+  return out;
 }
 
 bool IsIpAddress(const std::string& host) {
@@ -170,10 +195,11 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
   } else {
     ca_key = NewKey();
     if (!ca_key) return OpenSslError("cannot generate a key");
-    auto c = Issue(ca_key.get(), "draplane-ca", 3650, nullptr, ca_key.get(),
-                   {{NID_basic_constraints, "critical,CA:TRUE"},
-                    {NID_key_usage, "critical,keyCertSign,cRLSign"},
-                    {NID_subject_key_identifier, "hash"}});
+    auto c =
+        Issue(ca_key.get(), "draplane-ca", kDay * 3650, nullptr, ca_key.get(),
+              {{NID_basic_constraints, "critical,CA:TRUE"},
+               {NID_key_usage, "critical,keyCertSign,cRLSign"},
+               {NID_subject_key_identifier, "hash"}});
     if (!c.ok()) return c.status();
     ca_cert = std::move(*c);
     if (auto s = WriteFile(base / "ca.key", ToPem(ca_key.get())); !s.ok()) {
@@ -197,13 +223,20 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
       {NID_key_usage, "critical,digitalSignature,keyEncipherment"},
       {NID_ext_key_usage, "serverAuth"}};
   if (!san.empty()) ext.emplace_back(NID_subject_alt_name, san);
-  auto cert = Issue(key.get(), "draplane-apiserver", 365, ca_cert.get(),
+  auto cert = Issue(key.get(), "draplane-apiserver", kDay * 365, ca_cert.get(),
                     ca_key.get(), ext);
   if (!cert.ok()) return cert.status();
   out.cert_pem = ToPem(cert->get());
   out.key_pem = ToPem(key.get());
   if (auto s = WriteFile(base / "server.crt", out.cert_pem); !s.ok()) return s;
   if (auto s = WriteFile(base / "server.key", out.key_pem); !s.ok()) return s;
+
+  auto admin =
+      IssueClient(ca_cert.get(), ca_key.get(), "admin",
+                  {std::string(auth::kSystemPrivilegedGroup)}, kDay * 365);
+  if (!admin.ok()) return admin.status();
+  out.admin_cert_pem = std::move(admin->cert_pem);
+  out.admin_key_pem = std::move(admin->key_pem);
 
   auto token = ReadFile(base / "admin.token");
   if (token.ok() && !token->empty()) {
@@ -227,11 +260,45 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
   return out;
 }
 
-std::string AdminKubeconfig(const std::string& server_url,
-                            const std::string& ca_cert_pem,
-                            const std::string& token) {
-  std::string ca_b64;
-  absl::Base64Escape(ca_cert_pem, &ca_b64);
+auth::StaticToken AdminToken(const std::string& token) {
+  auth::StaticToken t;
+  t.token = token;
+  t.user.name = "admin";
+  t.user.groups = {std::string(auth::kSystemPrivilegedGroup)};
+  return t;
+}
+
+absl::StatusOr<ClientCredentials> IssueClientCredentials(
+    const std::string& dir, const std::string& user,
+    const std::vector<std::string>& groups, absl::Duration validity) {
+  const fs::path base(dir);
+  auto ca_pem = ReadFile(base / "ca.crt");
+  if (!ca_pem.ok()) return ca_pem.status();
+  auto ca_key_pem = ReadFile(base / "ca.key");
+  if (!ca_key_pem.ok()) return ca_key_pem.status();
+  auto ca_cert = CertFromPem(*ca_pem);
+  if (!ca_cert.ok()) return ca_cert.status();
+  auto ca_key = KeyFromPem(*ca_key_pem);
+  if (!ca_key.ok()) return ca_key.status();
+  return IssueClient(ca_cert->get(), ca_key->get(), user, groups,
+                     absl::ToInt64Seconds(validity));
+}
+
+std::string Kubeconfig(const std::string& server_url,
+                       const std::string& ca_cert_pem,
+                       const KubeconfigUser& user) {
+  auto b64 = [](const std::string& pem) {
+    std::string out;
+    absl::Base64Escape(pem, &out);
+    return out;
+  };
+  std::string credentials;
+  if (!user.token.empty()) {
+    credentials = StrCat("    token: ", user.token, "\n");
+  } else {
+    credentials = StrCat("    client-certificate-data: ", b64(user.cert_pem),
+                         "\n    client-key-data: ", b64(user.key_pem), "\n");
+  }
   return StrCat(
       "apiVersion: v1\n"
       "kind: Config\n"
@@ -239,22 +306,15 @@ std::string AdminKubeconfig(const std::string& server_url,
       "- name: draplane\n"
       "  cluster:\n"
       "    server: ",
-      server_url,
-      "\n"
-      "    certificate-authority-data: ",
-      ca_b64,
-      "\n"
-      "users:\n"
-      "- name: admin\n"
-      "  user:\n"
-      "    token: ",
-      token,
-      "\n"
+      server_url, "\n    certificate-authority-data: ", b64(ca_cert_pem),
+      "\nusers:\n- name: ", user.name, "\n  user:\n", credentials,
       "contexts:\n"
       "- name: draplane\n"
       "  context:\n"
       "    cluster: draplane\n"
-      "    user: admin\n"
+      "    user: ",
+      user.name,
+      "\n"
       "    namespace: default\n"
       "current-context: draplane\n");
 }

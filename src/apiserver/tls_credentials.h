@@ -1,6 +1,7 @@
 // The standalone server's credentials in its data directory: a self-signed
-// CA (kept), a serving certificate signed by it (made anew at every start,
-// for the hosts asked), and the admin bearer token (kept).
+// CA (kept), a serving certificate and the admin's client certificate
+// signed by it (made anew at every start), and the admin bearer token
+// (kept; it authenticates as the admin too).
 #ifndef DRAPLANE_APISERVER_TLS_CREDENTIALS_H_
 #define DRAPLANE_APISERVER_TLS_CREDENTIALS_H_
 
@@ -8,30 +9,61 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "auth/token_file.h"
 
 namespace draplane::apiserver {
+
+// A client certificate and its private key (PEM).
+struct ClientCredentials {
+  std::string cert_pem;
+  std::string key_pem;
+};
 
 struct ServingCredentials {
   std::string ca_cert_pem;
   std::string cert_pem;  // serving certificate
   std::string key_pem;   // its private key
+  // The admin's client certificate: CN admin, O system:masters.
+  std::string admin_cert_pem;
+  std::string admin_key_pem;
   std::string admin_token;
 };
 
+// The user the admin token authenticates as: admin in system:masters.
+auth::StaticToken AdminToken(const std::string& token);
+
 // Reads `dir`/ca.crt, ca.key and admin.token, creating them when missing
-// (ECDSA P-256 CA valid 10 years; 256-bit random token; files 0600), and
+// (ECDSA P-256 CA valid 10 years; 256-bit random token; files 0600),
 // issues a serving certificate valid one year for `hosts` (IP addresses
 // and DNS names, e.g. "127.0.0.1", "localhost"), written to
-// `dir`/server.crt and server.key.
+// `dir`/server.crt and server.key, and the admin's client certificate,
+// valid one year (kept in memory only).
 absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
     const std::string& dir, const std::vector<std::string>& hosts);
 
-// A kubeconfig for the admin user: cluster "draplane" at `server_url`
-// trusting `ca_cert_pem`, user "admin" with `token`, context "draplane"
-// with namespace default.
-std::string AdminKubeconfig(const std::string& server_url,
-                            const std::string& ca_cert_pem,
-                            const std::string& token);
+// A client certificate for `user` in `groups` (CN and O), valid for
+// `validity` from now (less an hour of clock skew allowance before),
+// signed by the CA in `dir` (ca.crt, ca.key). Certificates cannot be
+// revoked: keep `validity` short.
+absl::StatusOr<ClientCredentials> IssueClientCredentials(
+    const std::string& dir, const std::string& user,
+    const std::vector<std::string>& groups, absl::Duration validity);
+
+// Who a kubeconfig authenticates as: a bearer token, or a client
+// certificate and key.
+struct KubeconfigUser {
+  std::string name;
+  std::string token;
+  std::string cert_pem;
+  std::string key_pem;
+};
+
+// A kubeconfig with cluster "draplane" at `server_url` trusting
+// `ca_cert_pem`, `user`, and context "draplane" with namespace default.
+std::string Kubeconfig(const std::string& server_url,
+                       const std::string& ca_cert_pem,
+                       const KubeconfigUser& user);
 
 }  // namespace draplane::apiserver
 

@@ -169,14 +169,20 @@ TEST_F(HttpsTest, ServerNameIsChecked) {
   EXPECT_TRUE(reply.ok()) << reply.status();
 }
 
-TEST_F(HttpsTest, MissingTokenIsUnauthenticated) {
+// No credentials: system:anonymous, whom RBAC refuses (403); a wrong
+// token: 401, as kube-apiserver.
+TEST_F(HttpsTest, MissingTokenIsAnonymousAndAWrongOneUnauthenticated) {
   RestConfig config = server_.Config();
   config.bearer_token.clear();
-  auto client = server_.NewClient(config);
-  auto got = client->Get(Kind("Node"), "", "n");
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kUnauthenticated)
-      << got.status();
-  EXPECT_EQ(Reason(got.status()), "Unauthorized");
+  auto anonymous = server_.NewClient(config)->Get(Kind("Node"), "", "n");
+  EXPECT_EQ(anonymous.status().code(), absl::StatusCode::kPermissionDenied)
+      << anonymous.status();
+  EXPECT_EQ(Reason(anonymous.status()), "Forbidden");
+  config.bearer_token = "wrong";
+  auto wrong = server_.NewClient(config)->Get(Kind("Node"), "", "n");
+  EXPECT_EQ(wrong.status().code(), absl::StatusCode::kUnauthenticated)
+      << wrong.status();
+  EXPECT_EQ(Reason(wrong.status()), "Unauthorized");
 }
 
 TEST_F(HttpsTest, StreamCancellationIsPrompt) {

@@ -26,8 +26,11 @@ TEST(KubeconfigTest, LoadsTheServersAdminKubeconfig) {
   const std::string dir = testing::TempDir("admin");
   const std::string ca =
       "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+  apiserver::KubeconfigUser user;
+  user.name = "admin";
+  user.token = "tok123";
   Write(dir + "/admin.kubeconfig",
-        apiserver::AdminKubeconfig("https://127.0.0.1:6443", ca, "tok123"));
+        apiserver::Kubeconfig("https://127.0.0.1:6443", ca, user));
   auto config = LoadKubeconfig(dir + "/admin.kubeconfig");
   ASSERT_TRUE(config.ok()) << config.status();
   EXPECT_EQ(config->server, "https://127.0.0.1:6443");
@@ -41,16 +44,26 @@ TEST(KubeconfigTest, LoadsTheServersAdminKubeconfig) {
 TEST(KubeconfigTest, TheAdminKubeconfigReachesARealServer) {
   testing::TestServer server(true);
   const std::string dir = testing::TempDir("real");
-  Write(dir + "/kubeconfig",
-        apiserver::AdminKubeconfig(server.Config().server,
-                                   server.credentials().ca_cert_pem,
-                                   server.credentials().admin_token));
-  auto config = LoadKubeconfig(dir + "/kubeconfig");
-  ASSERT_TRUE(config.ok()) << config.status();
-  auto client = Client::Connect(*config);
-  ASSERT_TRUE(client.ok()) << client.status();
-  EXPECT_TRUE(
-      client::IsNotFound((*client)->Get(Kind("Node"), "", "x").status()));
+  // The admin's client certificate (what `draplane server` writes) and
+  // the admin token both act as the admin.
+  apiserver::KubeconfigUser cert;
+  cert.name = "admin";
+  cert.cert_pem = server.credentials().admin_cert_pem;
+  cert.key_pem = server.credentials().admin_key_pem;
+  apiserver::KubeconfigUser token;
+  token.name = "admin";
+  token.token = server.credentials().admin_token;
+  for (const apiserver::KubeconfigUser& user : {cert, token}) {
+    Write(dir + "/kubeconfig",
+          apiserver::Kubeconfig(server.Config().server,
+                                server.credentials().ca_cert_pem, user));
+    auto config = LoadKubeconfig(dir + "/kubeconfig");
+    ASSERT_TRUE(config.ok()) << config.status();
+    auto client = Client::Connect(*config);
+    ASSERT_TRUE(client.ok()) << client.status();
+    EXPECT_TRUE(
+        client::IsNotFound((*client)->Get(Kind("Node"), "", "x").status()));
+  }
 }
 
 TEST(KubeconfigTest, FilesRelativeToTheKubeconfigAndContexts) {
@@ -211,16 +224,17 @@ current-context: x
             absl::StatusCode::kInvalidArgument);
 }
 
+// The environment is changed while no other thread of the test runs.
 TEST(KubeconfigTest, DefaultPath) {
   EXPECT_EQ(DefaultKubeconfigPath("/explicit"), "/explicit");
-  setenv("KUBECONFIG", ":/first:/second", 1);
+  setenv("KUBECONFIG", ":/first:/second", 1);  // NOLINT(concurrency-mt-unsafe)
   EXPECT_EQ(DefaultKubeconfigPath(), "/first");
-  unsetenv("KUBECONFIG");
-  const char* home = std::getenv("HOME");
+  unsetenv("KUBECONFIG");                  // NOLINT(concurrency-mt-unsafe)
+  const char* home = std::getenv("HOME");  // NOLINT(concurrency-mt-unsafe)
   const std::string saved = home != nullptr ? home : "";
-  setenv("HOME", "/home/someone", 1);
+  setenv("HOME", "/home/someone", 1);  // NOLINT(concurrency-mt-unsafe)
   EXPECT_EQ(DefaultKubeconfigPath(), "/home/someone/.kube/config");
-  setenv("HOME", saved.c_str(), 1);
+  setenv("HOME", saved.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
 }
 
 }  // namespace

@@ -17,6 +17,9 @@
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
 #include "apiserver/tls_credentials.h"
+#include "auth/bootstrap_policy.h"
+#include "auth/rbac.h"
+#include "auth/token_file.h"
 #include "client/client.h"
 #include "client/transport.h"
 #include "cmd/command_help.h"
@@ -45,7 +48,8 @@ namespace fs = std::filesystem;
 struct ServerFlags {
   std::string data_dir;
   std::string listen = "127.0.0.1:6443";
-  std::string insecure_listen;
+  std::string token_auth_file;
+  bool anonymous_auth = true;
   std::string kubeconfig_out;
   bool in_memory = false;
   bool scheduler = true;
@@ -87,11 +91,16 @@ void CreateNvidiaDeviceClasses(client::Client& client, Streams streams) {
   }
 }
 
-// The admin kubeconfig for `url`, readable by its owner only.
+// The admin kubeconfig for `url` (the admin's client certificate),
+// readable by its owner only.
 absl::Status WriteKubeconfig(const std::string& path, const std::string& url,
                              const apiserver::ServingCredentials& creds) {
   std::ofstream out(path, std::ios::trunc);
-  out << apiserver::AdminKubeconfig(url, creds.ca_cert_pem, creds.admin_token);
+  apiserver::KubeconfigUser admin;
+  admin.name = "admin";
+  admin.cert_pem = creds.admin_cert_pem;
+  admin.key_pem = creds.admin_key_pem;
+  out << apiserver::Kubeconfig(url, creds.ca_cert_pem, admin);
   if (!out.flush())
     return absl::UnavailableError(StrCat("cannot write ", path));
   std::error_code ec;
@@ -103,7 +112,7 @@ absl::Status WriteKubeconfig(const std::string& path, const std::string& url,
 struct ServerSetup {
   std::string data_dir;
   HostPort listen;
-  std::optional<HostPort> insecure;
+  std::vector<auth::StaticToken> token_file;
   std::optional<devices::Inventory> inventory;
 };
 
@@ -119,21 +128,14 @@ int PrepareServer(const ServerFlags& flags, Streams streams,
     return 2;
   }
   setup.listen = *listen;
-  if (!flags.insecure_listen.empty()) {
-    auto hp = ParseHostPort(flags.insecure_listen);
-    if (!hp.ok()) {
-      streams.err << "error: --insecure-listen: " << hp.status().message()
+  if (!flags.token_auth_file.empty()) {
+    auto tokens = auth::ReadTokenFile(flags.token_auth_file);
+    if (!tokens.ok()) {
+      streams.err << "error: --token-auth-file: " << tokens.status().message()
                   << "\n";
       return 2;
     }
-    if (!IsLoopback(hp->host)) {
-      streams.err << "error: --insecure-listen serves without TLS or "
-                     "authentication and is only allowed on a loopback "
-                     "address (127.0.0.0/8, ::1, localhost), not "
-                  << hp->host << "\n";
-      return 2;
-    }
-    setup.insecure = *hp;
+    setup.token_file = *std::move(tokens);
   }
   if (!flags.nodes.empty()) {
     auto read = devices::ReadInventoryFile(flags.nodes);
@@ -194,19 +196,18 @@ class BuiltInControllers : public component_helpers::Runnable {
   std::thread thread_;
 };
 
-// Serves `secure_api` with TLS on --listen and, with --insecure-listen,
-// `api` without TLS or authentication on its loopback address.
+// Serves `secure_api` with TLS on --listen; client certificates signed by
+// the cluster CA authenticate.
 absl::Status ServeApi(const ServerSetup& setup,
                       const apiserver::ServingCredentials& creds,
-                      apiserver::ApiServer& api,
                       apiserver::ApiServer& secure_api,
-                      std::unique_ptr<http::HttpServer>& server,
-                      std::unique_ptr<http::HttpServer>& plain) {
+                      std::unique_ptr<http::HttpServer>& server) {
   http::HttpServerOptions http;
   http.address = setup.listen.host;
   http.port = setup.listen.port;
   http.tls_cert_pem = creds.cert_pem;
   http.tls_key_pem = creds.key_pem;
+  http.tls_client_ca_pem = creds.ca_cert_pem;
   auto started = http::HttpServer::Start(
       http,
       [&secure_api](const http::HttpRequest& req, http::ResponseWriter& w) {
@@ -214,16 +215,6 @@ absl::Status ServeApi(const ServerSetup& setup,
       });
   if (!started.ok()) return started.status();
   server = *std::move(started);
-  if (!setup.insecure) return absl::OkStatus();
-  http::HttpServerOptions p;
-  p.address = setup.insecure->host;
-  p.port = setup.insecure->port;
-  started = http::HttpServer::Start(
-      p, [&api](const http::HttpRequest& req, http::ResponseWriter& w) {
-        api.Handle(req, w);
-      });
-  if (!started.ok()) return started.status();
-  plain = *std::move(started);
   return absl::OkStatus();
 }
 
@@ -264,15 +255,9 @@ absl::StatusOr<apiserver::ServingCredentials> LoadCredentials(
 
 // Where the server serves and how to reach it.
 void PrintServing(const ServerSetup& setup, const std::string& url,
-                  const http::HttpServer* plain, const std::string& kubeconfig,
-                  Streams streams) {
+                  const std::string& kubeconfig, Streams streams) {
   streams.out << "draplane server: serving the Kubernetes API on " << url
               << "\n";
-  if (plain) {
-    streams.out << "draplane server: without TLS or authentication on http://"
-                << UrlHost(setup.insecure->host) << ":" << plain->port()
-                << "\n";
-  }
   streams.out << "draplane server: data directory " << setup.data_dir << "\n"
               << "draplane server: kubeconfig " << kubeconfig << "\n"
               << "  export KUBECONFIG=" << kubeconfig << "\n";
@@ -323,14 +308,19 @@ int RunServer(const ServerFlags& flags, Streams streams) {
       flags.not_ready_toleration_s;
   api_options.default_unreachable_toleration_seconds =
       flags.unreachable_toleration_s;
+  // The in-process components' server: reachable from this process only.
   apiserver::ApiServer api(store->get(), api_options);
-  api_options.tokens = {creds->admin_token};
+  // The network's: every request authenticated and authorized by RBAC.
+  api_options.tokens = setup.token_file;
+  api_options.tokens.push_back(apiserver::AdminToken(creds->admin_token));
+  api_options.anonymous_auth = flags.anonymous_auth;
+  auto policy =
+      std::make_shared<auth::StaticPolicySource>(auth::BootstrapPolicy());
+  api_options.authorizer = auth::NewRbacAuthorizer(policy.get());
   apiserver::ApiServer secure_api(store->get(), api_options);
 
   std::unique_ptr<http::HttpServer> server;
-  std::unique_ptr<http::HttpServer> plain;
-  if (absl::Status s = ServeApi(setup, *creds, api, secure_api, server, plain);
-      !s.ok()) {
+  if (absl::Status s = ServeApi(setup, *creds, secure_api, server); !s.ok()) {
     streams.err << "error: " << s.message() << "\n";
     return 1;
   }
@@ -346,7 +336,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     streams.err << "error: " << s.message() << "\n";
     return 1;
   }
-  PrintServing(setup, url, plain.get(), kubeconfig, streams);
+  PrintServing(setup, url, kubeconfig, streams);
 
   // The control plane's own components talk to the API in-process.
   auto in_process = [&api] { return NewInProcessClient(api); };
@@ -430,7 +420,6 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   built_in.Stop();
   if (simulated) simulated->Stop();
   components.Stop();
-  if (plain) plain->Stop();
   server->Stop();
   return 0;
 }
@@ -444,7 +433,8 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
       "Run the standalone control plane: API server, scheduler, controllers",
       "Run the standalone control plane's Kubernetes API server.\n\n"
       "Serves resource.k8s.io (v1, v1beta2, v1beta1) and the core kinds DRA "
-      "needs over HTTPS with bearer-token authentication, stores everything "
+      "needs over HTTPS (client certificates, bearer tokens, RBAC with "
+      "upstream's bootstrap roles; docs/security.md), stores everything "
       "in SQLite in the data directory (every acknowledged write is on "
       "disk), and writes an admin kubeconfig for kubectl. Stops cleanly on "
       "SIGTERM or SIGINT; a restart on the same data directory keeps "
@@ -458,9 +448,14 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
   cmd->add_option("--listen", flags->listen,
                   "HTTPS address (HOST:PORT; port 0 picks a free one)")
       ->capture_default_str();
-  cmd->add_option("--insecure-listen", flags->insecure_listen,
-                  "Also serve plain HTTP without authentication on this "
-                  "loopback HOST:PORT (development only)");
+  cmd->add_option("--token-auth-file", flags->token_auth_file,
+                  "Bearer tokens that authenticate, kube-apiserver's CSV "
+                  "format: token,user,uid[,\"group1,group2\"]");
+  cmd->add_option("--anonymous-auth", flags->anonymous_auth,
+                  "Requests without credentials act as system:anonymous "
+                  "(authorized by RBAC: /version and health only); false: "
+                  "401")
+      ->capture_default_str();
   cmd->add_option("--kubeconfig-out", flags->kubeconfig_out,
                   "Where to write the admin kubeconfig (default "
                   "DATA_DIR/kubeconfig)");

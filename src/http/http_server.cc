@@ -11,11 +11,14 @@
 #include <boost/beast/http.hpp>
 #include <list>
 #include <memory>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "absl/synchronization/mutex.h"
 #include "common/str_cat.h"
+#include "openssl/ssl.h"
+#include "openssl/x509.h"
 
 namespace draplane::http {
 namespace {
@@ -25,6 +28,38 @@ namespace ssl = boost::asio::ssl;
 namespace beast = boost::beast;
 namespace beast_http = boost::beast::http;
 using tcp = net::ip::tcp;
+
+// The UTF-8 values of `nid` in `name`, in order.
+std::vector<std::string> NameEntries(X509_NAME* name, int nid) {
+  std::vector<std::string> out;
+  for (int i = X509_NAME_get_index_by_NID(name, nid, -1); i >= 0;
+       i = X509_NAME_get_index_by_NID(name, nid, i)) {
+    unsigned char* utf8 = nullptr;
+    int n = ASN1_STRING_to_UTF8(
+        &utf8, X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, i)));
+    if (n < 0) continue;
+    out.emplace_back(reinterpret_cast<char*>(utf8), static_cast<size_t>(n));
+    OPENSSL_free(utf8);
+  }
+  return out;
+}
+
+// What the client of a finished handshake presented, nullopt when none.
+std::optional<ClientCertificate> PeerCertificate(SSL* ssl) {
+  std::unique_ptr<X509, decltype(&X509_free)> cert(
+      SSL_get1_peer_certificate(ssl), &X509_free);
+  if (cert == nullptr) return std::nullopt;
+  ClientCertificate c;
+  const long result =
+      SSL_get_verify_result(ssl);  // NOLINT(google-runtime-int): OpenSSL's type
+  c.verified = result == X509_V_OK;
+  if (!c.verified) c.error = X509_verify_cert_error_string(result);
+  X509_NAME* subject = X509_get_subject_name(cert.get());
+  std::vector<std::string> cn = NameEntries(subject, NID_commonName);
+  if (!cn.empty()) c.common_name = cn.front();
+  c.organizations = NameEntries(subject, NID_organizationName);
+  return c;
+}
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -196,6 +231,18 @@ class HttpServerImpl : public HttpServer {
         return absl::InvalidArgumentError(
             StrCat("invalid TLS certificate or key: ", ec.message()));
       }
+      if (!options_.tls_client_ca_pem.empty()) {
+        ssl_.add_certificate_authority(net::buffer(options_.tls_client_ca_pem),
+                                       ec);
+        if (ec) {
+          return absl::InvalidArgumentError(
+              StrCat("invalid client CA bundle: ", ec.message()));
+        }
+        // Ask, do not require; the verdict is read after the handshake.
+        ssl_.set_verify_mode(ssl::verify_peer);
+        ssl_.set_verify_callback(
+            [](bool, ssl::verify_context&) { return true; });
+      }
     }
     accept_thread_ = std::thread([this] { AcceptLoop(); });
     return absl::OkStatus();
@@ -272,12 +319,14 @@ class HttpServerImpl : public HttpServer {
       beast::error_code ec;
       stream.handshake(ssl::stream_base::server, ec);
       if (!ec) {
-        Serve(stream);
+        const std::optional<ClientCertificate> certificate =
+            PeerCertificate(stream.native_handle());
+        Serve(stream, certificate ? &*certificate : nullptr);
         stream.shutdown(ec);
       }
       forget();
     } else {
-      Serve(socket);
+      Serve(socket, nullptr);
       beast::error_code ec;
       socket.shutdown(tcp::socket::shutdown_send, ec);
       forget();
@@ -286,8 +335,9 @@ class HttpServerImpl : public HttpServer {
     if (--connections_ == 0) idle_.SignalAll();
   }
 
+  // `certificate`: what the client presented, null when nothing.
   template <class Stream>
-  void Serve(Stream& stream) {
+  void Serve(Stream& stream, const ClientCertificate* certificate) {
     beast::flat_buffer buffer;
     while (!stopping_) {
       beast_http::request_parser<beast_http::string_body> parser;
@@ -314,6 +364,7 @@ class HttpServerImpl : public HttpServer {
         req.headers[name] = std::string(field.value());
       }
       req.body = msg.body();
+      if (certificate != nullptr) req.client_certificate = *certificate;
       StreamWriter<Stream> writer(stream, msg.version(), msg.keep_alive(),
                                   stopping_);
       handler_(req, writer);

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,6 +18,17 @@
 
 namespace draplane::http {
 
+// The certificate a TLS client presented, when the server asks for one
+// (HttpServerOptions::tls_client_ca_pem).
+struct ClientCertificate {
+  // Whether it chains to the client CA, is within its validity and is
+  // meant for client authentication; `error` says why not.
+  bool verified = false;
+  std::string error;
+  std::string common_name;                 // the subject's CN
+  std::vector<std::string> organizations;  // the subject's O values
+};
+
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...
   std::string path;    // percent-decoded, without the query
@@ -25,6 +37,8 @@ struct HttpRequest {
   // Header names lower-cased.
   std::map<std::string, std::string> headers;
   std::string body;
+  // Set when the connection's client presented a certificate.
+  std::optional<ClientCertificate> client_certificate;
 
   // The first value of a query parameter, or "" when absent.
   std::string Query(std::string_view name) const;
@@ -64,6 +78,12 @@ struct HttpServerOptions {
   // PEM certificate chain and key; both empty = plain HTTP.
   std::string tls_cert_pem;
   std::string tls_key_pem;
+  // PEM CA bundle. Set (with TLS): the server asks every client for a
+  // certificate without requiring one, and checks a presented one against
+  // these CAs after the handshake (a bad certificate does not fail the
+  // handshake; the handler sees why in HttpRequest::client_certificate, so
+  // that it can answer 401 as kube-apiserver does).
+  std::string tls_client_ca_pem;
   // Larger request bodies get 413 (the handler never sees them).
   size_t max_body_bytes = 3 * 1024 * 1024;
   // Body of the 413 answer (a Kubernetes Status in the API server).

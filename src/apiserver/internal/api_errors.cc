@@ -185,6 +185,18 @@ absl::Status Unauthorized() {
   return ApiError(401, "Unauthorized", "Unauthorized");
 }
 
+absl::Status RequestForbidden(const auth::RequestAttributes& a,
+                              std::string_view reason) {
+  api::Json details = api::Json::object();
+  if (a.resource_request) {
+    if (!a.name.empty()) details["name"] = a.name;
+    if (!a.api_group.empty()) details["group"] = a.api_group;
+    if (!a.resource.empty()) details["kind"] = a.resource;
+  }
+  return ApiError(403, "Forbidden", auth::ForbiddenMessage(a, reason),
+                  std::move(details));
+}
+
 absl::Status UnsupportedMediaType(std::string_view content_type) {
   return ApiError(415, "UnsupportedMediaType",
                   StrCat("the body of the request was in an unknown format - "

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "api/meta_types.h"
 #include "apiserver/internal/resources.h"
+#include "auth/request_attributes.h"
 #include "common/field_errors.h"
 
 namespace draplane::apiserver::internal {
@@ -61,6 +62,10 @@ absl::Status Gone(std::string_view message);
 absl::Status Forbidden(const ResourceInfo& r, std::string_view name,
                        std::string_view message);
 absl::Status Unauthorized();
+// The 403 of a request the authorizer refused, upstream's text and
+// details (auth::ForbiddenMessage).
+absl::Status RequestForbidden(const auth::RequestAttributes& a,
+                              std::string_view reason);
 absl::Status UnsupportedMediaType(std::string_view content_type);
 absl::Status RequestEntityTooLarge(std::string_view message);
 absl::Status InternalServerError(std::string_view message);

@@ -1,47 +1,85 @@
 #include "apiserver/internal/authenticator.h"
 
+#include <openssl/sha.h>
+
 #include <string_view>
 #include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "common/str_cat.h"
 
 namespace draplane::apiserver::internal {
 namespace {
 
-// Constant-time comparison of two equally long buffers.
-bool ConstantTimeEqual(const char* a, const char* b, size_t n) {
-  unsigned char diff = 0;
-  for (size_t i = 0; i < n; ++i) diff |= a[i] ^ b[i];
-  return diff == 0;
+std::string Digest(std::string_view token) {
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(token.data()), token.size(),
+         md);
+  return std::string(reinterpret_cast<const char*>(md), sizeof md);
+}
+
+// upstream's AuthenticatedGroupAdder.
+auth::UserInfo WithAuthenticatedGroup(auth::UserInfo user) {
+  if (user.name != auth::kAnonymousUser &&
+      !user.InGroup(auth::kAllAuthenticated) &&
+      !user.InGroup(auth::kAllUnauthenticated)) {
+    user.groups.emplace_back(auth::kAllAuthenticated);
+  }
+  return user;
+}
+
+absl::Status Unauthenticated(std::string_view why) {
+  return absl::UnauthenticatedError(std::string(why));
 }
 
 }  // namespace
 
-TokenAuthenticator::TokenAuthenticator(std::vector<std::string> tokens)
-    : tokens_(std::move(tokens)) {}
-
-bool TokenAuthenticator::Authenticated(const http::HttpRequest& req) const {
-  if (tokens_.empty()) return true;
-  if (req.path == "/version" || req.path == "/healthz" ||
-      req.path == "/livez" || req.path == "/readyz") {
-    return true;
-  }
-  const std::string auth = req.Header("authorization");
-  constexpr std::string_view kBearer = "Bearer ";
-  if (auth.size() <= kBearer.size() ||
-      auth.compare(0, kBearer.size(), kBearer) != 0) {
-    return false;
-  }
-  const std::string token = auth.substr(kBearer.size());
-  for (const std::string& t : tokens_) {
-    if (t.size() == token.size() &&
-        ConstantTimeEqual(t.data(), token.data(), t.size())) {
-      return true;
-    }
-  }
-  return false;
+Authenticator::Authenticator(const std::vector<auth::StaticToken>& tokens,
+                             bool anonymous)
+    : anonymous_(anonymous) {
+  for (const auth::StaticToken& t : tokens) tokens_[Digest(t.token)] = t.user;
 }
 
-std::string TokenAuthenticator::UserOf(const http::HttpRequest&) const {
-  return tokens_.empty() ? "system:anonymous" : "admin";
+absl::StatusOr<auth::UserInfo> Authenticator::Authenticate(
+    const http::HttpRequest& req) const {
+  if (req.client_certificate.has_value()) {
+    const http::ClientCertificate& cert = *req.client_certificate;
+    if (!cert.verified) {
+      return Unauthenticated(
+          StrCat("client certificate rejected: ", cert.error));
+    }
+    // A certificate without a CN authenticates no one (upstream's
+    // CommonNameUserConversion); the other credentials may.
+    if (!cert.common_name.empty()) {
+      auth::UserInfo user;
+      user.name = cert.common_name;
+      user.groups = cert.organizations;
+      return WithAuthenticatedGroup(std::move(user));
+    }
+  }
+  // kube-apiserver's bearer token authenticator: `<scheme> <token>[ ...]`
+  // with the scheme "bearer" in any case; an empty token is invalid.
+  const std::string raw = req.Header("authorization");
+  const std::string_view header = ToStd(absl::StripAsciiWhitespace(raw));
+  const size_t space = header.find(' ');
+  if (space != std::string_view::npos &&
+      absl::EqualsIgnoreCase(absl::string_view(header.data(), space),
+                             "bearer")) {
+    std::string_view token = header.substr(space + 1);
+    token = token.substr(0, token.find(' '));
+    if (token.empty()) return Unauthenticated("empty bearer token");
+    auto it = tokens_.find(Digest(token));
+    if (it == tokens_.end()) return Unauthenticated("invalid bearer token");
+    return WithAuthenticatedGroup(it->second);
+  }
+  if (!anonymous_) {
+    return Unauthenticated("no credentials and anonymous requests are off");
+  }
+  auth::UserInfo anonymous;
+  anonymous.name = std::string(auth::kAnonymousUser);
+  anonymous.groups = {std::string(auth::kAllUnauthenticated)};
+  return anonymous;
 }
 
 }  // namespace draplane::apiserver::internal

@@ -1,32 +1,42 @@
-// Authentication of API requests by bearer token: every request except the
-// unauthenticated health and version paths must carry one of the server's
-// tokens. One identity: a valid token acts as "admin".
+// Authentication of API requests as kube-apiserver's chain does it: a
+// verified client certificate (CN = user, O = groups), else a bearer token
+// from the static token list, else system:anonymous when anonymous
+// requests are allowed. Presented credentials that do not authenticate
+// (an unverifiable certificate, an unknown token) are a 401 even where
+// anonymous requests are allowed, as upstream; the log says why, the
+// answer does not. Every authenticated user but system:anonymous also
+// gets the group system:authenticated.
 #ifndef DRAPLANE_APISERVER_INTERNAL_AUTHENTICATOR_H_
 #define DRAPLANE_APISERVER_INTERNAL_AUTHENTICATOR_H_
 
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "auth/token_file.h"
+#include "auth/user_info.h"
 #include "http/http_server.h"
 
 namespace draplane::apiserver::internal {
 
-class TokenAuthenticator {
+class Authenticator {
  public:
-  // No tokens: every request is authenticated, as system:anonymous.
-  explicit TokenAuthenticator(std::vector<std::string> tokens);
+  // `tokens`: the accepted bearer tokens and their users (a later entry
+  // for the same token wins). `anonymous`: requests without credentials
+  // act as system:anonymous in system:unauthenticated (false: 401).
+  Authenticator(const std::vector<auth::StaticToken>& tokens, bool anonymous);
 
-  // Whether `req` may proceed: a path open to all (/version, /healthz,
-  // /livez, /readyz) or an `Authorization: Bearer <token>` header naming
-  // one of the tokens (compared in constant time).
-  bool Authenticated(const http::HttpRequest& req) const;
-
-  // The user an authenticated request acts as (the seam for
-  // authorization).
-  std::string UserOf(const http::HttpRequest& req) const;
+  // The user `req` acts as; Unauthenticated when it has bad credentials,
+  // or none and anonymous requests are off.
+  absl::StatusOr<auth::UserInfo> Authenticate(
+      const http::HttpRequest& req) const;
 
  private:
-  std::vector<std::string> tokens_;
+  // Keyed by the SHA-256 of the token, so that a lookup's timing says
+  // nothing about the tokens.
+  absl::flat_hash_map<std::string, auth::UserInfo> tokens_;
+  const bool anonymous_;
 };
 
 }  // namespace draplane::apiserver::internal

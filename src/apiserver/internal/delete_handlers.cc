@@ -17,7 +17,7 @@ namespace draplane::apiserver::internal {
 absl::StatusOr<internal::DeleteOptions> Handlers::DeleteOptionsOf(
     const http::HttpRequest& req) {
   internal::DeleteOptions options;
-  options.user = authenticator_.UserOf(req);
+  options.user = UserOf(req);
   auto dry = ParseDryRun(req);
   if (!dry.ok()) return dry.status();
   options.dry_run = *dry;

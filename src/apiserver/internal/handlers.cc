@@ -11,7 +11,9 @@
 #include "apiserver/internal/garbage_collector.h"
 #include "apiserver/internal/negotiation.h"
 #include "apiserver/internal/request_scope.h"
+#include "auth/request_attributes.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
 #include "printers/table_printer.h"
 
 namespace draplane::apiserver::internal {
@@ -40,15 +42,33 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
 
 Handlers::Handlers(store::Store* store, ApiServerOptions options)
     : registry_(store, AdmissionChain(options, &quota_), options.clock),
-      authenticator_(options.tokens),
+      authenticator_(options.tokens, options.anonymous_auth),
+      authorizer_(options.authorizer != nullptr
+                      ? options.authorizer
+                      : std::shared_ptr<const auth::Authorizer>(
+                            auth::NewAlwaysAllowAuthorizer())),
       options_(std::move(options)) {
   quota_->Attach(&registry_);
   EnsureDefaultNamespaces();
 }
 
 void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
-  if (!authenticator_.Authenticated(req)) {
+  absl::StatusOr<auth::UserInfo> user = authenticator_.Authenticate(req);
+  if (!user.ok()) {
+    // Upstream's record of a failed authentication; the answer says only
+    // "Unauthorized".
+    logging::Error(
+        "Unable to authenticate the request",
+        {{"err", user.status()}, {"verb", req.method}, {"path", req.path}});
     w.SendError(internal::Unauthorized(), {});
+    return;
+  }
+  auth::RequestAttributes attributes =
+      auth::ResolveRequest(req.method, req.path, req.query);
+  attributes.user = *std::move(user);
+  const auth::Authorization decision = authorizer_->Authorize(attributes);
+  if (decision.decision != auth::Decision::kAllow) {
+    w.SendError(internal::RequestForbidden(attributes, decision.reason), {});
     return;
   }
   const auto segments = SplitPath(req.path);
@@ -76,8 +96,13 @@ internal::WriteOptions Handlers::WriteOptionsOf(const http::HttpRequest& req,
     o.manager = ManagerOf(req);
     o.manager_api_version = t.resource->ApiVersion(t.version);
   }
-  o.user = authenticator_.UserOf(req);
+  o.user = UserOf(req);
   return o;
+}
+
+std::string Handlers::UserOf(const http::HttpRequest& req) const {
+  absl::StatusOr<auth::UserInfo> user = authenticator_.Authenticate(req);
+  return user.ok() ? user->name : "";
 }
 
 void Handlers::EnsureDefaultNamespaces() {

@@ -50,6 +50,8 @@ class Handlers {
   // handlers.cc: routing and what the verbs share.
   void Dispatch(const http::HttpRequest& req, const Target& t, Responder& w);
   void EnsureDefaultNamespaces();
+  // The name of the user an admitted request acts as.
+  std::string UserOf(const http::HttpRequest& req) const;
   WriteOptions WriteOptionsOf(const http::HttpRequest& req, const Target& t,
                               bool dry_run, bool record_manager = true) const;
   absl::StatusOr<ObjectFilter> Filter(const http::HttpRequest& req,
@@ -119,7 +121,9 @@ class Handlers {
   std::shared_ptr<ResourceQuotaAdmission> quota_;
   Registry registry_;
   WatchCache watch_cache_;
-  const TokenAuthenticator authenticator_;
+  const Authenticator authenticator_;
+  // Never null (AlwaysAllow when the options name none).
+  const std::shared_ptr<const auth::Authorizer> authorizer_;
   const ApiServerOptions options_;
 };
 

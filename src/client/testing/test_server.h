@@ -11,6 +11,8 @@
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
 #include "apiserver/tls_credentials.h"
+#include "auth/bootstrap_policy.h"
+#include "auth/rbac.h"
 #include "client/client.h"
 #include "gtest/gtest.h"
 #include "http/http_server.h"
@@ -83,7 +85,12 @@ class TestServer {
           apiserver::LoadOrCreateCredentials(TempDir("creds"), {"127.0.0.1"});
       EXPECT_TRUE(creds.ok()) << creds.status();
       creds_ = *creds;
-      options.tokens.push_back(creds_.admin_token);
+      // As `draplane server`: the admin token, client certificates, RBAC
+      // with the bootstrap policy (unless the caller chose an authorizer).
+      options.tokens.push_back(apiserver::AdminToken(creds_.admin_token));
+      if (options.authorizer == nullptr) {
+        options.authorizer = auth::NewRbacAuthorizer(&bootstrap_policy_);
+      }
     }
     api_ = std::make_unique<apiserver::ApiServer>(store_.get(),
                                                   std::move(options));
@@ -91,6 +98,7 @@ class TestServer {
       http::HttpServerOptions http;
       http.tls_cert_pem = creds_.cert_pem;
       http.tls_key_pem = creds_.key_pem;
+      http.tls_client_ca_pem = creds_.ca_cert_pem;
       auto server = http::HttpServer::Start(
           http, [this](const http::HttpRequest& req, http::ResponseWriter& w) {
             api_->Handle(req, w);
@@ -138,6 +146,7 @@ class TestServer {
   uint16_t port() const { return http_ ? http_->port() : 0; }
 
  private:
+  const auth::StaticPolicySource bootstrap_policy_{auth::BootstrapPolicy()};
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> api_;
   apiserver::ServingCredentials creds_;

@@ -1,0 +1,99 @@
+// Authorization: k8s.io/apiserver's Authorizer contract, the privileged
+// group that bypasses it, and the RBAC authorizer of
+// plugin/pkg/auth/authorizer/rbac over a source of roles and bindings.
+#ifndef DRAPLANE_AUTH_RBAC_H_
+#define DRAPLANE_AUTH_RBAC_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "auth/request_attributes.h"
+
+namespace draplane::auth {
+
+// rbac.authorization.k8s.io/v1 PolicyRule.
+struct PolicyRule {
+  std::vector<std::string> verbs;
+  std::vector<std::string> api_groups;
+  std::vector<std::string> resources;
+  std::vector<std::string> resource_names;
+  std::vector<std::string> non_resource_urls;
+};
+
+struct Subject {
+  std::string kind;  // "User", "Group" or "ServiceAccount"
+  std::string name;
+  std::string namespace_;  // ServiceAccounts
+};
+
+struct RoleRef {
+  std::string kind;  // "Role" or "ClusterRole"
+  std::string name;
+};
+
+// A RoleBinding (namespace set) or ClusterRoleBinding.
+struct Binding {
+  std::string name;
+  std::string namespace_;
+  std::vector<Subject> subjects;
+  RoleRef role_ref;
+};
+
+// Whether `rule` allows the request (upstream's RuleAllows): verbs and API
+// groups match exactly or by "*"; resources by "*", exactly
+// ("pods/status" for a subresource) or by "*/<subresource>"; resource
+// names, when listed, exactly; non-resource URLs exactly, by "*" or by a
+// trailing "*" prefix.
+bool RuleAllows(const RequestAttributes& a, const PolicyRule& rule);
+
+// Whether `subject` names `user` (a ServiceAccount subject names user
+// system:serviceaccount:<namespace>:<name>).
+bool SubjectMatches(const Subject& subject, const UserInfo& user);
+
+// Where the RBAC authorizer reads roles and bindings; the lookups return
+// nullptr when absent. Implementations are safe to call concurrently.
+class PolicySource {
+ public:
+  virtual ~PolicySource() = default;
+  virtual std::vector<std::shared_ptr<const Binding>> ClusterRoleBindings()
+      const = 0;
+  virtual std::vector<std::shared_ptr<const Binding>> RoleBindings(
+      std::string_view ns) const = 0;
+  virtual std::shared_ptr<const std::vector<PolicyRule>> ClusterRoleRules(
+      std::string_view name) const = 0;
+  virtual std::shared_ptr<const std::vector<PolicyRule>> RoleRules(
+      std::string_view ns, std::string_view name) const = 0;
+};
+
+enum class Decision { kDeny, kAllow, kNoOpinion };
+
+struct Authorization {
+  Decision decision = Decision::kNoOpinion;
+  // Why, for a refusal's message ("" when nothing to add).
+  std::string reason;
+};
+
+class Authorizer {
+ public:
+  virtual ~Authorizer() = default;
+  virtual Authorization Authorize(const RequestAttributes& a) const = 0;
+};
+
+// Allows every request: the library default for servers built in tests,
+// as kube-apiserver's AlwaysAllow mode. Never used by `draplane server`.
+std::unique_ptr<Authorizer> NewAlwaysAllowAuthorizer();
+
+// kube-apiserver's authorization chain for --authorization-mode=RBAC:
+// members of system:masters are allowed everything; otherwise a rule of a
+// role bound to the user (cluster-wide, or in the request's namespace)
+// must allow the request, else NoOpinion, which the server refuses. A
+// binding whose role is missing is skipped and named in the reason
+// ("RBAC: clusterrole.rbac.authorization.k8s.io \"x\" not found").
+// `source` outlives the authorizer.
+std::unique_ptr<Authorizer> NewRbacAuthorizer(const PolicySource* source);
+
+}  // namespace draplane::auth
+
+#endif  // DRAPLANE_AUTH_RBAC_H_
