@@ -2,6 +2,7 @@
 // the admin token and client certificates in system:masters, a token
 // file's users, anonymous requests, RBAC with upstream's bootstrap policy,
 // and upstream's 401 and 403 answers.
+#include <optional>
 #include <string>
 
 #include "apiserver/api_server_test_util.h"
@@ -156,6 +157,48 @@ TEST_F(AuthenticationTest, OtherUsersGetUpstreamsBootstrapRolesOnly) {
   // system:monitoring may scrape.
   EXPECT_EQ(Request("GET", "/metrics", "Bearer prom-secret").code, 200);
   EXPECT_EQ(Request("GET", "/metrics", "Bearer alice-secret").code, 403);
+}
+
+// kubectl auth whoami: who the caller is, for every authenticated user.
+TEST_F(AuthenticationTest, SelfSubjectReviewSaysWhoTheCallerIs) {
+  Start(/*anonymous_auth=*/true);
+  const std::string path = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
+  auto review = [&](const std::string& authorization,
+                    std::optional<http::ClientCertificate> cert,
+                    const std::string& body) {
+    http::HttpRequest req;
+    req.method = "POST";
+    req.path = path;
+    if (!authorization.empty()) req.headers["authorization"] = authorization;
+    req.client_certificate = std::move(cert);
+    req.headers["content-type"] = "application/json";
+    req.body = body;
+    RecordingWriter w;
+    server_->Handle(req, w);
+    return Answer{w.code, Json::parse(w.body)};
+  };
+  const std::string kubectls =
+      R"({"kind":"SelfSubjectReview","apiVersion":"authentication.k8s.io/v1",
+          "metadata":{"creationTimestamp":null},"status":{"userInfo":{}}})";
+  Answer alice = review("Bearer alice-secret", std::nullopt, kubectls);
+  ASSERT_EQ(alice.code, 201) << alice.body;
+  EXPECT_EQ(alice.body["kind"], "SelfSubjectReview");
+  EXPECT_EQ(alice.body["apiVersion"], "authentication.k8s.io/v1");
+  EXPECT_TRUE(alice.body["metadata"]["creationTimestamp"].is_string());
+  EXPECT_EQ(alice.body["status"]["userInfo"],
+            (Json{{"username", "alice"},
+                  {"groups", {"team-a", "system:authenticated"}}}));
+  Answer bob = review("", Cert("bob", {"team-b"}), "");
+  ASSERT_EQ(bob.code, 201);
+  EXPECT_EQ(bob.body["status"]["userInfo"]["username"], "bob");
+  // Anonymous users are not allowed to ask (system:basic-user is bound to
+  // system:authenticated only); a body of another kind is a 400.
+  EXPECT_EQ(review("", std::nullopt, kubectls).code, 403);
+  EXPECT_EQ(review("Bearer alice-secret", std::nullopt,
+                   R"({"kind":5,"apiVersion":"authentication.k8s.io/v1"})")
+                .code,
+            400);
+  EXPECT_EQ(review("Bearer alice-secret", std::nullopt, "[1]").code, 400);
 }
 
 }  // namespace

@@ -130,6 +130,40 @@ def check_version(e):
     expect(v["serverVersion"]["minor"] == "32", "server minor is 32: %s" % v)
 
 
+def check_identities(e):
+    # The admin kubeconfig is a client certificate in system:masters.
+    who = json.loads(e.k("auth", "whoami", "-o", "json").stdout)
+    info = who["status"]["userInfo"]
+    expect(info["username"] == "admin", "whoami: %s" % who)
+    expect("system:masters" in info["groups"] and
+           "system:authenticated" in info["groups"], "whoami: %s" % who)
+    # Without credentials: system:anonymous, whom RBAC refuses; a wrong
+    # token: 401.
+    ca = os.path.join(e.dir, "data", "pki", "ca.crt")
+
+    def as_user(user_yaml, *args):
+        path = os.path.join(e.dir, "other.kubeconfig")
+        with open(path, "w") as f:
+            f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
+                    "  cluster:\n    server: %s\n    certificate-authority: %s\n"
+                    "users:\n- name: u\n  user: %s\ncontexts:\n- name: x\n"
+                    "  context:\n    cluster: c\n    user: u\n"
+                    "current-context: x\n" % (e.url, ca, user_yaml))
+        return subprocess.run(
+            [e.kubectl, "--kubeconfig", path,
+             "--cache-dir", os.path.join(e.dir, "cache-other")] + list(args),
+            capture_output=True, text=True, timeout=60)
+    p = as_user("{}", "get", "deviceclasses")
+    expect(p.returncode != 0, "anonymous list refused")
+    # (Discovery is refused too, so which request kubectl reports varies.)
+    expect_in('Error from server (Forbidden)', p.stderr, "kubectl's error")
+    expect_in('User "system:anonymous" cannot', p.stderr, "kubectl's error")
+    p = as_user("{token: wrong}", "get", "deviceclasses")
+    expect(p.returncode != 0, "wrong token refused")
+    expect_in("error: You must be logged in to the server (Unauthorized)",
+              p.stderr, "kubectl's error")
+
+
 def check_api_resources(e):
     out = e.k("api-resources").stdout
     for res in ("deviceclasses", "resourceclaims", "resourceclaimtemplates",
@@ -590,6 +624,7 @@ def check_restart_keeps_everything(e):
 
 CHECKS = [
     check_version,
+    check_identities,
     check_api_resources,
     check_create_namespace,
     check_apply_deviceclasses,

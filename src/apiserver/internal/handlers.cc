@@ -73,6 +73,12 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
   }
   const auto segments = SplitPath(req.path);
   if (req.method == "GET" && HandleNonResource(req, segments, w)) return;
+  if (req.method == "POST" && segments.size() == 4 && segments[0] == "apis" &&
+      segments[1] == "authentication.k8s.io" && segments[2] == "v1" &&
+      segments[3] == "selfsubjectreviews") {
+    SelfSubjectReview(req, attributes.user, w);
+    return;
+  }
   auto target = ParseResourcePath(segments);
   if (!target.ok()) {
     w.SendError(target.status(), {});

@@ -84,6 +84,11 @@ class Handlers {
                       const std::vector<std::string_view>& segments,
                       Responder& w);
 
+  // review_handlers.cc: authentication.k8s.io/v1 SelfSubjectReview
+  // (`kubectl auth whoami`): who the caller is, created and not stored.
+  void SelfSubjectReview(const http::HttpRequest& req,
+                         const auth::UserInfo& user, Responder& w);
+
   // read_handlers.cc
   absl::Status Get(const http::HttpRequest& req, const Target& t, Responder& w);
   absl::Status List(const http::HttpRequest& req, const Target& t,
