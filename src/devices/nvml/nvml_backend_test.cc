@@ -4,9 +4,9 @@
 #include "devices/nvml/nvml_backend.h"
 
 #include <dlfcn.h>
-#include <stdlib.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -60,7 +60,8 @@ class NvmlBackendTest : public ::testing::Test {
                        devices / "0000:86:00.0");
   }
   void TearDown() override {
-    unsetenv("DRAPLANE_FAKE_NVML_FACTS");
+    // The fake NVML reads the environment; the tests run one at a time.
+    unsetenv("DRAPLANE_FAKE_NVML_FACTS");  // NOLINT(concurrency-mt-unsafe)
     fs::remove_all(dir_);
   }
 
@@ -68,6 +69,7 @@ class NvmlBackendTest : public ::testing::Test {
   void Script(const NodeGpuFacts& facts) {
     const fs::path file = dir_ / "facts.json";
     std::ofstream(file) << GpuFactsToJson(facts).dump(2);
+    // NOLINTNEXTLINE(concurrency-mt-unsafe): one test at a time
     setenv("DRAPLANE_FAKE_NVML_FACTS", file.c_str(), 1);
   }
 
@@ -351,7 +353,10 @@ TEST_F(NvmlBackendTest, StartsAndStopsMpsControlDaemons) {
   spec.pinned_memory_limits = {{facts.gpus[1].uuid, "1024M"}};
   ASSERT_TRUE((*backend)->StartMpsDaemon(spec).ok());
   fs::create_directories(spec.pipe_dir);
-  std::ofstream(spec.pipe_dir + "/control");  // the daemon's control pipe
+  {
+    std::ofstream pipe(spec.pipe_dir +
+                       "/control");  // the daemon's control pipe
+  }
   ASSERT_TRUE((*backend)->StopMpsDaemon(spec).ok());
   std::ifstream in(log);
   std::vector<std::string> lines;
@@ -405,7 +410,8 @@ TEST_F(NvmlBackendTest, LibraryWithoutNvmlIsFailedPrecondition) {
 }
 
 TEST_F(NvmlBackendTest, DriverNotLoadedIsUnavailable) {
-  unsetenv("DRAPLANE_FAKE_NVML_FACTS");  // the fake's "no driver"
+  // The fake's "no driver".
+  unsetenv("DRAPLANE_FAKE_NVML_FACTS");  // NOLINT(concurrency-mt-unsafe)
   absl::StatusOr<std::unique_ptr<DeviceBackend>> backend = Open();
   EXPECT_EQ(backend.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_TRUE(absl::StrContains(

@@ -58,6 +58,7 @@ class FakeJournal : public Journal {
       return absl::UnavailableError("disk gone");
     }
     std::vector<int64_t> revisions;
+    revisions.reserve(entries.size());
     for (const JournalEntry* e : entries) revisions.push_back(e->revision);
     shared_->batches.push_back(revisions);
     return absl::OkStatus();
@@ -250,6 +251,7 @@ void RunWriters(int writers, F body) {
   std::condition_variable cv;
   int finished = 0;
   std::vector<std::thread> threads;
+  threads.reserve(writers);
   for (int w = 0; w < writers; ++w) {
     threads.emplace_back([&, w] {
       body(w);
