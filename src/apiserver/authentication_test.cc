@@ -199,6 +199,24 @@ TEST_F(AuthenticationTest, SelfSubjectReviewSaysWhoTheCallerIs) {
                 .code,
             400);
   EXPECT_EQ(review("Bearer alice-secret", std::nullopt, "[1]").code, 400);
+  // kubectl sends protobuf.
+  http::HttpRequest req;
+  req.method = "POST";
+  req.path = path;
+  req.headers["authorization"] = "Bearer alice-secret";
+  req.headers["content-type"] = "application/vnd.kubernetes.protobuf";
+  req.body = std::string("k8s\0\n\x1e\n\x18", 8) + "authentication.k8s.io/v1";
+  RecordingWriter w;
+  server_->Handle(req, w);
+  EXPECT_EQ(w.code, 201) << w.body;
+  req.body = "junk";
+  RecordingWriter junk;
+  server_->Handle(req, junk);
+  EXPECT_EQ(junk.code, 400) << junk.body;
+  req.headers["content-type"] = "text/plain";
+  RecordingWriter text;
+  server_->Handle(req, text);
+  EXPECT_EQ(text.code, 415) << text.body;
 }
 
 }  // namespace

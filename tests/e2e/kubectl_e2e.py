@@ -18,6 +18,9 @@ when they are missing the checks that need them are reported as skipped.
 
 import argparse
 import json
+import urllib.error
+import urllib.request
+import ssl
 import os
 import re
 import shutil
@@ -153,14 +156,24 @@ def check_identities(e):
             [e.kubectl, "--kubeconfig", path,
              "--cache-dir", os.path.join(e.dir, "cache-other")] + list(args),
             capture_output=True, text=True, timeout=60)
-    p = as_user("{}", "get", "deviceclasses")
-    expect(p.returncode != 0, "anonymous list refused")
-    # (Discovery is refused too, so which request kubectl reports varies.)
-    expect_in('Error from server (Forbidden)', p.stderr, "kubectl's error")
-    expect_in('User "system:anonymous" cannot', p.stderr, "kubectl's error")
+    # (kubectl itself asks for a password when a kubeconfig has no
+    # credentials, so the anonymous request is made here.)
+    ctx = ssl.create_default_context(cafile=ca)
+    req = urllib.request.Request(e.url + "/apis/resource.k8s.io/v1/deviceclasses")
+    try:
+        urllib.request.urlopen(req, context=ctx, timeout=30)
+        expect(False, "anonymous list refused")
+    except urllib.error.HTTPError as err:
+        status = json.loads(err.read())
+        expect(err.code == 403, "anonymous: %d %s" % (err.code, status))
+        expect(status["message"] ==
+               'deviceclasses.resource.k8s.io is forbidden: User '
+               '"system:anonymous" cannot list resource "deviceclasses" in '
+               'API group "resource.k8s.io" at the cluster scope', status)
     p = as_user("{token: wrong}", "get", "deviceclasses")
     expect(p.returncode != 0, "wrong token refused")
-    expect_in("error: You must be logged in to the server (Unauthorized)",
+    expect_in("error: You must be logged in to the server (the server has "
+              "asked for the client to provide credentials)",
               p.stderr, "kubectl's error")
 
 

@@ -10,8 +10,22 @@ namespace draplane::apiserver::internal {
 void Handlers::SelfSubjectReview(const http::HttpRequest& req,
                                  const auth::UserInfo& user, Responder& w) {
   // The request's body says nothing the answer depends on, but it must be
-  // a SelfSubjectReview (upstream decodes it).
-  if (!req.body.empty()) {
+  // a SelfSubjectReview as far as its media type shows (upstream decodes
+  // it): JSON of that kind, or a Kubernetes protobuf envelope.
+  const std::string type = req.Header("content-type");
+  const bool protobuf =
+      type.rfind("application/vnd.kubernetes.protobuf", 0) == 0;
+  if (protobuf) {
+    if (req.body.compare(0, 4, std::string_view("k8s\0", 4)) != 0) {
+      w.SendError(BadRequest("the body of the request is not a Kubernetes "
+                             "protobuf object"),
+                  {});
+      return;
+    }
+  } else if (!type.empty() && type.rfind("application/json", 0) != 0) {
+    w.SendError(UnsupportedMediaType(type), {});
+    return;
+  } else if (!req.body.empty()) {
     const Json body =
         Json::parse(req.body, nullptr, /*allow_exceptions=*/false);
     // Absent, or the string `want`.
