@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "api/meta_types.h"
+#include "auth/user_info.h"
 
 namespace draplane::apiserver {
 
@@ -24,9 +25,8 @@ struct AdmissionRequest {
   std::string namespace_;
   std::string name;
   bool dry_run = false;
-  // The authenticated user ("admin" for the admin token, "system:anonymous"
-  // without authentication): the seam for authorization.
-  std::string user;
+  // Who asks (as authenticated; empty for the server's own writes).
+  auth::UserInfo user;
   // The stored object before the request (null for create).
   const api::Json* old_object = nullptr;
 };

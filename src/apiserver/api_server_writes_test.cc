@@ -383,7 +383,7 @@ class LabelPolicy : public AdmissionPlugin {
   absl::Status Admit(const AdmissionRequest& request, Json& object) override {
     seen.push_back(request.kind + "/" + request.name + "/" +
                    std::to_string(static_cast<int>(request.operation)) + "/" +
-                   request.user);
+                   request.user.name);
     const Json labels = object.value("metadata", Json::object())
                             .value("labels", Json::object());
     if (labels.value("deny", "") == "yes") {

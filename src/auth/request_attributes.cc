@@ -4,25 +4,14 @@
 #include <vector>
 
 #include "common/str_cat.h"
+#include "common/str_split.h"
 
 namespace draplane::auth {
 namespace {
 
-// The parts of `s` between `sep`s (empty ones too).
-std::vector<std::string_view> Split(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (true) {
-    size_t end = s.find(sep, start);
-    parts.push_back(s.substr(start, end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
-}
-
 std::vector<std::string> SplitPath(std::string_view path) {
   std::vector<std::string> parts;
-  for (std::string_view p : Split(path, '/')) {
+  for (std::string_view p : StrSplit(path, '/')) {
     if (!p.empty()) parts.emplace_back(p);
   }
   return parts;
@@ -44,7 +33,7 @@ bool GoTrue(std::string_view v) {
 // fields.Selector.RequiresExactMatch on an AND of `key=value` terms.
 std::string NameFromFieldSelector(std::string_view selector) {
   std::string found;
-  for (std::string_view term : Split(selector, ',')) {
+  for (std::string_view term : StrSplit(selector, ',')) {
     size_t eq = term.find('=');
     if (eq == std::string_view::npos || (eq > 0 && term[eq - 1] == '!')) {
       continue;

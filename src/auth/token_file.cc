@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/str_cat.h"
+#include "common/str_split.h"
 
 namespace draplane::auth {
 namespace {
@@ -109,12 +110,8 @@ absl::StatusOr<std::vector<StaticToken>> ParseTokenFile(
     t.user.name = (*record)[1];
     t.user.uid = (*record)[2];
     if (record->size() >= 4) {
-      std::string_view groups = (*record)[3];
-      while (true) {
-        const size_t comma = groups.find(',');
-        t.user.groups.emplace_back(groups.substr(0, comma));
-        if (comma == std::string_view::npos) break;
-        groups.remove_prefix(comma + 1);
+      for (std::string_view group : StrSplit((*record)[3], ',')) {
+        t.user.groups.emplace_back(group);
       }
     }
     auto [it, inserted] = index.emplace(t.token, tokens.size());

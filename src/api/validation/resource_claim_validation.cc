@@ -19,6 +19,7 @@
 #include "common/go_strconv.h"
 #include "common/name_validation.h"
 #include "common/str_cat.h"
+#include "common/str_split.h"
 
 namespace draplane::api::validation_internal {
 
@@ -41,7 +42,7 @@ class RequestNames {
     }
   }
   bool Has(std::string_view name) const {
-    std::vector<std::string_view> segments = Split(name, '/');
+    std::vector<std::string_view> segments = StrSplit(name, '/');
     if (segments.size() > 2) return false;
     auto it = names_.find(std::string(segments[0]));
     if (it == names_.end()) return false;
@@ -60,7 +61,7 @@ constexpr std::string_view kRequestRefMessage =
 
 Errs ValidateRequestNameRef(const std::string& name, const FieldPath& path,
                             const RequestNames& names) {
-  std::vector<std::string_view> segments = Split(name, '/');
+  std::vector<std::string_view> segments = StrSplit(name, '/');
   if (segments.size() > 2) return {Invalid(path, name, kRequestRefMessage)};
   Errs errs;
   for (std::string_view s : segments) {

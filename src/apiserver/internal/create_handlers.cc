@@ -41,6 +41,7 @@ absl::Status Handlers::Create(const http::HttpRequest& req, const Target& t,
         api::SplitApiVersion(inl.object["apiVersion"].get<std::string>())
             .second);
     tt.namespace_ = t.namespace_;
+    tt.user = t.user;
     auto stored =
         BodyToStorage(tt, inl.object, FieldValidation::kStrict, warnings);
     if (!stored.ok()) return stored.status();

@@ -15,9 +15,9 @@
 namespace draplane::apiserver::internal {
 
 absl::StatusOr<internal::DeleteOptions> Handlers::DeleteOptionsOf(
-    const http::HttpRequest& req) {
+    const http::HttpRequest& req, const Target& t) {
   internal::DeleteOptions options;
-  options.user = UserOf(req);
+  options.user = t.user;
   auto dry = ParseDryRun(req);
   if (!dry.ok()) return dry.status();
   options.dry_run = *dry;
@@ -74,7 +74,7 @@ absl::StatusOr<internal::DeleteOptions> Handlers::DeleteOptionsOf(
 
 absl::Status Handlers::Delete(const http::HttpRequest& req, const Target& t,
                               Responder& w) {
-  auto options = DeleteOptionsOf(req);
+  auto options = DeleteOptionsOf(req, t);
   if (!options.ok()) return options.status();
   auto object = registry_.Delete(*t.resource, t.namespace_, t.name, *options);
   if (!object.ok()) return object.status();
@@ -90,7 +90,7 @@ absl::Status Handlers::Delete(const http::HttpRequest& req, const Target& t,
 
 absl::Status Handlers::DeleteCollection(const http::HttpRequest& req,
                                         const Target& t, Responder& w) {
-  auto options = DeleteOptionsOf(req);
+  auto options = DeleteOptionsOf(req, t);
   if (!options.ok()) return options.status();
   internal::ListQuery q;
   q.namespace_ = t.namespace_;

@@ -84,6 +84,7 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
     w.SendError(target.status(), {});
     return;
   }
+  target->user = std::move(attributes.user);
   Dispatch(req, *target, w);
 }
 
@@ -102,13 +103,8 @@ internal::WriteOptions Handlers::WriteOptionsOf(const http::HttpRequest& req,
     o.manager = ManagerOf(req);
     o.manager_api_version = t.resource->ApiVersion(t.version);
   }
-  o.user = UserOf(req);
+  o.user = t.user;
   return o;
-}
-
-std::string Handlers::UserOf(const http::HttpRequest& req) const {
-  absl::StatusOr<auth::UserInfo> user = authenticator_.Authenticate(req);
-  return user.ok() ? user->name : "";
 }
 
 void Handlers::EnsureDefaultNamespaces() {

@@ -50,8 +50,6 @@ class Handlers {
   // handlers.cc: routing and what the verbs share.
   void Dispatch(const http::HttpRequest& req, const Target& t, Responder& w);
   void EnsureDefaultNamespaces();
-  // The name of the user an admitted request acts as.
-  std::string UserOf(const http::HttpRequest& req) const;
   WriteOptions WriteOptionsOf(const http::HttpRequest& req, const Target& t,
                               bool dry_run, bool record_manager = true) const;
   absl::StatusOr<ObjectFilter> Filter(const http::HttpRequest& req,
@@ -112,7 +110,8 @@ class Handlers {
       const std::function<absl::StatusOr<Json>(const Json&)>& scale);
 
   // delete_handlers.cc
-  absl::StatusOr<DeleteOptions> DeleteOptionsOf(const http::HttpRequest& req);
+  absl::StatusOr<DeleteOptions> DeleteOptionsOf(const http::HttpRequest& req,
+                                                const Target& t);
   absl::Status Delete(const http::HttpRequest& req, const Target& t,
                       Responder& w);
   absl::Status DeleteCollection(const http::HttpRequest& req, const Target& t,

@@ -302,7 +302,7 @@ absl::Status Registry::RunAdmission(AdmissionRequest::Operation operation,
                                     const ResourceInfo& r, std::string_view ns,
                                     std::string_view name,
                                     const std::string& subresource,
-                                    bool dry_run, const std::string& user,
+                                    bool dry_run, const auth::UserInfo& user,
                                     const Json* old, Json& object,
                                     bool* may_have_changed) const {
   if (may_have_changed != nullptr) *may_have_changed = false;

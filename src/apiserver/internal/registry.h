@@ -26,6 +26,7 @@
 #include "apiserver/internal/allocation_guard.h"
 #include "apiserver/internal/decoded_values.h"
 #include "apiserver/internal/resources.h"
+#include "auth/user_info.h"
 #include "clock/clock.h"
 #include "store/store.h"
 
@@ -58,7 +59,7 @@ struct WriteOptions {
   // write changes ("" records nothing: server-side apply records its own).
   std::string manager;
   std::string manager_api_version;  // the version the client wrote in
-  std::string user;                 // the authenticated user (admission)
+  auth::UserInfo user;              // who asks (admission)
 };
 
 struct WriteResult {
@@ -77,7 +78,7 @@ struct WriteResult {
 
 struct DeleteOptions {
   bool dry_run = false;
-  std::string user;
+  auth::UserInfo user;  // who asks (admission)
   // "Background" (or ""), "Foreground" or "Orphan": how dependents
   // (objects whose ownerReferences name this one) are treated; see
   // garbage_collector.h.
@@ -231,7 +232,7 @@ class Registry {
                             const ResourceInfo& r, std::string_view ns,
                             std::string_view name,
                             const std::string& subresource, bool dry_run,
-                            const std::string& user, const api::Json* old,
+                            const auth::UserInfo& user, const api::Json* old,
                             api::Json& object,
                             bool* may_have_changed = nullptr) const;
 

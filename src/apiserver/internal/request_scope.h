@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "apiserver/internal/registry.h"
 #include "apiserver/internal/resources.h"
+#include "auth/user_info.h"
 #include "http/http_server.h"
 
 namespace draplane::apiserver::internal {
@@ -23,6 +24,7 @@ struct Target {
   std::string namespace_;  // for namespaced resources ("" = all)
   std::string name;        // "" for collections
   std::string subresource;
+  auth::UserInfo user;  // who asks, as authenticated
 };
 
 // The non-empty segments of a URL path ("/apis/g/v" -> {"apis", "g", "v"}).

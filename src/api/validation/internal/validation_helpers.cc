@@ -19,6 +19,7 @@
 #include "common/go_strconv.h"
 #include "common/name_validation.h"
 #include "common/str_cat.h"
+#include "common/str_split.h"
 
 namespace draplane::api::validation_internal {
 
@@ -33,20 +34,6 @@ std::string ToLower(std::string_view s) {
 }
 
 }  // namespace
-
-std::vector<std::string_view> Split(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (true) {
-    size_t pos = s.find(sep, start);
-    if (pos == std::string_view::npos) {
-      parts.push_back(s.substr(start));
-      return parts;
-    }
-    parts.push_back(s.substr(start, pos - start));
-    start = pos + 1;
-  }
-}
 
 std::string Join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
@@ -244,7 +231,7 @@ Errs ValidatePoolName(std::string_view name, const FieldPath& path) {
   if (name.size() > static_cast<size_t>(kPoolNameMaxLength)) {
     errs.push_back(TooLong(path, kPoolNameMaxLength));
   }
-  for (std::string_view part : Split(name, '/')) {
+  for (std::string_view part : StrSplit(name, '/')) {
     Extend(errs, ValidateDNS1123Subdomain(part, path));
   }
   return errs;
@@ -282,7 +269,7 @@ Errs ValidateCIdentifier(std::string_view id, const FieldPath& path) {
 
 Errs ValidateQualifiedName(std::string_view name, const FieldPath& path) {
   Errs errs;
-  std::vector<std::string_view> parts = Split(name, '/');
+  std::vector<std::string_view> parts = StrSplit(name, '/');
   switch (parts.size()) {
     case 1:
       Extend(errs, ValidateCIdentifier(parts[0], path));

@@ -133,8 +133,6 @@ struct Context {
 // ------------------------------------------------ helpers
 // (internal/validation_helpers.cc)
 
-std::vector<std::string_view> Split(std::string_view s, char sep);
-
 std::string Join(const std::vector<std::string>& items, std::string_view sep);
 
 std::string GoStrings(const std::vector<std::string>& v);
