@@ -75,6 +75,22 @@ const std::vector<KindInfo>& ServedKinds() {
       {"coordination.k8s.io", "Lease", "leases", true, {"v1"}},
       {"apps", "Deployment", "deployments", true, {"v1"}},
       {"batch", "Job", "jobs", true, {"v1"}},
+      {"rbac.authorization.k8s.io", "Role", "roles", true, {"v1"}},
+      {"rbac.authorization.k8s.io",
+       "ClusterRole",
+       "clusterroles",
+       false,
+       {"v1"}},
+      {"rbac.authorization.k8s.io",
+       "RoleBinding",
+       "rolebindings",
+       true,
+       {"v1"}},
+      {"rbac.authorization.k8s.io",
+       "ClusterRoleBinding",
+       "clusterrolebindings",
+       false,
+       {"v1"}},
   };
   return *kinds;
 }

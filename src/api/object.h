@@ -10,6 +10,7 @@
 
 #include "api/core_types.h"
 #include "api/meta_types.h"
+#include "api/rbac_types.h"
 #include "api/resource_types.h"
 
 namespace draplane::api {
@@ -26,7 +27,8 @@ struct UnstructuredObject {
 using TypedObject =
     std::variant<DeviceClass, ResourceClaim, ResourceClaimTemplate,
                  ResourceSlice, DeviceTaintRule, Namespace, Node, Pod, Event,
-                 ResourceQuota, Lease, Deployment, Job, UnstructuredObject>;
+                 ResourceQuota, Lease, Deployment, Job, Role, ClusterRole,
+                 RoleBinding, ClusterRoleBinding, UnstructuredObject>;
 
 // One object with the apiVersion/kind it was read as. `value` is always in
 // the internal (v1) form, whatever version it was read in.

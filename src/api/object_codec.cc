@@ -231,6 +231,12 @@ absl::StatusOr<DecodeResult> DecodeObject(const Json& json) {
   if (k == "Lease") return DecodeTyped<Lease>(*body, type);
   if (k == "Deployment") return DecodeTyped<Deployment>(*body, type);
   if (k == "Job") return DecodeTyped<Job>(*body, type);
+  if (k == "Role") return DecodeTyped<Role>(*body, type);
+  if (k == "ClusterRole") return DecodeTyped<ClusterRole>(*body, type);
+  if (k == "RoleBinding") return DecodeTyped<RoleBinding>(*body, type);
+  if (k == "ClusterRoleBinding") {
+    return DecodeTyped<ClusterRoleBinding>(*body, type);
+  }
   return absl::InternalError(StrCat("kind ", k, " has no decoder"));
 }
 

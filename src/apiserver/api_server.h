@@ -35,11 +35,15 @@ struct ApiServerOptions {
   // --anonymous-auth: a request without credentials acts as
   // system:anonymous in system:unauthenticated (false: 401).
   bool anonymous_auth = true;
-  // Authorization (--authorization-mode). Null allows every request, as
-  // kube-apiserver's AlwaysAllow: only for servers that tests and tools
-  // embed in-process; `draplane server` uses RBAC. A refusal is a 403
-  // with upstream's text.
-  std::shared_ptr<const auth::Authorizer> authorizer;
+  // Authorization (--authorization-mode). kAlwaysAllow allows every
+  // request: only for servers that tests and tools embed in-process.
+  // kRbac is kube-apiserver's RBAC over the stored Roles, ClusterRoles,
+  // RoleBindings and ClusterRoleBindings, with upstream's bootstrap policy
+  // reconciled at start; `draplane server` uses it. A refusal is a 403
+  // with upstream's text. Escalation prevention on RBAC writes holds in
+  // both modes (AlwaysAllow grants `escalate` and `bind`).
+  enum class AuthorizationMode { kAlwaysAllow, kRbac };
+  AuthorizationMode authorization_mode = AuthorizationMode::kAlwaysAllow;
   // /version: what kubectl sees. kubectl's dispatcher picks its build by
   // the minor version (see docs/apiserver.md).
   std::string version_major = "1";

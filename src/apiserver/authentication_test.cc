@@ -7,7 +7,6 @@
 
 #include "apiserver/api_server_test_util.h"
 #include "apiserver/tls_credentials.h"
-#include "auth/bootstrap_policy.h"
 #include "auth/rbac.h"
 #include "gtest/gtest.h"
 
@@ -35,7 +34,7 @@ class AuthenticationTest : public ::testing::Test {
     prom.user.groups = {"system:monitoring"};
     options.tokens.push_back(prom);
     options.anonymous_auth = anonymous_auth;
-    options.authorizer = auth::NewRbacAuthorizer(&policy_);
+    options.authorization_mode = ApiServerOptions::AuthorizationMode::kRbac;
     options.metrics = [] { return std::string("up 1\n"); };
     server_ = std::make_unique<ApiServer>(store_.get(), options);
   }
@@ -71,7 +70,6 @@ class AuthenticationTest : public ::testing::Test {
     return c;
   }
 
-  const auth::StaticPolicySource policy_{auth::BootstrapPolicy()};
   std::unique_ptr<store::Store> store_ = store::NewMemoryStore();
   std::unique_ptr<ApiServer> server_;
 };
@@ -205,7 +203,11 @@ TEST_F(AuthenticationTest, SelfSubjectReviewSaysWhoTheCallerIs) {
   req.path = path;
   req.headers["authorization"] = "Bearer alice-secret";
   req.headers["content-type"] = "application/vnd.kubernetes.protobuf";
-  req.body = std::string("k8s\0\n\x1e\n\x18", 8) + "authentication.k8s.io/v1";
+  // runtime.Unknown{TypeMeta{apiVersion, kind}, raw SelfSubjectReview{
+  // metadata{}, status{}}, contentEncoding "", contentType ""}.
+  req.body = std::string("k8s\0\n\x2d\n\x18", 8) + "authentication.k8s.io/v1" +
+             std::string("\x12\x11", 2) + "SelfSubjectReview" +
+             std::string("\x12\x04\n\x00\x12\x00\x1a\x00\x22\x00", 10);
   RecordingWriter w;
   server_->Handle(req, w);
   EXPECT_EQ(w.code, 201) << w.body;

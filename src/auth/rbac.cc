@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "auth/rule_resolver.h"
 #include "common/str_cat.h"
 
 namespace draplane::auth {
@@ -55,13 +56,18 @@ class Rbac final : public Authorizer {
   Authorization Authorize(const RequestAttributes& a) const override {
     if (a.user.InGroup(kSystemPrivilegedGroup)) return {Decision::kAllow, ""};
     std::vector<std::string> errors;
-    for (const auto& b : source_->ClusterRoleBindings()) {
-      if (Allows(*b, a, errors)) return {Decision::kAllow, ""};
-    }
-    if (!a.namespace_.empty()) {
-      for (const auto& b : source_->RoleBindings(a.namespace_)) {
-        if (Allows(*b, a, errors)) return {Decision::kAllow, ""};
-      }
+    std::string allowed_by;
+    VisitRulesFor(
+        *source_->Current(), a.user, a.namespace_,
+        [&a, &allowed_by](const PolicyRule& rule, const Binding& b,
+                          const Subject& s) {
+          if (!RuleAllows(a, rule)) return true;
+          allowed_by = DescribeSource(b, s);
+          return false;
+        },
+        &errors);
+    if (!allowed_by.empty()) {
+      return {Decision::kAllow, StrCat("RBAC: allowed by ", allowed_by)};
     }
     std::string reason;
     if (!errors.empty()) {
@@ -76,42 +82,6 @@ class Rbac final : public Authorizer {
   }
 
  private:
-  bool Allows(const Binding& b, const RequestAttributes& a,
-              std::vector<std::string>& errors) const {
-    bool named = false;
-    for (const Subject& s : b.subjects) {
-      Subject subject = s;
-      // A RoleBinding's ServiceAccount subject defaults to its namespace.
-      if (subject.kind == "ServiceAccount" && subject.namespace_.empty()) {
-        subject.namespace_ = b.namespace_;
-      }
-      if (SubjectMatches(subject, a.user)) {
-        named = true;
-        break;
-      }
-    }
-    if (!named) return false;
-    std::shared_ptr<const std::vector<PolicyRule>> rules;
-    if (b.role_ref.kind == "ClusterRole") {
-      rules = source_->ClusterRoleRules(b.role_ref.name);
-      if (rules == nullptr) {
-        errors.push_back(StrCat("clusterrole.rbac.authorization.k8s.io \"",
-                                b.role_ref.name, "\" not found"));
-      }
-    } else if (b.role_ref.kind == "Role" && !b.namespace_.empty()) {
-      rules = source_->RoleRules(b.namespace_, b.role_ref.name);
-      if (rules == nullptr) {
-        errors.push_back(StrCat("role.rbac.authorization.k8s.io \"",
-                                b.role_ref.name, "\" not found"));
-      }
-    }
-    if (rules == nullptr) return false;
-    for (const PolicyRule& rule : *rules) {
-      if (RuleAllows(a, rule)) return true;
-    }
-    return false;
-  }
-
   const PolicySource* source_;
 };
 
@@ -125,16 +95,6 @@ bool RuleAllows(const RequestAttributes& a, const PolicyRule& rule) {
   return HasOrAll(rule.api_groups, a.api_group) &&
          ResourceMatches(rule, combined, a.subresource) &&
          (rule.resource_names.empty() || Has(rule.resource_names, a.name));
-}
-
-bool SubjectMatches(const Subject& subject, const UserInfo& user) {
-  if (subject.kind == "User") return subject.name == user.name;
-  if (subject.kind == "Group") return user.InGroup(subject.name);
-  if (subject.kind == "ServiceAccount") {
-    return user.name == StrCat("system:serviceaccount:", subject.namespace_,
-                               ":", subject.name);
-  }
-  return false;
 }
 
 std::unique_ptr<Authorizer> NewAlwaysAllowAuthorizer() {

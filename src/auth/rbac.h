@@ -7,39 +7,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "auth/policy.h"
 #include "auth/request_attributes.h"
 
 namespace draplane::auth {
-
-// rbac.authorization.k8s.io/v1 PolicyRule.
-struct PolicyRule {
-  std::vector<std::string> verbs;
-  std::vector<std::string> api_groups;
-  std::vector<std::string> resources;
-  std::vector<std::string> resource_names;
-  std::vector<std::string> non_resource_urls;
-};
-
-struct Subject {
-  std::string kind;  // "User", "Group" or "ServiceAccount"
-  std::string name;
-  std::string namespace_;  // ServiceAccounts
-};
-
-struct RoleRef {
-  std::string kind;  // "Role" or "ClusterRole"
-  std::string name;
-};
-
-// A RoleBinding (namespace set) or ClusterRoleBinding.
-struct Binding {
-  std::string name;
-  std::string namespace_;
-  std::vector<Subject> subjects;
-  RoleRef role_ref;
-};
 
 // Whether `rule` allows the request (upstream's RuleAllows): verbs and API
 // groups match exactly or by "*"; resources by "*", exactly
@@ -48,23 +22,25 @@ struct Binding {
 // trailing "*" prefix.
 bool RuleAllows(const RequestAttributes& a, const PolicyRule& rule);
 
-// Whether `subject` names `user` (a ServiceAccount subject names user
-// system:serviceaccount:<namespace>:<name>).
-bool SubjectMatches(const Subject& subject, const UserInfo& user);
-
-// Where the RBAC authorizer reads roles and bindings; the lookups return
-// nullptr when absent. Implementations are safe to call concurrently.
+// Where the RBAC authorizer reads roles and bindings: the current
+// snapshot, never null. Implementations are safe to call concurrently.
 class PolicySource {
  public:
   virtual ~PolicySource() = default;
-  virtual std::vector<std::shared_ptr<const Binding>> ClusterRoleBindings()
-      const = 0;
-  virtual std::vector<std::shared_ptr<const Binding>> RoleBindings(
-      std::string_view ns) const = 0;
-  virtual std::shared_ptr<const std::vector<PolicyRule>> ClusterRoleRules(
-      std::string_view name) const = 0;
-  virtual std::shared_ptr<const std::vector<PolicyRule>> RoleRules(
-      std::string_view ns, std::string_view name) const = 0;
+  virtual std::shared_ptr<const PolicySnapshot> Current() const = 0;
+};
+
+// A PolicySource over a fixed policy.
+class StaticPolicySource final : public PolicySource {
+ public:
+  explicit StaticPolicySource(Policy policy)
+      : snapshot_(std::make_shared<const PolicySnapshot>(std::move(policy))) {}
+  std::shared_ptr<const PolicySnapshot> Current() const override {
+    return snapshot_;
+  }
+
+ private:
+  const std::shared_ptr<const PolicySnapshot> snapshot_;
 };
 
 enum class Decision { kDeny, kAllow, kNoOpinion };

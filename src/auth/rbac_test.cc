@@ -2,7 +2,6 @@
 
 #include <map>
 
-#include "auth/bootstrap_policy.h"
 #include "gtest/gtest.h"
 
 namespace draplane::auth {
@@ -71,48 +70,15 @@ TEST(RuleAllowsTest, MatchesAsUpstream) {
   EXPECT_FALSE(RuleAllows(Request("POST", "/healthz", u), urls));
 }
 
-// Roles and bindings in memory, for the authorizer.
-class FakePolicy final : public PolicySource {
- public:
-  std::vector<std::shared_ptr<const Binding>> ClusterRoleBindings()
-      const override {
-    return cluster_bindings;
-  }
-  std::vector<std::shared_ptr<const Binding>> RoleBindings(
-      std::string_view ns) const override {
-    auto it = bindings.find(std::string(ns));
-    return it == bindings.end() ? std::vector<std::shared_ptr<const Binding>>{}
-                                : it->second;
-  }
-  std::shared_ptr<const std::vector<PolicyRule>> ClusterRoleRules(
-      std::string_view name) const override {
-    auto it = cluster_roles.find(std::string(name));
-    return it == cluster_roles.end() ? nullptr : it->second;
-  }
-  std::shared_ptr<const std::vector<PolicyRule>> RoleRules(
-      std::string_view ns, std::string_view name) const override {
-    auto it = roles.find(std::string(ns) + "/" + std::string(name));
-    return it == roles.end() ? nullptr : it->second;
-  }
-
-  std::vector<std::shared_ptr<const Binding>> cluster_bindings;
-  std::map<std::string, std::vector<std::shared_ptr<const Binding>>> bindings;
-  std::map<std::string, std::shared_ptr<const std::vector<PolicyRule>>>
-      cluster_roles;
-  std::map<std::string, std::shared_ptr<const std::vector<PolicyRule>>> roles;
-};
-
 TEST(RbacAuthorizerTest, RoleBindingsGrantInTheirNamespaceOnly) {
-  FakePolicy policy;
+  Policy policy;
   PolicyRule claims;
   claims.verbs = {"*"};
   claims.api_groups = {"resource.k8s.io"};
   claims.resources = {"resourceclaims"};
-  policy.cluster_roles["claims-admin"] =
-      std::make_shared<std::vector<PolicyRule>>(
-          std::vector<PolicyRule>{claims});
-  policy.roles["team-a/reader"] = std::make_shared<std::vector<PolicyRule>>(
-      std::vector<PolicyRule>{{{"get"}, {""}, {"pods"}, {}, {}}});
+  policy.cluster_roles.push_back({"claims-admin", {claims}});
+  policy.roles.push_back(
+      {"team-a", "reader", {{{"get"}, {""}, {"pods"}, {}, {}}}});
   Binding b1{"b1",
              "team-a",
              {{"Group", "team-a", ""}},
@@ -121,10 +87,9 @@ TEST(RbacAuthorizerTest, RoleBindingsGrantInTheirNamespaceOnly) {
       "b2", "team-a", {{"ServiceAccount", "robot", ""}}, {"Role", "reader"}};
   Binding b3{
       "b3", "team-a", {{"User", "carol", ""}}, {"ClusterRole", "missing"}};
-  policy.bindings["team-a"] = {std::make_shared<Binding>(b1),
-                               std::make_shared<Binding>(b2),
-                               std::make_shared<Binding>(b3)};
-  auto authz = NewRbacAuthorizer(&policy);
+  policy.role_bindings = {b1, b2, b3};
+  const StaticPolicySource source(std::move(policy));
+  auto authz = NewRbacAuthorizer(&source);
 
   const char* kClaimsA =
       "/apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims";
@@ -166,41 +131,6 @@ TEST(RbacAuthorizerTest, RoleBindingsGrantInTheirNamespaceOnly) {
                 ->Authorize(Request("DELETE", kClaimsB,
                                     User("root", {"system:masters"})))
                 .decision,
-            Decision::kAllow);
-}
-
-TEST(RbacAuthorizerTest, TheBootstrapPolicy) {
-  StaticPolicySource source(BootstrapPolicy());
-  auto authz = NewRbacAuthorizer(&source);
-  UserInfo anonymous = User("system:anonymous", {"system:unauthenticated"});
-  UserInfo alice = User("alice", {"system:authenticated"});
-  auto decide = [&](std::string_view method, std::string_view path,
-                    const UserInfo& u) {
-    return authz->Authorize(Request(method, path, u)).decision;
-  };
-  for (const char* path : {"/version", "/healthz", "/livez", "/readyz"}) {
-    EXPECT_EQ(decide("GET", path, anonymous), Decision::kAllow) << path;
-  }
-  for (const char* path : {"/api", "/apis", "/openapi/v2", "/metrics",
-                           "/api/v1/namespaces/default/pods"}) {
-    EXPECT_EQ(decide("GET", path, anonymous), Decision::kNoOpinion) << path;
-  }
-  for (const char* path : {"/api", "/apis/resource.k8s.io/v1", "/openapi/v3"}) {
-    EXPECT_EQ(decide("GET", path, alice), Decision::kAllow) << path;
-  }
-  EXPECT_EQ(decide("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews",
-                   alice),
-            Decision::kAllow);
-  EXPECT_EQ(decide("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews",
-                   anonymous),
-            Decision::kNoOpinion);
-  EXPECT_EQ(decide("GET", "/metrics", alice), Decision::kNoOpinion);
-  EXPECT_EQ(decide("GET", "/metrics", User("prom", {"system:monitoring"})),
-            Decision::kAllow);
-  EXPECT_EQ(decide("GET", "/api/v1/namespaces/default/pods", alice),
-            Decision::kNoOpinion);
-  EXPECT_EQ(decide("GET", "/api/v1/namespaces/default/pods",
-                   User("admin", {"system:masters"})),
             Decision::kAllow);
 }
 

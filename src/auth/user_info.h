@@ -32,6 +32,13 @@ struct UserInfo {
   }
 };
 
+// The API server's own identity for what it writes itself (bootstrap
+// policy, controllers): kube-apiserver's loopback user, in system:masters.
+inline UserInfo ApiServerUser() {
+  return UserInfo{
+      "system:apiserver", "", {std::string(kSystemPrivilegedGroup)}, {}};
+}
+
 }  // namespace draplane::auth
 
 #endif  // DRAPLANE_AUTH_USER_INFO_H_

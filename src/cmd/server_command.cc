@@ -17,7 +17,6 @@
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
 #include "apiserver/tls_credentials.h"
-#include "auth/bootstrap_policy.h"
 #include "auth/rbac.h"
 #include "auth/token_file.h"
 #include "client/client.h"
@@ -314,9 +313,8 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   api_options.tokens = setup.token_file;
   api_options.tokens.push_back(apiserver::AdminToken(creds->admin_token));
   api_options.anonymous_auth = flags.anonymous_auth;
-  auto policy =
-      std::make_shared<auth::StaticPolicySource>(auth::BootstrapPolicy());
-  api_options.authorizer = auth::NewRbacAuthorizer(policy.get());
+  api_options.authorization_mode =
+      apiserver::ApiServerOptions::AuthorizationMode::kRbac;
   apiserver::ApiServer secure_api(store->get(), api_options);
 
   std::unique_ptr<http::HttpServer> server;

@@ -183,6 +183,10 @@ BuildSchemas() {
            {"", "Event"},
            {"", "ResourceQuota"},
            {"coordination.k8s.io", "Lease"},
+           {"rbac.authorization.k8s.io", "Role"},
+           {"rbac.authorization.k8s.io", "ClusterRole"},
+           {"rbac.authorization.k8s.io", "RoleBinding"},
+           {"rbac.authorization.k8s.io", "ClusterRoleBinding"},
        }) {
     add(group, kind, WithObjectMeta(&meta));
   }

@@ -3,9 +3,11 @@
 //
 // client-go's typed clients send built-in kinds as protobuf: kubectl 1.32
 // does so for `create namespace`, `create quota`, `create deployment`,
-// `create job` (and create configmap/secret/service/cronjob/serviceaccount,
-// kinds draplane does not serve), and kubelets, controllers and schedulers
-// built on client-go do so for every write. draplane's API server stores and
+// `create job`, `create serviceaccount`, `create token`, `create
+// role/clusterrole/rolebinding/clusterrolebinding`, `auth can-i` and `auth
+// whoami` (and create configmap/secret/service/cronjob, kinds this decoder
+// does not know), and kubelets, controllers and schedulers built on
+// client-go do so for every write. draplane's API server stores and
 // validates objects as JSON, so it turns such a body into exactly the JSON a
 // client would have sent for the same object, and answers in JSON (clients
 // accept that).
@@ -45,8 +47,12 @@ struct KubeProtobufKind {
 };
 
 // The kinds DecodeKubeProtobuf accepts: v1 Namespace, ResourceQuota, Pod,
-// Node, Event; apps/v1 Deployment; batch/v1 Job; coordination.k8s.io/v1
-// Lease.
+// Node, Event, ServiceAccount; apps/v1 Deployment; batch/v1 Job;
+// coordination.k8s.io/v1 Lease; rbac.authorization.k8s.io/v1 Role,
+// ClusterRole, RoleBinding, ClusterRoleBinding; authorization.k8s.io/v1
+// SelfSubjectAccessReview, SubjectAccessReview, SelfSubjectRulesReview,
+// LocalSubjectAccessReview; authentication.k8s.io/v1 SelfSubjectReview,
+// TokenReview, TokenRequest.
 const std::vector<KubeProtobufKind>& KubeProtobufKinds();
 
 // Decodes a protobuf request body into the object's JSON.
@@ -56,7 +62,8 @@ const std::vector<KubeProtobufKind>& KubeProtobufKinds();
 // "apiVersion" from the envelope's typeMeta, then the fields in Go struct
 // order with Go's omitempty/omitzero rules (creationTimestamp is left out
 // when unset, other unset times are null, empty non-omitempty slices and maps
-// are null, pointers are written exactly when present, map keys sorted);
+// are null but an ExtraValue map value without items is [], pointers are
+// written exactly when present, map keys sorted);
 // quantities in canonical form, times as RFC 3339 in UTC (MicroTime with 6
 // fractional digits), int64 as JSON numbers, invalid UTF-8 replaced by
 // U+FFFD like encoding/json does.

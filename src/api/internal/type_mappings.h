@@ -9,6 +9,7 @@
 #include "api/core_types.h"
 #include "api/internal/json_mapping.h"
 #include "api/meta_types.h"
+#include "api/rbac_types.h"
 #include "api/resource_types.h"
 
 namespace draplane::api::internal {
@@ -437,6 +438,34 @@ DRAPLANE_FIELDS(JobStatus, Field("active", &JobStatus::active),
 DRAPLANE_FIELDS(Job, Field("metadata", &Job::metadata),
                 Field("spec", &Job::spec), Field("status", &Job::status));
 
+// rbac.authorization.k8s.io/v1
+DRAPLANE_FIELDS(PolicyRule, Field("verbs", &PolicyRule::verbs, kEmitAlways),
+                Field("apiGroups", &PolicyRule::api_groups),
+                Field("resources", &PolicyRule::resources),
+                Field("resourceNames", &PolicyRule::resource_names),
+                Field("nonResourceURLs", &PolicyRule::non_resource_urls));
+DRAPLANE_FIELDS(AggregationRule,
+                Field("clusterRoleSelectors",
+                      &AggregationRule::cluster_role_selectors));
+DRAPLANE_FIELDS(Role, Field("metadata", &Role::metadata),
+                Field("rules", &Role::rules, kEmitAlways));
+DRAPLANE_FIELDS(ClusterRole, Field("metadata", &ClusterRole::metadata),
+                Field("rules", &ClusterRole::rules, kEmitAlways),
+                Field("aggregationRule", &ClusterRole::aggregation_rule));
+DRAPLANE_FIELDS(Subject, Field("kind", &Subject::kind, kEmitAlways),
+                Field("apiGroup", &Subject::api_group),
+                Field("name", &Subject::name, kEmitAlways),
+                Field("namespace", &Subject::namespace_));
+DRAPLANE_FIELDS(RoleRef, Field("apiGroup", &RoleRef::api_group, kEmitAlways),
+                Field("kind", &RoleRef::kind, kEmitAlways),
+                Field("name", &RoleRef::name, kEmitAlways));
+DRAPLANE_FIELDS(RoleBinding, Field("metadata", &RoleBinding::metadata),
+                Field("subjects", &RoleBinding::subjects),
+                Field("roleRef", &RoleBinding::role_ref));
+DRAPLANE_FIELDS(ClusterRoleBinding,
+                Field("metadata", &ClusterRoleBinding::metadata),
+                Field("subjects", &ClusterRoleBinding::subjects),
+                Field("roleRef", &ClusterRoleBinding::role_ref));
 #undef DRAPLANE_FIELDS
 
 }  // namespace draplane::api::internal

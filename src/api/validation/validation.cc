@@ -62,6 +62,12 @@ bool IsNamespaced(const Object& object) {
 
 NameFn NameFnFor(const TypedObject& value) {
   if (std::holds_alternative<Namespace>(value)) return nv::NameIsDNSLabel;
+  if (std::holds_alternative<Role>(value) ||
+      std::holds_alternative<ClusterRole>(value) ||
+      std::holds_alternative<RoleBinding>(value) ||
+      std::holds_alternative<ClusterRoleBinding>(value)) {
+    return ValidateRbacName;
+  }
   return nv::NameIsDNSSubdomain;
 }
 
@@ -103,6 +109,15 @@ Errs ValidateCreate(const Object& object, const ValidationOptions& options) {
             Extend(errs, ValidatePodSpecResourceClaims(
                              v.spec.template_->spec,
                              spec.Child("template").Child("spec")));
+          } else if constexpr (std::is_same_v<T, Role>) {
+            Extend(errs, ValidateRoleRules(v.rules, true));
+          } else if constexpr (std::is_same_v<T, ClusterRole>) {
+            Extend(errs, ValidateRoleRules(v.rules, false));
+            Extend(errs, ValidateAggregationRule(v.aggregation_rule, false));
+          } else if constexpr (std::is_same_v<T, RoleBinding>) {
+            Extend(errs, ValidateRoleBindingSpec(v));
+          } else if constexpr (std::is_same_v<T, ClusterRoleBinding>) {
+            Extend(errs, ValidateClusterRoleBindingSpec(v));
           }
           return errs;
         }
@@ -196,6 +211,9 @@ void SetDefaults(Object& object) {
           }
         } else if constexpr (std::is_same_v<T, ResourceClaimTemplate>) {
           DefaultClaimSpec(v.spec.Mutable().spec);
+        } else if constexpr (std::is_same_v<T, RoleBinding> ||
+                             std::is_same_v<T, ClusterRoleBinding>) {
+          DefaultRbac(v.subjects, v.role_ref);
         } else if constexpr (std::is_same_v<T, Pod>) {
           // Upstream SetDefaults_Pod: a container's requests default to its
           // limits, resource by resource (only on a Pod, not on templates).
@@ -276,9 +294,22 @@ FieldErrorList ValidateObjectUpdate(const Object& updated, const Object& old,
             Errs errs = ValidateObjectMetaUpdate(v.metadata, o.metadata);
             Extend(errs, ValidateDeviceTaintRuleSpec(v.spec, &o.spec, spec));
             return errs;
+          } else if constexpr (std::is_same_v<T, ClusterRole>) {
+            Errs errs = ValidateObjectMeta(v.metadata, false, ValidateRbacName,
+                                           GenerateName::kValidatePrefix);
+            Extend(errs, ValidateRoleRules(v.rules, false));
+            Extend(errs,
+                   ValidateAggregationRule(v.aggregation_rule,
+                                           HasInvalidLabelValueInSelector(o)));
+            Extend(errs, ValidateObjectMetaUpdate(v.metadata, o.metadata));
+            return errs;
           } else {
             Errs errs = ValidateCreate(updated, options);
             Extend(errs, ValidateObjectMetaUpdate(v.metadata, o.metadata));
+            if constexpr (std::is_same_v<T, RoleBinding> ||
+                          std::is_same_v<T, ClusterRoleBinding>) {
+              Extend(errs, ValidateRoleRefUpdate(v.role_ref, o.role_ref));
+            }
             return errs;
           }
         }

@@ -140,7 +140,15 @@ absl::Status ObjectModified(const ResourceInfo& r, std::string_view name) {
 
 absl::Status Invalid(const ResourceInfo& r, std::string_view name,
                      const FieldErrorList& errors) {
-  api::Json details = Details(r, name, /*kind_is_kind=*/true);
+  return InvalidKind(r.group(), r.kind->kind, name, errors);
+}
+
+absl::Status InvalidKind(std::string_view group, std::string_view kind,
+                         std::string_view name, const FieldErrorList& errors) {
+  api::Json details = api::Json::object();
+  if (!name.empty()) details["name"] = std::string(name);
+  details["group"] = std::string(group);
+  details["kind"] = std::string(kind);
   api::Json causes = api::Json::array();
   for (const FieldError& e : errors) {
     causes.push_back(
@@ -149,8 +157,8 @@ absl::Status Invalid(const ResourceInfo& r, std::string_view name,
                   {"field", e.field}});
   }
   details["causes"] = std::move(causes);
-  std::string qualified(r.kind->kind);
-  if (!r.group().empty()) StrAppend(&qualified, ".", r.group());
+  std::string qualified(kind);
+  if (!group.empty()) StrAppend(&qualified, ".", group);
   return ApiError(422, "Invalid",
                   StrCat(qualified, " \"", name,
                          "\" is invalid: ", AggregateMessage(errors)),

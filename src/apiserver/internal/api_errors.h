@@ -55,6 +55,9 @@ absl::Status ObjectModified(const ResourceInfo& r, std::string_view name);
 // 422 "<Kind>[.<group>] "<name>" is invalid: <aggregate>" with causes.
 absl::Status Invalid(const ResourceInfo& r, std::string_view name,
                      const FieldErrorList& errors);
+// The same for a kind that is not stored (the review kinds).
+absl::Status InvalidKind(std::string_view group, std::string_view kind,
+                         std::string_view name, const FieldErrorList& errors);
 absl::Status BadRequest(std::string_view message);
 absl::Status MethodNotSupported(const ResourceInfo& r, std::string_view method);
 // 410 Expired.

@@ -10,6 +10,7 @@
 #include "apiserver/internal/default_toleration_seconds.h"
 #include "apiserver/internal/garbage_collector.h"
 #include "apiserver/internal/negotiation.h"
+#include "apiserver/internal/rbac_reconciliation.h"
 #include "apiserver/internal/request_scope.h"
 #include "auth/request_attributes.h"
 #include "common/str_cat.h"
@@ -24,8 +25,11 @@ namespace {
 
 std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
     const ApiServerOptions& options,
-    std::shared_ptr<internal::ResourceQuotaAdmission>* quota) {
+    std::shared_ptr<internal::ResourceQuotaAdmission>* quota,
+    std::shared_ptr<internal::RbacEscalationAdmission>* escalation) {
   std::vector<std::shared_ptr<AdmissionPlugin>> chain;
+  *escalation = std::make_shared<internal::RbacEscalationAdmission>();
+  chain.push_back(*escalation);
   if (options.default_toleration_seconds) {
     chain.push_back(internal::NewDefaultTolerationSeconds(
         options.default_not_ready_toleration_seconds,
@@ -41,15 +45,40 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
 }  // namespace
 
 Handlers::Handlers(store::Store* store, ApiServerOptions options)
-    : registry_(store, AdmissionChain(options, &quota_), options.clock),
+    : registry_(store, AdmissionChain(options, &quota_, &escalation_),
+                options.clock),
       authenticator_(options.tokens, options.anonymous_auth),
-      authorizer_(options.authorizer != nullptr
-                      ? options.authorizer
-                      : std::shared_ptr<const auth::Authorizer>(
-                            auth::NewAlwaysAllowAuthorizer())),
       options_(std::move(options)) {
   quota_->Attach(&registry_);
   EnsureDefaultNamespaces();
+  if (options_.authorization_mode ==
+      ApiServerOptions::AuthorizationMode::kRbac) {
+    StartRbac();
+  } else {
+    authorizer_ = auth::NewAlwaysAllowAuthorizer();
+  }
+  escalation_->Attach(authorizer_.get(), policy_.get());
+}
+
+void Handlers::StartRbac() {
+  // Without a policy, or with part of it, RBAC denies what is missing: the
+  // server fails closed, and says why.
+  auto policy = StoredPolicy::Start(&registry_);
+  if (!policy.ok()) {
+    logging::Error("Unable to watch the RBAC policy",
+                   {{"err", policy.status()}});
+    authorizer_ = auth::NewRbacAuthorizer(&empty_policy_);
+    return;
+  }
+  policy_ = *std::move(policy);
+  authorizer_ = auth::NewRbacAuthorizer(policy_.get());
+  if (auto s = ReconcileBootstrapPolicy(registry_); !s.ok()) {
+    logging::Error("Unable to reconcile the RBAC bootstrap policy",
+                   {{"err", s}});
+  }
+  if (auto s = AggregateClusterRoles(registry_); !s.ok()) {
+    logging::Error("Unable to aggregate ClusterRoles", {{"err", s}});
+  }
 }
 
 void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
@@ -73,12 +102,7 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
   }
   const auto segments = SplitPath(req.path);
   if (req.method == "GET" && HandleNonResource(req, segments, w)) return;
-  if (req.method == "POST" && segments.size() == 4 && segments[0] == "apis" &&
-      segments[1] == "authentication.k8s.io" && segments[2] == "v1" &&
-      segments[3] == "selfsubjectreviews") {
-    SelfSubjectReview(req, attributes.user, w);
-    return;
-  }
+  if (HandleReview(req, segments, attributes.user, w)) return;
   auto target = ParseResourcePath(segments);
   if (!target.ok()) {
     w.SendError(target.status(), {});
@@ -91,6 +115,11 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
 void Handlers::RunControllersOnce() {
   internal::FinalizeNamespaces(registry_);
   internal::CollectGarbage(registry_);
+  if (policy_ != nullptr) {
+    if (auto s = AggregateClusterRoles(registry_); !s.ok()) {
+      logging::Error("Unable to aggregate ClusterRoles", {{"err", s}});
+    }
+  }
 }
 
 internal::WriteOptions Handlers::WriteOptionsOf(const http::HttpRequest& req,

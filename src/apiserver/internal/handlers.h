@@ -25,6 +25,8 @@
 #include "apiserver/internal/authenticator.h"
 #include "apiserver/internal/negotiation.h"
 #include "apiserver/internal/object_filter.h"
+#include "apiserver/internal/rbac_escalation_admission.h"
+#include "apiserver/internal/rbac_policy.h"
 #include "apiserver/internal/registry.h"
 #include "apiserver/internal/request_scope.h"
 #include "apiserver/internal/resource_quota_admission.h"
@@ -50,6 +52,9 @@ class Handlers {
   // handlers.cc: routing and what the verbs share.
   void Dispatch(const http::HttpRequest& req, const Target& t, Responder& w);
   void EnsureDefaultNamespaces();
+  // kRbac: watches the stored policy, reconciles the bootstrap policy and
+  // aggregates ClusterRoles, then authorizes with RBAC.
+  void StartRbac();
   WriteOptions WriteOptionsOf(const http::HttpRequest& req, const Target& t,
                               bool dry_run, bool record_manager = true) const;
   absl::StatusOr<ObjectFilter> Filter(const http::HttpRequest& req,
@@ -82,10 +87,23 @@ class Handlers {
                       const std::vector<std::string_view>& segments,
                       Responder& w);
 
-  // review_handlers.cc: authentication.k8s.io/v1 SelfSubjectReview
-  // (`kubectl auth whoami`): who the caller is, created and not stored.
+  // review_handlers.cc: the review kinds, created, answered and not
+  // stored. False when `segments` names none.
+  bool HandleReview(const http::HttpRequest& req,
+                    const std::vector<std::string_view>& segments,
+                    const auth::UserInfo& user, Responder& w);
+  // SelfSubjectReview (`kubectl auth whoami`): who the caller is.
   void SelfSubjectReview(const http::HttpRequest& req,
                          const auth::UserInfo& user, Responder& w);
+  // SelfSubjectAccessReview, SubjectAccessReview and
+  // LocalSubjectAccessReview (`url_namespace` set): what the authorizer
+  // decides for the attributes in the spec.
+  void AccessReview(const http::HttpRequest& req, const auth::UserInfo& user,
+                    std::string_view kind, const std::string& url_namespace,
+                    Responder& w);
+  // SelfSubjectRulesReview: the caller's rules in spec.namespace.
+  void RulesReview(const http::HttpRequest& req, const auth::UserInfo& user,
+                   Responder& w);
 
   // read_handlers.cc
   absl::Status Get(const http::HttpRequest& req, const Target& t, Responder& w);
@@ -123,11 +141,14 @@ class Handlers {
   // Created by the admission chain (before registry_ is), attached to it
   // after.
   std::shared_ptr<ResourceQuotaAdmission> quota_;
+  std::shared_ptr<RbacEscalationAdmission> escalation_;
   Registry registry_;
   WatchCache watch_cache_;
   const Authenticator authenticator_;
-  // Never null (AlwaysAllow when the options name none).
-  const std::shared_ptr<const auth::Authorizer> authorizer_;
+  // The stored RBAC policy (kRbac only) and the authorizer (never null).
+  std::unique_ptr<StoredPolicy> policy_;
+  const auth::StaticPolicySource empty_policy_{auth::Policy{}};
+  std::unique_ptr<auth::Authorizer> authorizer_;
   const ApiServerOptions options_;
 };
 

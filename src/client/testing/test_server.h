@@ -11,7 +11,6 @@
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
 #include "apiserver/tls_credentials.h"
-#include "auth/bootstrap_policy.h"
 #include "auth/rbac.h"
 #include "client/client.h"
 #include "gtest/gtest.h"
@@ -86,11 +85,10 @@ class TestServer {
       EXPECT_TRUE(creds.ok()) << creds.status();
       creds_ = *creds;
       // As `draplane server`: the admin token, client certificates, RBAC
-      // with the bootstrap policy (unless the caller chose an authorizer).
+      // with the bootstrap policy.
       options.tokens.push_back(apiserver::AdminToken(creds_.admin_token));
-      if (options.authorizer == nullptr) {
-        options.authorizer = auth::NewRbacAuthorizer(&bootstrap_policy_);
-      }
+      options.authorization_mode =
+          apiserver::ApiServerOptions::AuthorizationMode::kRbac;
     }
     api_ = std::make_unique<apiserver::ApiServer>(store_.get(),
                                                   std::move(options));
@@ -146,7 +144,6 @@ class TestServer {
   uint16_t port() const { return http_ ? http_->port() : 0; }
 
  private:
-  const auth::StaticPolicySource bootstrap_policy_{auth::BootstrapPolicy()};
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> api_;
   apiserver::ServingCredentials creds_;

@@ -152,6 +152,8 @@ bool GroupMatches(ModelPackage package, std::string_view group) {
       return group == "apps";
     case ModelPackage::kBatchV1:
       return group == "batch";
+    case ModelPackage::kRbacV1:
+      return group == "rbac.authorization.k8s.io";
     case ModelPackage::kMetaV1:
       return false;
   }

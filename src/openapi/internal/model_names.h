@@ -10,6 +10,7 @@
 
 #include "api/core_types.h"
 #include "api/meta_types.h"
+#include "api/rbac_types.h"
 #include "api/resource_types.h"
 
 namespace draplane::openapi::internal {
@@ -21,6 +22,7 @@ enum class ModelPackage {
   kCoordinationV1,
   kAppsV1,
   kBatchV1,
+  kRbacV1,
 };
 
 // "io.k8s.api.resource.v1beta1" for (kResource, "v1beta1").
@@ -39,6 +41,8 @@ inline std::string ModelPrefix(ModelPackage package,
       return "io.k8s.api.apps.v1";
     case ModelPackage::kBatchV1:
       return "io.k8s.api.batch.v1";
+    case ModelPackage::kRbacV1:
+      return "io.k8s.api.rbac.v1";
   }
   return "";
 }
@@ -101,6 +105,15 @@ DRAPLANE_MODEL(api::DeploymentStatus, kAppsV1, "DeploymentStatus");
 DRAPLANE_MODEL(api::Job, kBatchV1, "Job");
 DRAPLANE_MODEL(api::JobSpec, kBatchV1, "JobSpec");
 DRAPLANE_MODEL(api::JobStatus, kBatchV1, "JobStatus");
+// rbac.authorization.k8s.io/v1
+DRAPLANE_MODEL(api::PolicyRule, kRbacV1, "PolicyRule");
+DRAPLANE_MODEL(api::AggregationRule, kRbacV1, "AggregationRule");
+DRAPLANE_MODEL(api::Role, kRbacV1, "Role");
+DRAPLANE_MODEL(api::ClusterRole, kRbacV1, "ClusterRole");
+DRAPLANE_MODEL(api::Subject, kRbacV1, "Subject");
+DRAPLANE_MODEL(api::RoleRef, kRbacV1, "RoleRef");
+DRAPLANE_MODEL(api::RoleBinding, kRbacV1, "RoleBinding");
+DRAPLANE_MODEL(api::ClusterRoleBinding, kRbacV1, "ClusterRoleBinding");
 // resource.k8s.io
 DRAPLANE_MODEL(api::CELDeviceSelector, kResource, "CELDeviceSelector");
 DRAPLANE_MODEL(api::DeviceSelector, kResource, "DeviceSelector");

@@ -85,6 +85,10 @@ var packages = []pkgSpec{
 		"Deployment", "DeploymentSpec", "DeploymentStatus", "DeploymentList"}},
 	{api + "batch/v1", "io.k8s.api.batch.v1", []string{
 		"Job", "JobSpec", "JobStatus", "JobList"}},
+	{api + "rbac/v1", "io.k8s.api.rbac.v1", []string{
+		"PolicyRule", "AggregationRule", "Role", "RoleList", "ClusterRole",
+		"ClusterRoleList", "Subject", "RoleRef", "RoleBinding",
+		"RoleBindingList", "ClusterRoleBinding", "ClusterRoleBindingList"}},
 	{api + "resource/v1", "io.k8s.api.resource.v1", nil},
 	{api + "resource/v1beta2", "io.k8s.api.resource.v1beta2", nil},
 	{api + "resource/v1beta1", "io.k8s.api.resource.v1beta1", nil},

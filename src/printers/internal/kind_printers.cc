@@ -650,6 +650,41 @@ PrintedRow PrintDefault(const Json& object, absl::Time now) {
 }
 
 // ---------------------------------------------------------------------------
+// RoleBinding, ClusterRoleBinding: printRoleBinding,
+// printClusterRoleBinding (the server prints wide: users, groups and
+// service accounts as rbac.SubjectsStrings lists them).
+
+PrintedRow PrintBinding(const Json& binding, absl::Time now) {
+  const Json* ref = Member(&binding, "roleRef");
+  std::vector<std::string> users;
+  std::vector<std::string> groups;
+  std::vector<std::string> service_accounts;
+  if (const Json* subjects = Member(&binding, "subjects");
+      subjects != nullptr && subjects->is_array()) {
+    for (const Json& s : *subjects) {
+      const std::string kind = StringValue(Member(&s, "kind"));
+      const std::string name = StringValue(Member(&s, "name"));
+      if (kind == "ServiceAccount") {
+        service_accounts.push_back(
+            StrCat(StringValue(Member(&s, "namespace")), "/", name));
+      } else if (kind == "User") {
+        users.push_back(name);
+      } else if (kind == "Group") {
+        groups.push_back(name);
+      }
+    }
+  }
+  PrintedRow row;
+  row.cells = Json::array({Name(binding),
+                           StrCat(StringValue(Member(ref, "kind")), "/",
+                                  StringValue(Member(ref, "name"))),
+                           Age(binding, now), absl::StrJoin(users, ", "),
+                           absl::StrJoin(groups, ", "),
+                           absl::StrJoin(service_accounts, ", ")});
+  return row;
+}
+
+// ---------------------------------------------------------------------------
 // Column definitions.
 
 constexpr ColumnDefinition NameColumn() {
@@ -783,6 +818,29 @@ const std::vector<KindPrinter>& KindPrinters() {
         Column("Images", kImagesDescription, 1),
         Column("Selector", kJobSpecSelector, 1)},
        &PrintJob},
+      {"rbac.authorization.k8s.io",
+       "RoleBinding",
+       {NameColumn(),
+        Column("Role",
+               "roleRef can reference a Role in the current namespace or a "
+               "ClusterRole in the global namespace. If the RoleRef cannot be "
+               "resolved, the Authorizer must return an error."),
+        AgeColumn(), Column("Users", "Users in the roleBinding", 1),
+        Column("Groups", "Groups in the roleBinding", 1),
+        Column("ServiceAccounts", "ServiceAccounts in the roleBinding", 1)},
+       &PrintBinding},
+      {"rbac.authorization.k8s.io",
+       "ClusterRoleBinding",
+       {NameColumn(),
+        Column("Role",
+               "roleRef can only reference a ClusterRole in the global "
+               "namespace. If the RoleRef cannot be resolved, the Authorizer "
+               "must return an error."),
+        AgeColumn(), Column("Users", "Users in the clusterRoleBinding", 1),
+        Column("Groups", "Groups in the clusterRoleBinding", 1),
+        Column("ServiceAccounts", "ServiceAccounts in the clusterRoleBinding",
+               1)},
+       &PrintBinding},
   };
   return *printers;
 }

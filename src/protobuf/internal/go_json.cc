@@ -254,6 +254,8 @@ class GoJsonWriter {
         return IntOrStringValue(message);
       case kube::FIELDS_V1:
         return FieldsV1Value(message);
+      case kube::STRING_LIST:
+        return StringListValue(message);
     }
     api::Json object = api::Json::object();
     if (absl::Status status = AppendFields(message, &object); !status.ok()) {
@@ -483,6 +485,21 @@ class GoJsonWriter {
         api::Json::parse(raw, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded()) return Error("fieldsV1 is not valid JSON");
     return parsed;
+  }
+
+  // A named []string (ExtraValue): the items, [] when there are none.
+  static api::Json StringListValue(const gp::Message& message) {
+    const FieldDescriptor* items_field =
+        message.GetDescriptor()->FindFieldByNumber(1);
+    const gp::Reflection& r = *message.GetReflection();
+    api::Json array = api::Json::array();
+    const int size = r.FieldSize(message, items_field);
+    std::string scratch;
+    for (int i = 0; i < size; ++i) {
+      array.push_back(ValidUtf8LikeGo(
+          r.GetRepeatedStringReference(message, items_field, i, &scratch)));
+    }
+    return array;
   }
 
   JsonPath path_;

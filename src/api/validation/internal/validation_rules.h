@@ -250,6 +250,26 @@ Errs ValidateDeviceTaintRuleSpec(const DeviceTaintRuleSpec& spec,
 
 Errs ValidatePodSpecResourceClaims(const PodSpec& spec, const FieldPath& path);
 
+// ------------------------------------------------ RBAC
+// (rbac_validation.cc, pkg/apis/rbac/validation)
+
+// ValidateRBACName: content.IsPathSegmentName.
+std::vector<std::string> ValidateRbacName(std::string_view name, bool prefix);
+Errs ValidatePolicyRule(const PolicyRule& rule, bool namespaced,
+                        const FieldPath& path);
+// The rules of a Role (`namespaced`) or ClusterRole, at "rules[i]".
+Errs ValidateRoleRules(const std::vector<PolicyRule>& rules, bool namespaced);
+Errs ValidateAggregationRule(const std::optional<AggregationRule>& rule,
+                             bool allow_invalid_label_value);
+// hasInvalidLabelValueInLabelSelector: an update may keep such a selector.
+bool HasInvalidLabelValueInSelector(const ClusterRole& role);
+Errs ValidateRoleBindingSpec(const RoleBinding& binding);
+Errs ValidateClusterRoleBindingSpec(const ClusterRoleBinding& binding);
+// roleRef is immutable.
+Errs ValidateRoleRefUpdate(const RoleRef& ref, const RoleRef& old);
+// SetDefaults_RoleBinding/ClusterRoleBinding and SetDefaults_Subject.
+void DefaultRbac(std::vector<Subject>& subjects, RoleRef& ref);
+
 }  // namespace draplane::api::validation_internal
 
 #endif  // DRAPLANE_API_VALIDATION_INTERNAL_VALIDATION_RULES_H_

@@ -5,8 +5,10 @@
 // The C++ decoder must produce exactly that JSON.
 //
 // Cases: realistic objects of every kind draplane accepts in protobuf, the
-// bodies captured from kubectl 1.32.4 (create namespace/quota/deployment/job),
-// and randomly filled objects (fixed seeds) that reach every field.
+// bodies captured from kubectl 1.32.4 (create namespace/quota/deployment/job/
+// serviceaccount/token/role/clusterrole/rolebinding/clusterrolebinding, auth
+// can-i, auth whoami), and randomly filled objects (fixed seeds) that reach
+// every field.
 //
 // Usage: go run ./golden_gen > ../testdata/go_golden.json
 package main
@@ -21,9 +23,12 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -277,6 +282,123 @@ func realisticCases() []goldenCase {
 		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr("node-1"), LeaseDurationSeconds: ptr(int32(40)),
 			AcquireTime: ptr(mts("2025-03-01T12:00:00.000000Z")), RenewTime: ptr(mts("2025-03-01T12:00:10.654321Z")), LeaseTransitions: ptr(int32(0))},
 	}))
+	out = append(out, caseFromObject("realistic/serviceaccount", &corev1.ServiceAccount{
+		ObjectMeta:                   metav1.ObjectMeta{Name: "trainer", Namespace: "team-a", Annotations: map[string]string{"kubernetes.io/enforce-mountable-secrets": "true"}},
+		Secrets:                      []corev1.ObjectReference{{Name: "trainer-token"}, {Kind: "Secret", Namespace: "team-a", Name: "extra"}},
+		ImagePullSecrets:             []corev1.LocalObjectReference{{Name: "regcred"}},
+		AutomountServiceAccountToken: ptr(false),
+	}))
+	readPods := rbacv1.PolicyRule{Verbs: []string{"get", "list", "watch"}, APIGroups: []string{""}, Resources: []string{"pods", "pods/log"}}
+	out = append(out, caseFromObject("realistic/role", &rbacv1.Role{
+		ObjectMeta: metav1.ObjectMeta{Name: "pod-reader", Namespace: "team-a"},
+		Rules: []rbacv1.PolicyRule{readPods,
+			{Verbs: []string{"get", "update"}, APIGroups: []string{"resource.k8s.io"}, Resources: []string{"resourceclaims"}, ResourceNames: []string{"gpu-claim"}}},
+	}))
+	out = append(out, caseFromObject("realistic/role-no-rules", &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "empty", Namespace: "team-a"}}))
+	out = append(out, caseFromObject("realistic/clusterrole", &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: "monitoring", Labels: map[string]string{"rbac.example.com/aggregate-to-monitoring": "true"}},
+		Rules:      []rbacv1.PolicyRule{readPods, {Verbs: []string{"get"}, NonResourceURLs: []string{"/metrics", "/healthz/*"}}},
+		AggregationRule: &rbacv1.AggregationRule{ClusterRoleSelectors: []metav1.LabelSelector{
+			{MatchLabels: map[string]string{"rbac.example.com/aggregate-to-monitoring": "true"}},
+			{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "tier", Operator: metav1.LabelSelectorOpExists}}},
+		}},
+	}))
+	out = append(out, caseFromObject("realistic/rolebinding", &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "read-pods", Namespace: "team-a"},
+		Subjects: []rbacv1.Subject{
+			{Kind: rbacv1.UserKind, APIGroup: rbacv1.GroupName, Name: "alice"},
+			{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: "system:serviceaccounts:team-a"},
+			{Kind: rbacv1.ServiceAccountKind, Name: "trainer", Namespace: "team-a"},
+		},
+		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "pod-reader"},
+	}))
+	out = append(out, caseFromObject("realistic/clusterrolebinding", &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "monitoring"},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: "prometheus", Namespace: "monitoring"}},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "monitoring"},
+	}))
+	out = append(out, caseFromObject("realistic/clusterrolebinding-no-subjects", &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "nobody"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "view"},
+	}))
+	out = append(out, caseFromObject("realistic/selfsubjectaccessreview", &authorizationv1.SelfSubjectAccessReview{
+		Spec: authorizationv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authorizationv1.ResourceAttributes{
+			Namespace: "team-a", Verb: "list", Group: "resource.k8s.io", Version: "v1", Resource: "resourceclaims",
+			FieldSelector: &authorizationv1.FieldSelectorAttributes{RawSelector: "spec.nodeName=node-1",
+				Requirements: []metav1.FieldSelectorRequirement{{Key: "spec.nodeName", Operator: metav1.FieldSelectorOpIn, Values: []string{"node-1"}}}},
+			LabelSelector: &authorizationv1.LabelSelectorAttributes{
+				Requirements: []metav1.LabelSelectorRequirement{{Key: "app", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"a", "b"}}, {Key: "gpu", Operator: metav1.LabelSelectorOpExists}}},
+		}},
+		Status: authorizationv1.SubjectAccessReviewStatus{Allowed: true, Reason: "RBAC: allowed by RoleBinding \"read-pods/team-a\""},
+	}))
+	out = append(out, caseFromObject("realistic/selfsubjectaccessreview-non-resource", &authorizationv1.SelfSubjectAccessReview{
+		Spec:   authorizationv1.SelfSubjectAccessReviewSpec{NonResourceAttributes: &authorizationv1.NonResourceAttributes{Path: "/healthz", Verb: "get"}},
+		Status: authorizationv1.SubjectAccessReviewStatus{Denied: true, EvaluationError: "no RBAC policy matched"},
+	}))
+	out = append(out, caseFromObject("realistic/subjectaccessreview", &authorizationv1.SubjectAccessReview{
+		Spec: authorizationv1.SubjectAccessReviewSpec{
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: "team-a", Verb: "create", Resource: "pods", Subresource: "binding", Name: "trainer-0"},
+			User:               "system:serviceaccount:team-a:trainer",
+			Groups:             []string{"system:serviceaccounts", "system:serviceaccounts:team-a", "system:authenticated"},
+			Extra: map[string]authorizationv1.ExtraValue{
+				"authentication.kubernetes.io/credential-id": {"JTI=7f3e"},
+				"authentication.kubernetes.io/node-name":     {"node-1", "node-2"},
+				"empty":                                      {},
+			},
+			UID: "3c0d6ad4-0a44-4bd8-a6a4-8f2e1b9d4c11",
+		},
+	}))
+	out = append(out, caseFromObject("realistic/localsubjectaccessreview", &authorizationv1.LocalSubjectAccessReview{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a"},
+		Spec: authorizationv1.SubjectAccessReviewSpec{
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: "team-a", Verb: "get", Group: "apps", Resource: "deployments"},
+			User:               "bob",
+		},
+		Status: authorizationv1.SubjectAccessReviewStatus{Allowed: false},
+	}))
+	out = append(out, caseFromObject("realistic/selfsubjectrulesreview", &authorizationv1.SelfSubjectRulesReview{
+		Spec: authorizationv1.SelfSubjectRulesReviewSpec{Namespace: "team-a"},
+		Status: authorizationv1.SubjectRulesReviewStatus{
+			ResourceRules: []authorizationv1.ResourceRule{
+				{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}},
+				{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}, ResourceNames: []string{"trainer-0"}},
+			},
+			NonResourceRules: []authorizationv1.NonResourceRule{{Verbs: []string{"get"}, NonResourceURLs: []string{"/api", "/api/*"}}},
+			Incomplete:       true,
+			EvaluationError:  "webhook authorizer: timeout",
+		},
+	}))
+	out = append(out, caseFromObject("realistic/selfsubjectreview", &authenticationv1.SelfSubjectReview{
+		ObjectMeta: metav1.ObjectMeta{CreationTimestamp: ts("2025-03-01T12:00:00Z")},
+		Status: authenticationv1.SelfSubjectReviewStatus{UserInfo: authenticationv1.UserInfo{
+			Username: "kubernetes-admin", UID: "admin-uid", Groups: []string{"kubeadm:cluster-admins", "system:authenticated"},
+			Extra: map[string]authenticationv1.ExtraValue{"scopes": {"openid", "email"}, "none": {}},
+		}},
+	}))
+	out = append(out, caseFromObject("realistic/tokenreview", &authenticationv1.TokenReview{
+		Spec: authenticationv1.TokenReviewSpec{Token: "eyJhbGciOiJSUzI1NiJ9.e30.c2ln", Audiences: []string{"https://kubernetes.default.svc"}},
+		Status: authenticationv1.TokenReviewStatus{
+			Authenticated: true,
+			User: authenticationv1.UserInfo{Username: "system:serviceaccount:team-a:trainer", UID: "sa-uid", Groups: []string{"system:serviceaccounts"},
+				Extra: map[string]authenticationv1.ExtraValue{"authentication.kubernetes.io/pod-name": {"trainer-0"}}},
+			Audiences: []string{"https://kubernetes.default.svc"},
+		},
+	}))
+	out = append(out, caseFromObject("realistic/tokenreview-failed", &authenticationv1.TokenReview{
+		Spec:   authenticationv1.TokenReviewSpec{Token: "bad"},
+		Status: authenticationv1.TokenReviewStatus{Error: "invalid bearer token"},
+	}))
+	out = append(out, caseFromObject("realistic/tokenrequest", &authenticationv1.TokenRequest{
+		ObjectMeta: metav1.ObjectMeta{Name: "trainer", Namespace: "team-a"},
+		Spec: authenticationv1.TokenRequestSpec{
+			Audiences:         []string{"https://kubernetes.default.svc", "vault"},
+			ExpirationSeconds: ptr(int64(3600)),
+			BoundObjectRef:    &authenticationv1.BoundObjectReference{Kind: "Pod", APIVersion: "v1", Name: "trainer-0", UID: "8f0e2a4c"},
+			Attestations:      map[string]authenticationv1.AttestationValue{"example.com/tpm": {"quote-1", "quote-2"}, "example.com/empty": {}},
+		},
+		Status: authenticationv1.TokenRequestStatus{Token: "eyJhbGciOiJSUzI1NiJ9.e30.c2ln", ExpirationTimestamp: ts("2025-03-01T13:00:00Z")},
+	}))
+	out = append(out, caseFromObject("realistic/tokenrequest-empty", &authenticationv1.TokenRequest{}))
 	return out
 }
 
@@ -287,6 +409,30 @@ var kubectlCaptures = []struct{ name, hex string }{
 	{"kubectl/create-deployment", "6b3873000a150a07617070732f7631120a4465706c6f796d656e7412b9010a1d0a02643112001a0022002a003200380042005a090a03617070120264311289010802120b0a090a03617070120264311a700a1b0a0012001a0022002a003200380042005a090a0361707012026431125112330a056e67696e78120a6e67696e783a312e32372a00320a0a001000185022002a0042006a007200800100880100900100a201001a00320042004a0052005800600068008201008a01009a0100c2010022020a00280038001a0c0800100018002000280038001a002200"},
 	{"kubectl/create-deployment-command", "6b3873000a150a07617070732f7631120a4465706c6f796d656e7412b9010a1d0a02643212001a0022002a003200380042005a090a03617070120264321289010801120b0a090a03617070120264321a700a1b0a0012001a0022002a003200380042005a090a0361707012026432125112330a0762757379626f78120762757379626f781a05736c6565701a04333630302a0042006a007200800100880100900100a201001a00320042004a0052005800600068008201008a01009a0100c2010022020a00280038001a0c0800100018002000280038001a002200"},
 	{"kubectl/create-job", "6b3873000a0f0a0862617463682f763112034a6f621284010a120a026a3112001a0022002a00320038004200126432620a100a0012001a0022002a00320038004200124e122b0a026a31120762757379626f781a046563686f1a0268692a0042006a007200800100880100900100a201001a054e65766572320042004a0052005800600068008201008a01009a0100c201001a082000280030003a001a002200"},
+	// kubectl create role r1 --verb=get,list --resource=pods,deployments.apps --resource-name=p1
+	{"kubectl/create-role", "6b3873000a240a1c726261632e617574686f72697a6174696f6e2e6b38732e696f2f76311204526f6c6512510a120a02723112001a0022002a0032003800420012170a036765740a046c69737412001a04706f64732202703112220a036765740a046c6973741204617070731a0b6465706c6f796d656e7473220270311a002200"},
+	// kubectl create clusterrole cr1 --verb=get --non-resource-url=/healthz
+	{"kubectl/create-clusterrole", "6b3873000a2b0a1c726261632e617574686f72697a6174696f6e2e6b38732e696f2f7631120b436c7573746572526f6c6512260a130a0363723112001a0022002a00320038004200120f0a036765742a082f6865616c74687a1a002200"},
+	// kubectl create clusterrole cr2 --aggregation-rule=rbac.example.com/aggregate-to-monitoring=true
+	{"kubectl/create-clusterrole-aggregation", "6b3873000a2b0a1c726261632e617574686f72697a6174696f6e2e6b38732e696f2f7631120b436c7573746572526f6c65124b0a130a0363723212001a0022002a003200380042001a340a320a300a28726261632e6578616d706c652e636f6d2f6167677265676174652d746f2d6d6f6e69746f72696e671204747275651a002200"},
+	// kubectl create rolebinding rb1 --role=r1 --user=alice --group=devs --serviceaccount=default:sa1
+	{"kubectl/create-rolebinding", "6b3873000a2b0a1c726261632e617574686f72697a6174696f6e2e6b38732e696f2f7631120b526f6c6542696e64696e6712b6010a130a0372623112001a0022002a00320038004200122a0a04557365721219726261632e617574686f72697a6174696f6e2e6b38732e696f1a05616c6963652200122a0a0547726f75701219726261632e617574686f72697a6174696f6e2e6b38732e696f1a0464657673220012200a0e536572766963654163636f756e7412001a03736131220764656661756c741a250a19726261632e617574686f72697a6174696f6e2e6b38732e696f1204526f6c651a0272311a002200"},
+	// kubectl create clusterrolebinding crb1 --clusterrole=cr1 --user=bob
+	{"kubectl/create-clusterrolebinding", "6b3873000a320a1c726261632e617574686f72697a6174696f6e2e6b38732e696f2f76311212436c7573746572526f6c6542696e64696e67126f0a140a046372623112001a0022002a0032003800420012280a04557365721219726261632e617574686f72697a6174696f6e2e6b38732e696f1a03626f6222001a2d0a19726261632e617574686f72697a6174696f6e2e6b38732e696f120b436c7573746572526f6c651a036372311a002200"},
+	// kubectl create serviceaccount sa1
+	{"kubectl/create-serviceaccount", "6b3873000a140a027631120e536572766963654163636f756e7412150a130a0373613112001a0022002a003200380042001a002200"},
+	// kubectl create token sa1 --audience=api --duration=10m --bound-object-kind=Pod --bound-object-name=p1 --bound-object-uid=u1
+	{"kubectl/create-token", "6b3873000a280a1861757468656e7469636174696f6e2e6b38732e696f2f7631120c546f6b656e5265717565737412350a100a0012001a0022002a00320038004200121b0a036170691a110a03506f64120276311a0270312202753120d8041a040a0012001a002200"},
+	// kubectl auth can-i get pods
+	{"kubectl/auth-can-i", "6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a656374416363657373526576696577123c0a100a0012001a0022002a00320038004200121e0a1c0a0764656661756c7412036765741a0022002a04706f647332003a001a08080012001a0020001a002200"},
+	// kubectl auth can-i create deployments.apps --subresource=scale -n team-a
+	{"kubectl/auth-can-i-subresource", "6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a656374416363657373526576696577124e0a100a0012001a0022002a0032003800420012300a2e0a067465616d2d6112066372656174651a046170707322002a0b6465706c6f796d656e747332057363616c653a001a08080012001a0020001a002200"},
+	// kubectl auth can-i get /healthz
+	{"kubectl/auth-can-i-non-resource", "6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f7631121753656c665375626a656374416363657373526576696577122f0a100a0012001a0022002a003200380042001211120f0a082f6865616c74687a12036765741a08080012001a0020001a002200"},
+	// kubectl auth can-i --list -n team-a
+	{"kubectl/auth-can-i-list", "6b3873000a310a17617574686f72697a6174696f6e2e6b38732e696f2f7631121653656c665375626a65637452756c657352657669657712220a100a0012001a0022002a0032003800420012080a067465616d2d611a04180022001a002200"},
+	// kubectl auth whoami
+	{"kubectl/auth-whoami", "6b3873000a2d0a1861757468656e7469636174696f6e2e6b38732e696f2f7631121153656c665375626a656374526576696577121a0a100a0012001a0022002a0032003800420012060a040a0012001a002200"},
 }
 
 var quantities = []string{"0", "1", "100m", "1.5", "2Gi", "1536Mi", "500M", "1e3", "12345678901234", "0.001", "-3", "7Ki", "250u"}
@@ -345,6 +491,19 @@ func randomCases() []goldenCase {
 		func() runtime.Object { return &appsv1.Deployment{} },
 		func() runtime.Object { return &batchv1.Job{} },
 		func() runtime.Object { return &coordinationv1.Lease{} },
+		// (Appended after the first kinds so that their seeds stay put.)
+		func() runtime.Object { return &corev1.ServiceAccount{} },
+		func() runtime.Object { return &rbacv1.Role{} },
+		func() runtime.Object { return &rbacv1.ClusterRole{} },
+		func() runtime.Object { return &rbacv1.RoleBinding{} },
+		func() runtime.Object { return &rbacv1.ClusterRoleBinding{} },
+		func() runtime.Object { return &authorizationv1.SelfSubjectAccessReview{} },
+		func() runtime.Object { return &authorizationv1.SubjectAccessReview{} },
+		func() runtime.Object { return &authorizationv1.SelfSubjectRulesReview{} },
+		func() runtime.Object { return &authorizationv1.LocalSubjectAccessReview{} },
+		func() runtime.Object { return &authenticationv1.SelfSubjectReview{} },
+		func() runtime.Object { return &authenticationv1.TokenReview{} },
+		func() runtime.Object { return &authenticationv1.TokenRequest{} },
 	}
 	var out []goldenCase
 	for i, newObj := range kinds {
@@ -364,6 +523,9 @@ func main() {
 	must(appsv1.AddToScheme(scheme))
 	must(batchv1.AddToScheme(scheme))
 	must(coordinationv1.AddToScheme(scheme))
+	must(rbacv1.AddToScheme(scheme))
+	must(authorizationv1.AddToScheme(scheme))
+	must(authenticationv1.AddToScheme(scheme))
 	pb = protobuf.NewSerializer(scheme, scheme)
 	_ = schema.GroupVersionKind{}
 

@@ -20,9 +20,12 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -38,9 +41,30 @@ var roots = []struct {
 	{"v1", corev1.Pod{}},
 	{"v1", corev1.Node{}},
 	{"v1", corev1.Event{}},
+	{"v1", corev1.ServiceAccount{}},
 	{"apps/v1", appsv1.Deployment{}},
 	{"batch/v1", batchv1.Job{}},
 	{"coordination.k8s.io/v1", coordinationv1.Lease{}},
+	{"rbac.authorization.k8s.io/v1", rbacv1.Role{}},
+	{"rbac.authorization.k8s.io/v1", rbacv1.ClusterRole{}},
+	{"rbac.authorization.k8s.io/v1", rbacv1.RoleBinding{}},
+	{"rbac.authorization.k8s.io/v1", rbacv1.ClusterRoleBinding{}},
+	{"authorization.k8s.io/v1", authorizationv1.SelfSubjectAccessReview{}},
+	{"authorization.k8s.io/v1", authorizationv1.SubjectAccessReview{}},
+	{"authorization.k8s.io/v1", authorizationv1.SelfSubjectRulesReview{}},
+	{"authorization.k8s.io/v1", authorizationv1.LocalSubjectAccessReview{}},
+	{"authentication.k8s.io/v1", authenticationv1.SelfSubjectReview{}},
+	{"authentication.k8s.io/v1", authenticationv1.TokenReview{}},
+	{"authentication.k8s.io/v1", authenticationv1.TokenRequest{}},
+}
+
+// Message names are the Go type names. Where two packages of the subset
+// declare the same name, each such type is listed here with the name its
+// message gets instead: the Go name after the API group's. messageName
+// stops on any clash not listed.
+var renames = map[reflect.Type]string{
+	reflect.TypeOf(authenticationv1.ExtraValue(nil)): "AuthenticationExtraValue",
+	reflect.TypeOf(authorizationv1.ExtraValue(nil)):  "AuthorizationExtraValue",
 }
 
 // Types whose JSON form comes from a custom MarshalJSON; the C++ converter
@@ -59,10 +83,13 @@ var special = map[reflect.Type]struct {
 var (
 	marshalerType = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
 	typeMetaType  = reflect.TypeOf(metav1.TypeMeta{})
+	// What gogo's generated code gives every message type.
+	protoUnmarshalerType = reflect.TypeOf((*interface{ Unmarshal([]byte) error })(nil)).Elem()
 )
 
 type message struct {
 	goType reflect.Type
+	format string // go_json.proto JsonFormat, "" for STRUCT
 	lines  []string
 }
 
@@ -85,18 +112,32 @@ func messageName(t reflect.Type) string {
 		return name
 	}
 	name := t.Name()
+	if renamed, ok := renames[t]; ok {
+		name = renamed
+	}
 	if other, ok := messages[name]; ok {
-		fail("message name %s used by both %s and %s", name, goName(other.goType), goName(t))
+		fail("message name %s used by both %s and %s; add both to `renames`", name, goName(other.goType), goName(t))
 	}
 	m := &message{goType: t}
 	messages[name] = m
 	byType[t] = name
 	if sp, ok := special[t]; ok {
+		m.format = sp.format
 		m.lines = sp.fields
 		return name
 	}
 	if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) {
 		fail("%s has a custom MarshalJSON; add it to `special`", goName(t))
+	}
+	if t.Kind() == reflect.Slice {
+		// A named []string as a map value (ExtraValue): go-to-protobuf
+		// wraps it in a message of one repeated field, `items`.
+		if t.Elem().Kind() != reflect.String || !reflect.PointerTo(t).Implements(protoUnmarshalerType) {
+			fail("%s: named slice %s is not a generated []string wrapper", goName(t), t)
+		}
+		m.format = "STRING_LIST"
+		m.lines = []string{"repeated string items = 1;"}
+		return name
 	}
 	for i := 0; i < t.NumField(); i++ {
 		m.lines = append(m.lines, fieldLines(t, t.Field(i))...)
@@ -273,6 +314,11 @@ func fieldLines(parent reflect.Type, f reflect.StructField) []string {
 		if e.Kind() == reflect.Pointer || e.Kind() == reflect.Slice || e.Kind() == reflect.Map {
 			fail("%s.%s: slice of %s", goName(parent), f.Name, e.Kind())
 		}
+		if t.Name() != "" {
+			// go-to-protobuf may wrap a named slice in a message
+			// (ExtraValue); only map values are handled that way here.
+			fail("%s.%s: named slice type %s", goName(parent), f.Name, t)
+		}
 		// (ISCSI portals are tagged "opt" but are a repeated field in
 		// upstream's generated.proto like every other slice.)
 		decl = "repeated " + scalarType(e, p.wire)
@@ -281,10 +327,14 @@ func fieldLines(parent reflect.Type, f reflect.StructField) []string {
 			fail("%s.%s: map key %s", goName(parent), f.Name, t.Key())
 		}
 		v := t.Elem()
-		if v.Kind() != reflect.String && v.Kind() != reflect.Struct {
+		switch {
+		case v.Kind() == reflect.String:
+			decl = fmt.Sprintf("map<string, %s>", scalarType(v, "bytes"))
+		case v.Kind() == reflect.Struct, v.Kind() == reflect.Slice && v.Name() != "":
+			decl = fmt.Sprintf("map<string, %s>", messageName(v))
+		default:
 			fail("%s.%s: map value %s", goName(parent), f.Name, v)
 		}
-		decl = fmt.Sprintf("map<string, %s>", scalarType(v, "bytes"))
 	default:
 		// (Some scalars are tagged "rep" by mistake upstream; the Go type
 		// decides, as in upstream's generated.proto.)
@@ -318,11 +368,13 @@ func main() {
 // The protobuf messages of the kinds draplane accepts in protobuf request
 // bodies (and every message they contain), with upstream's field numbers and
 // types, so that the bytes a Go client writes parse here field for field.
-// Message names are upstream's Go type names (all unique in this subset); the
-// go_type option names the Go type. Fields are declared in Go struct order,
-// which is the order encoding/json writes them in. The go_json.proto options
-// say how encoding/json writes each field (omitempty, omitzero, pointer,
-// embedded struct) and which messages have a custom JSON form.
+// Message names are upstream's Go type names, except where two packages of
+// this subset share one: those get their API group's name in front
+// (AuthenticationExtraValue, AuthorizationExtraValue). The go_type option
+// names the Go type. Fields are declared in Go struct order, which is the
+// order encoding/json writes them in. The go_json.proto options say how
+// encoding/json writes each field (omitempty, omitzero, pointer, embedded
+// struct) and which messages have a custom JSON form.
 //
 // Kinds:
 `)
@@ -358,8 +410,8 @@ message TypeMeta {
 		m := messages[n]
 		fmt.Fprintf(&b, "\nmessage %s {\n", n)
 		fmt.Fprintf(&b, "  option (go_type) = %q;\n", goName(m.goType))
-		if sp, ok := special[m.goType]; ok {
-			fmt.Fprintf(&b, "  option (json_format) = %s;\n", sp.format)
+		if m.format != "" {
+			fmt.Fprintf(&b, "  option (json_format) = %s;\n", m.format)
 		}
 		for _, l := range m.lines {
 			b.WriteString("  " + l + "\n")
