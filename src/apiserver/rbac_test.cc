@@ -2,6 +2,7 @@
 // bootstrap policy reconciled at start, ClusterRole aggregation,
 // validation of RBAC objects and escalation prevention, each with
 // upstream's answers.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,10 +37,12 @@ class RbacTest : public ::testing::Test {
   }
 
   Response Do(const std::string& who, std::string method,
-              const std::string& path, const std::string& body = "") {
+              const std::string& path, const std::string& body = "",
+              const std::map<std::string, std::string>& headers = {}) {
     http::HttpRequest req;
     req.method = std::move(method);
     req.path = path;
+    req.headers = headers;
     req.headers["authorization"] = "Bearer " + who;
     req.headers["accept"] = "application/json";
     if (!body.empty()) {
@@ -414,6 +417,74 @@ TEST_F(RbacTest, RulesReviewListsTheCallersRules) {
   EXPECT_FALSE(HasRule(in_b["resourceRules"], "resource.k8s.io",
                        "resourceclaims", "list"));
   EXPECT_FALSE(in_b["nonResourceRules"].empty());
+}
+
+TEST_F(RbacTest, ImpersonationNeedsTheImpersonateVerb) {
+  const std::string whoami =
+      "/apis/authentication.k8s.io/v1/selfsubjectreviews";
+  const std::string review = R"({"kind":"SelfSubjectReview"})";
+  // system:masters may act as anyone; the request is then alice's.
+  Response as_alice =
+      Do("admin", "POST", whoami, review, {{"impersonate-user", "alice"}});
+  ASSERT_EQ(as_alice.code, 201) << as_alice.body;
+  EXPECT_EQ(as_alice.JsonBody()["status"]["userInfo"],
+            Json::parse(R"({"username":"alice",
+                            "groups":["system:authenticated"]})"));
+  Response denied = Do("admin", "GET", "/apis/resource.k8s.io/v1/deviceclasses",
+                       "", {{"impersonate-user", "alice"}});
+  EXPECT_EQ(denied.code, 403);
+  EXPECT_NE(denied.JsonBody()["message"].get<std::string>().find(
+                "User \"alice\" cannot list"),
+            std::string::npos);
+  // alice may not: 1.37's first mode (user-info) refuses first.
+  Response refused =
+      Do("alice", "POST", whoami, review, {{"impersonate-user", "bob"}});
+  ASSERT_EQ(refused.code, 403);
+  EXPECT_EQ(refused.JsonBody()["message"],
+            "selfsubjectreviews.authentication.k8s.io is forbidden: User "
+            "\"alice\" cannot impersonate-on:user-info:create resource "
+            "\"selfsubjectreviews\" in API group \"authentication.k8s.io\" "
+            "at the cluster scope");
+  // Granted the legacy verb on users/bob and groups/ops, she may.
+  ASSERT_EQ(
+      Do("admin", "POST", StrCat(kRbac, "/clusterroles"),
+         R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole",
+             "metadata":{"name":"as-bob"},
+             "rules":[{"apiGroups":[""],"resources":["users"],
+                       "verbs":["impersonate"],"resourceNames":["bob"]},
+                      {"apiGroups":[""],"resources":["groups"],
+                       "verbs":["impersonate"],"resourceNames":["ops"]}]})")
+          .code,
+      201);
+  ASSERT_EQ(Do("admin", "POST", StrCat(kRbac, "/clusterrolebindings"),
+               R"({"apiVersion":"rbac.authorization.k8s.io/v1",
+                   "kind":"ClusterRoleBinding","metadata":{"name":"as-bob"},
+                   "roleRef":{"kind":"ClusterRole","name":"as-bob"},
+                   "subjects":[{"kind":"User","name":"alice"}]})")
+                .code,
+            201);
+  Response as_bob =
+      Do("alice", "POST", whoami, review,
+         {{"impersonate-user", "bob"}, {"impersonate-group", "ops"}});
+  ASSERT_EQ(as_bob.code, 201) << as_bob.body;
+  EXPECT_EQ(as_bob.JsonBody()["status"]["userInfo"],
+            Json::parse(R"({"username":"bob",
+                            "groups":["ops","system:authenticated"]})"));
+  // Another group, or another user: refused.
+  EXPECT_EQ(Do("alice", "POST", whoami, review,
+               {{"impersonate-user", "bob"},
+                {"impersonate-group", "ops\nsystem:masters"}})
+                .code,
+            403);
+  EXPECT_EQ(
+      Do("alice", "POST", whoami, review, {{"impersonate-user", "carol"}}).code,
+      403);
+  // Groups without a user: 400.
+  Response no_user =
+      Do("admin", "POST", whoami, review, {{"impersonate-group", "ops"}});
+  EXPECT_EQ(no_user.code, 400);
+  EXPECT_NE(no_user.body.find("without impersonating a user name"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -361,7 +361,9 @@ class HttpServerImpl : public HttpServer {
       for (const auto& field : msg) {
         std::string name(field.name_string());
         for (char& c : name) c = static_cast<char>(std::tolower(c));
-        req.headers[name] = std::string(field.value());
+        std::string value(field.value());
+        auto [it, inserted] = req.headers.emplace(std::move(name), value);
+        if (!inserted) StrAppend(&it->second, "\n", value);
       }
       req.body = msg.body();
       if (certificate != nullptr) req.client_certificate = *certificate;

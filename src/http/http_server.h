@@ -34,7 +34,8 @@ struct HttpRequest {
   std::string path;    // percent-decoded, without the query
   // Query parameters, percent-decoded; repeated names keep every value.
   std::multimap<std::string, std::string> query;
-  // Header names lower-cased.
+  // Header names lower-cased. A header sent more than once holds its
+  // values in order, joined by '\n' (which no header value can hold).
   std::map<std::string, std::string> headers;
   std::string body;
   // Set when the connection's client presented a certificate.

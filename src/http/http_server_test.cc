@@ -69,6 +69,25 @@ TEST(HttpServerTest, ServesRequestsWithKeepAliveAndDecodesQueries) {
   EXPECT_EQ(streamed.body(), "one\ntwo\nthree\n");
 }
 
+TEST(HttpServerTest, RepeatedHeadersKeepEveryValueInOrder) {
+  auto server = HttpServer::Start({}, Echo);
+  ASSERT_TRUE(server.ok()) << server.status();
+  net::io_context io;
+  tcp::socket socket(io);
+  socket.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
+  beast_http::request<beast_http::string_body> req{beast_http::verb::get, "/",
+                                                   11};
+  req.set(beast_http::field::host, "127.0.0.1");
+  req.insert("X-Test", "a,b");
+  req.insert("x-test", "c");
+  req.prepare_payload();
+  beast_http::write(socket, req);
+  beast::flat_buffer buffer;
+  beast_http::response<beast_http::string_body> res;
+  beast_http::read(socket, buffer, res);
+  EXPECT_EQ(res.body(), "GET / [] a,b\nc");
+}
+
 TEST(HttpServerTest, RefusesTooLargeBodies) {
   HttpServerOptions options;
   options.max_body_bytes = 1024;

@@ -177,6 +177,53 @@ def check_identities(e):
               p.stderr, "kubectl's error")
 
 
+def check_rbac(e):
+    # A team's namespace, as docs/security.md gives it out.
+    e.k("create", "namespace", "team-rbac")
+    e.k("create", "rolebinding", "alice-edit", "--clusterrole=edit",
+        "--user=alice", "-n", "team-rbac")
+    out = e.k("get", "rolebinding", "alice-edit", "-n", "team-rbac",
+              "-o", "wide").stdout
+    expect(re.search(r"alice-edit\s+ClusterRole/edit\s+\S+\s+alice", out),
+           "rolebinding row:\n" + out)
+
+    def can_i(*args):
+        p = e.k("auth", "can-i", *args, check=False)
+        return p.stdout.strip()
+    claims = "resourceclaims.resource.k8s.io"
+    expect(can_i("create", claims, "-n", "team-rbac", "--as", "alice") == "yes",
+           "alice may create claims in her namespace")
+    expect(can_i("create", claims, "-n", "default", "--as", "alice") == "no",
+           "alice may not create claims elsewhere")
+    expect(can_i("create", "deviceclasses.resource.k8s.io", "--as",
+                 "alice") == "no", "alice may not create device classes")
+    listed = e.k("auth", "can-i", "--list", "-n", "team-rbac",
+                 "--as", "alice").stdout
+    expect_in(claims, listed, "can-i --list")
+    # edit does not manage RBAC; admin does, but only with rules alice holds.
+    p = e.k("create", "role", "r", "--verb=get", "--resource=pods",
+            "-n", "team-rbac", "--as", "alice", check=False)
+    expect(p.returncode != 0 and "Forbidden" in p.stderr, p.stderr)
+    e.k("create", "rolebinding", "alice-admin", "--clusterrole=admin",
+        "--user=alice", "-n", "team-rbac")
+    e.k("create", "role", "pods", "--verb=get", "--resource=pods",
+        "-n", "team-rbac", "--as", "alice")
+    p = e.k("create", "role", "nodes", "--verb=get", "--resource=nodes",
+            "-n", "team-rbac", "--as", "alice", check=False)
+    expect(p.returncode != 0, "escalation refused")
+    expect_in('is attempting to grant RBAC permissions not currently held',
+              p.stderr, "escalation refused")
+    # The admin (system:masters) may impersonate anyone; the request is
+    # then bob's, who holds nothing.
+    p = e.k("get", "pods", "-n", "team-rbac", "--as", "bob", "--as-group",
+            "ops", check=False)
+    expect_in('User "bob" cannot list resource "pods"', p.stderr,
+              "impersonated request")
+    p = e.k("auth", "can-i", "get", "pods", "-n", "team-rbac", "--as", "bob",
+            check=False)
+    expect(p.stdout.strip() == "no", "bob holds nothing: " + p.stdout)
+
+
 def check_api_resources(e):
     out = e.k("api-resources").stdout
     for res in ("deviceclasses", "resourceclaims", "resourceclaimtemplates",
@@ -638,6 +685,7 @@ def check_restart_keeps_everything(e):
 CHECKS = [
     check_version,
     check_identities,
+    check_rbac,
     check_api_resources,
     check_create_namespace,
     check_apply_deviceclasses,

@@ -9,6 +9,7 @@
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/default_toleration_seconds.h"
 #include "apiserver/internal/garbage_collector.h"
+#include "apiserver/internal/impersonation.h"
 #include "apiserver/internal/negotiation.h"
 #include "apiserver/internal/rbac_reconciliation.h"
 #include "apiserver/internal/request_scope.h"
@@ -95,6 +96,13 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
   auth::RequestAttributes attributes =
       auth::ResolveRequest(req.method, req.path, req.query);
   attributes.user = *std::move(user);
+  absl::StatusOr<auth::UserInfo> acting =
+      Impersonate(req, attributes, *authorizer_);
+  if (!acting.ok()) {
+    w.SendError(acting.status(), {});
+    return;
+  }
+  attributes.user = *std::move(acting);
   const auth::Authorization decision = authorizer_->Authorize(attributes);
   if (decision.decision != auth::Decision::kAllow) {
     w.SendError(internal::RequestForbidden(attributes, decision.reason), {});
