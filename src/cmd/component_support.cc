@@ -177,4 +177,14 @@ void PrintMetricsUrl(std::ostream& out, const std::string& name,
       << "\n";
 }
 
+std::string DefaultDataDir() {
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) {
+    return StrCat(state, "/draplane");
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return StrCat(home, "/.local/state/draplane");
+  }
+  return "draplane-data";
+}
+
 }  // namespace draplane::cmd

@@ -31,6 +31,10 @@ void AddLoggingFlags(CLI::App* cmd, LoggingFlags* flags);
 // the flag for an unknown format or a negative verbosity.
 absl::Status ApplyLoggingFlags(const LoggingFlags& flags);
 
+// `draplane server`'s data directory when --data-dir is not given:
+// $XDG_STATE_HOME/draplane, else ~/.local/state/draplane.
+std::string DefaultDataDir();
+
 struct HostPort {
   std::string host;  // without brackets for IPv6
   uint16_t port = 0;

@@ -61,16 +61,6 @@ struct ServerFlags {
   LoggingFlags logging;
 };
 
-std::string DefaultDataDir() {
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) {
-    return StrCat(state, "/draplane");
-  }
-  if (const char* home = std::getenv("HOME"); home && *home) {
-    return StrCat(home, "/.local/state/draplane");
-  }
-  return "draplane-data";
-}
-
 bool IsLoopback(const std::string& host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }

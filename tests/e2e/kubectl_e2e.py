@@ -224,6 +224,39 @@ def check_rbac(e):
     expect(p.stdout.strip() == "no", "bob holds nothing: " + p.stdout)
 
 
+def check_kubeconfig_command(e):
+    # `draplane kubeconfig` hands out a certificate identity; RBAC decides.
+    path = os.path.join(e.dir, "carol.kubeconfig")
+    p = subprocess.run(
+        [e.draplane, "kubeconfig", "--data-dir", os.path.join(e.dir, "data"),
+         "--user", "carol", "--group", "team-c", "--duration", "1h",
+         "-o", path], capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "draplane kubeconfig: " + p.stderr)
+
+    def as_carol(*args):
+        return subprocess.run(
+            [e.kubectl, "--kubeconfig", path, "--cache-dir",
+             os.path.join(e.dir, "cache-carol")] + list(args),
+            capture_output=True, text=True, timeout=60)
+    who = json.loads(as_carol("auth", "whoami", "-o", "json").stdout)
+    expect(who["status"]["userInfo"]["username"] == "carol" and
+           who["status"]["userInfo"]["groups"] ==
+           ["team-c", "system:authenticated"], "whoami: %s" % who)
+    p = as_carol("get", "pods", "-n", "default")
+    expect(p.returncode != 0 and 'User "carol" cannot list resource "pods"'
+           in p.stderr, "carol holds nothing yet: " + p.stderr)
+    e.k("create", "rolebinding", "team-c-view", "--clusterrole=view",
+        "--group=team-c", "-n", "default")
+    p = as_carol("get", "pods", "-n", "default")
+    expect(p.returncode == 0, "carol reads pods after the binding: " +
+           p.stderr)
+    p = subprocess.run([e.draplane, "kubeconfig", "--user", "x",
+                        "--duration", "-5m", "--data-dir",
+                        os.path.join(e.dir, "data")],
+                       capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 2 and "--duration" in p.stderr, p.stderr)
+
+
 def check_api_resources(e):
     out = e.k("api-resources").stdout
     for res in ("deviceclasses", "resourceclaims", "resourceclaimtemplates",
@@ -686,6 +719,7 @@ CHECKS = [
     check_version,
     check_identities,
     check_rbac,
+    check_kubeconfig_command,
     check_api_resources,
     check_create_namespace,
     check_apply_deviceclasses,

@@ -6,6 +6,7 @@
 
 #include "api/object_codec.h"
 #include "apiserver/internal/api_errors.h"
+#include "apiserver/internal/rbac_policy.h"
 #include "apiserver/internal/resources.h"
 #include "auth/rule_resolver.h"
 
@@ -25,16 +26,6 @@ api::Json WithoutGcFields(api::Json object) {
     }
   }
   return object;
-}
-
-std::vector<auth::PolicyRule> Rules(const std::vector<api::PolicyRule>& in) {
-  std::vector<auth::PolicyRule> out;
-  out.reserve(in.size());
-  for (const api::PolicyRule& r : in) {
-    out.push_back({r.verbs, r.api_groups, r.resources, r.resource_names,
-                   r.non_resource_urls});
-  }
-  return out;
 }
 
 bool Allowed(const auth::Authorizer& authorizer, const auth::UserInfo& user,
@@ -87,13 +78,13 @@ absl::Status RbacEscalationAdmission::Admit(const AdmissionRequest& request,
                 request.name)) {
       return absl::OkStatus();
     }
-    rules = Rules(role->rules);
+    rules = AuthRules(role->rules);
   } else if (const auto* role = std::get_if<api::ClusterRole>(&v)) {
     if (Allowed(*authorizer_, user, "escalate", "clusterroles", "",
                 request.name)) {
       return absl::OkStatus();
     }
-    rules = Rules(role->rules);
+    rules = AuthRules(role->rules);
     aggregation = role->aggregation_rule.has_value();
     if (request.old_object != nullptr) {
       auto old = request.old_object->find("aggregationRule");

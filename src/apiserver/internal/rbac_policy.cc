@@ -13,16 +13,6 @@ namespace {
 constexpr const char* kRbacResources[] = {
     "clusterroles", "roles", "clusterrolebindings", "rolebindings"};
 
-std::vector<auth::PolicyRule> Rules(const std::vector<api::PolicyRule>& in) {
-  std::vector<auth::PolicyRule> out;
-  out.reserve(in.size());
-  for (const api::PolicyRule& r : in) {
-    out.push_back({r.verbs, r.api_groups, r.resources, r.resource_names,
-                   r.non_resource_urls});
-  }
-  return out;
-}
-
 auth::Binding BindingOf(const api::ObjectMeta& meta,
                         const std::vector<api::Subject>& subjects,
                         const api::RoleRef& ref) {
@@ -39,15 +29,26 @@ auth::Binding BindingOf(const api::ObjectMeta& meta,
 
 }  // namespace
 
+std::vector<auth::PolicyRule> AuthRules(
+    const std::vector<api::PolicyRule>& in) {
+  std::vector<auth::PolicyRule> out;
+  out.reserve(in.size());
+  for (const api::PolicyRule& r : in) {
+    out.push_back({r.verbs, r.api_groups, r.resources, r.resource_names,
+                   r.non_resource_urls});
+  }
+  return out;
+}
+
 bool AddToPolicy(const api::Json& object, auth::Policy& policy) {
   auto decoded = api::DecodeObject(object);
   if (!decoded.ok()) return false;
   const api::TypedObject& v = decoded->object.value;
   if (const auto* r = std::get_if<api::ClusterRole>(&v)) {
-    policy.cluster_roles.push_back({r->metadata.name, Rules(r->rules)});
+    policy.cluster_roles.push_back({r->metadata.name, AuthRules(r->rules)});
   } else if (const auto* r = std::get_if<api::Role>(&v)) {
     policy.roles.push_back(
-        {r->metadata.namespace_, r->metadata.name, Rules(r->rules)});
+        {r->metadata.namespace_, r->metadata.name, AuthRules(r->rules)});
   } else if (const auto* b = std::get_if<api::ClusterRoleBinding>(&v)) {
     policy.cluster_role_bindings.push_back(
         BindingOf(b->metadata, b->subjects, b->role_ref));

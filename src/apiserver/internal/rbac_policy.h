@@ -11,6 +11,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "api/rbac_types.h"
 #include "apiserver/internal/registry.h"
 #include "auth/policy.h"
 #include "auth/rbac.h"
@@ -44,6 +45,9 @@ class StoredPolicy final : public auth::PolicySource {
 // The auth forms of stored RBAC objects (v1 JSON); false when `object` is
 // not one of the four kinds or does not decode.
 bool AddToPolicy(const api::Json& object, auth::Policy& policy);
+
+// The authorizer's form of a role's rules.
+std::vector<auth::PolicyRule> AuthRules(const std::vector<api::PolicyRule>& in);
 
 }  // namespace draplane::apiserver::internal
 

@@ -9,6 +9,7 @@
 #include "api/object_codec.h"
 #include "api/typed_json.h"
 #include "apiserver/internal/bootstrap_policy_objects.h"
+#include "apiserver/internal/rbac_policy.h"
 #include "apiserver/internal/resources.h"
 #include "auth/rule_resolver.h"
 #include "auth/user_info.h"
@@ -21,21 +22,9 @@ namespace {
 constexpr char kAutoUpdate[] = "rbac.authorization.kubernetes.io/autoupdate";
 constexpr char kRbacGroup[] = "rbac.authorization.k8s.io";
 
-auth::PolicyRule ToAuth(const api::PolicyRule& r) {
-  return {r.verbs, r.api_groups, r.resources, r.resource_names,
-          r.non_resource_urls};
-}
-
 api::PolicyRule FromAuth(const auth::PolicyRule& r) {
   return {r.verbs, r.api_groups, r.resources, r.resource_names,
           r.non_resource_urls};
-}
-
-std::vector<auth::PolicyRule> ToAuth(const std::vector<api::PolicyRule>& in) {
-  std::vector<auth::PolicyRule> out;
-  out.reserve(in.size());
-  for (const api::PolicyRule& r : in) out.push_back(ToAuth(r));
-  return out;
 }
 
 bool SameRule(const api::PolicyRule& a, const api::PolicyRule& b) {
@@ -71,7 +60,7 @@ bool MergeMeta(const api::ObjectMeta& expected, api::ObjectMeta& existing) {
 bool AddMissingRules(const std::vector<api::PolicyRule>& expected,
                      std::vector<api::PolicyRule>& existing) {
   std::vector<auth::PolicyRule> missing =
-      auth::UncoveredRules(ToAuth(existing), ToAuth(expected));
+      auth::UncoveredRules(AuthRules(existing), AuthRules(expected));
   for (const auth::PolicyRule& r : missing) existing.push_back(FromAuth(r));
   return !missing.empty();
 }
