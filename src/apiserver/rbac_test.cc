@@ -479,6 +479,13 @@ TEST_F(RbacTest, ImpersonationNeedsTheImpersonateVerb) {
   EXPECT_EQ(
       Do("alice", "POST", whoami, review, {{"impersonate-user", "carol"}}).code,
       403);
+  // Beyond upstream: at most 100 groups and extra values per request.
+  std::string many = "g0";
+  for (int i = 1; i <= 100; ++i) many += "\ng" + std::to_string(i);
+  Response too_many =
+      Do("admin", "POST", whoami, review,
+         {{"impersonate-user", "bob"}, {"impersonate-group", many}});
+  EXPECT_EQ(too_many.code, 400) << too_many.body;
   // Groups without a user: 400.
   Response no_user =
       Do("admin", "POST", whoami, review, {{"impersonate-group", "ops"}});

@@ -24,6 +24,9 @@ constexpr std::string_view kExtraPrefix = "impersonate-extra-";
 constexpr char kAuthenticationGroup[] = "authentication.k8s.io";
 // Beyond this many checks a constrained mode first tries a wildcard one.
 constexpr size_t kManyChecks = 4;
+// Beyond upstream: each impersonated group or extra value costs an
+// authorization check, so one request may ask for at most this many.
+constexpr size_t kMaxImpersonatedValues = 100;
 
 // The values of a header sent once or more (the HTTP server joins repeats
 // with '\n').
@@ -262,6 +265,13 @@ absl::StatusOr<auth::UserInfo> Impersonate(
     std::vector<std::string>& values =
         wanted.extra[UnescapeExtraKey(name.substr(kExtraPrefix.size()))];
     for (std::string_view v : StrSplit(value, '\n')) values.emplace_back(v);
+  }
+  size_t values = wanted.groups.size();
+  for (const auto& [key, v] : wanted.extra) values += v.size();
+  if (values > kMaxImpersonatedValues) {
+    return BadRequest(StrCat("impersonating more than ", kMaxImpersonatedValues,
+                             " groups and extra values in one request is not "
+                             "allowed"));
   }
   if (wanted.name.empty()) {
     if (!wanted.uid.empty() || !wanted.groups.empty() ||

@@ -16,7 +16,9 @@
 // - legacy: the `impersonate` verb on users, groups (core group),
 //   serviceaccounts, uids and userextras (authentication.k8s.io).
 // The impersonated user is in system:authenticated (system:anonymous:
-// system:unauthenticated) unless the asked groups say otherwise. The
+// system:unauthenticated) unless the asked groups say otherwise. Beyond
+// upstream, a request asking for more than 100 groups and extra values
+// together is a 400 (each costs an authorization check). The
 // associated-node mode (a ServiceAccount token bound to a pod on the node
 // it impersonates) needs bound ServiceAccount tokens, which draplane does
 // not issue yet; its filter never matches.
