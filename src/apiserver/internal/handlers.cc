@@ -123,7 +123,10 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
 void Handlers::RunControllersOnce() {
   internal::FinalizeNamespaces(registry_);
   internal::CollectGarbage(registry_);
-  if (policy_ != nullptr) {
+  // Aggregation again only after RBAC objects changed (its own writes
+  // count: the pass after them finds nothing to do).
+  if (const int64_t changes = policy_ != nullptr ? policy_->Changes() : -1;
+      changes >= 0 && changes != aggregated_at_.exchange(changes)) {
     if (auto s = AggregateClusterRoles(registry_); !s.ok()) {
       logging::Error("Unable to aggregate ClusterRoles", {{"err", s}});
     }

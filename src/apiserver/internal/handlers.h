@@ -11,6 +11,8 @@
 #ifndef DRAPLANE_APISERVER_INTERNAL_HANDLERS_H_
 #define DRAPLANE_APISERVER_INTERNAL_HANDLERS_H_
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -148,6 +150,8 @@ class Handlers {
   // The stored RBAC policy (kRbac only) and the authorizer (never null).
   std::unique_ptr<StoredPolicy> policy_;
   const auth::StaticPolicySource empty_policy_{auth::Policy{}};
+  // policy_->Changes() when ClusterRoles were last aggregated.
+  std::atomic<int64_t> aggregated_at_{-1};
   std::unique_ptr<auth::Authorizer> authorizer_;
   const ApiServerOptions options_;
 };

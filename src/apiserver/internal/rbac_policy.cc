@@ -68,8 +68,10 @@ absl::StatusOr<std::unique_ptr<StoredPolicy>> StoredPolicy::Start(
   for (const char* resource : kRbacResources) {
     const ResourceInfo* r = FindResource("rbac.authorization.k8s.io", resource);
     StoredPolicy* self = policy.get();
-    auto watch = registry->Watch(
-        *r, "", revision, [self](const store::Event&) { self->stale_ = true; });
+    auto watch = registry->Watch(*r, "", revision, [self](const store::Event&) {
+      self->stale_ = true;
+      ++self->changes_;
+    });
     if (!watch.ok()) return watch.status();
     policy->watches_.push_back(*std::move(watch));
   }

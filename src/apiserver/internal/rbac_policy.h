@@ -5,6 +5,7 @@
 #define DRAPLANE_APISERVER_INTERNAL_RBAC_POLICY_H_
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,9 @@ class StoredPolicy final : public auth::PolicySource {
       Registry* registry);
 
   std::shared_ptr<const auth::PolicySnapshot> Current() const override;
+  // Counts the writes to RBAC objects since Start: unchanged means the
+  // stored policy is unchanged.
+  int64_t Changes() const { return changes_.load(); }
 
  private:
   explicit StoredPolicy(Registry* registry) : registry_(registry) {}
@@ -37,6 +41,7 @@ class StoredPolicy final : public auth::PolicySource {
   Registry* const registry_;
   std::vector<std::unique_ptr<store::Watch>> watches_;
   mutable std::atomic<bool> stale_{true};
+  std::atomic<int64_t> changes_{0};
   mutable absl::Mutex mu_;
   mutable std::shared_ptr<const auth::PolicySnapshot> current_
       ABSL_GUARDED_BY(mu_);
