@@ -39,11 +39,19 @@ struct ApiServerOptions {
   // request: only for servers that tests and tools embed in-process.
   // kRbac is kube-apiserver's RBAC over the stored Roles, ClusterRoles,
   // RoleBindings and ClusterRoleBindings, with upstream's bootstrap policy
-  // reconciled at start; `draplane server` uses it. A refusal is a 403
-  // with upstream's text. Escalation prevention on RBAC writes holds in
-  // both modes (AlwaysAllow grants `escalate` and `bind`).
-  enum class AuthorizationMode { kAlwaysAllow, kRbac };
+  // reconciled at start. kNodeAndRbac is `--authorization-mode=Node,RBAC`
+  // with the NodeRestriction admission plugin, as kubeadm runs
+  // kube-apiserver: nodes (`system:node:<name>` in system:nodes) are
+  // authorized by the Node authorizer first; `draplane server` uses it.
+  // A refusal is a 403 with upstream's text. Escalation prevention on
+  // RBAC writes holds in every mode (AlwaysAllow grants `escalate` and
+  // `bind`).
+  enum class AuthorizationMode { kAlwaysAllow, kRbac, kNodeAndRbac };
   AuthorizationMode authorization_mode = AuthorizationMode::kAlwaysAllow;
+  // RBAC objects (rbac.authorization.k8s.io/v1 JSON) reconciled after
+  // upstream's bootstrap policy, the same way: the roles of the embedding
+  // program's own components (kRbac and kNodeAndRbac only).
+  std::vector<api::Json> bootstrap_policy_additions;
   // /version: what kubectl sees. kubectl's dispatcher picks its build by
   // the minor version (see docs/apiserver.md).
   std::string version_major = "1";

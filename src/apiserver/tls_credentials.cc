@@ -246,18 +246,24 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
       out.admin_token.pop_back();
     }
   } else {
-    unsigned char raw[32];
-    if (RAND_bytes(raw, sizeof raw) != 1) {
-      return OpenSslError("no randomness for the admin token");
-    }
-    out.admin_token = absl::BytesToHexString(
-        absl::string_view(reinterpret_cast<const char*>(raw), sizeof raw));
+    auto token = NewRandomToken();
+    if (!token.ok()) return token.status();
+    out.admin_token = *std::move(token);
     if (auto s = WriteFile(base / "admin.token", out.admin_token + "\n");
         !s.ok()) {
       return s;
     }
   }
   return out;
+}
+
+absl::StatusOr<std::string> NewRandomToken() {
+  unsigned char raw[32];
+  if (RAND_bytes(raw, sizeof raw) != 1) {
+    return OpenSslError("no randomness for a token");
+  }
+  return absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(raw), sizeof raw));
 }
 
 auth::StaticToken AdminToken(const std::string& token) {

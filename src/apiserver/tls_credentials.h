@@ -33,6 +33,9 @@ struct ServingCredentials {
 // The user the admin token authenticates as: admin in system:masters.
 auth::StaticToken AdminToken(const std::string& token);
 
+// 256 random bits from OpenSSL's generator, hex-encoded: a bearer token.
+absl::StatusOr<std::string> NewRandomToken();
+
 // Reads `dir`/ca.crt, ca.key and admin.token, creating them when missing
 // (ECDSA P-256 CA valid 10 years; 256-bit random token; files 0600),
 // issues a serving certificate valid one year for `hosts` (IP addresses

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/str_join.h"
 #include "auth/rule_resolver.h"
 #include "common/str_cat.h"
 
@@ -95,6 +96,33 @@ bool RuleAllows(const RequestAttributes& a, const PolicyRule& rule) {
   return HasOrAll(rule.api_groups, a.api_group) &&
          ResourceMatches(rule, combined, a.subresource) &&
          (rule.resource_names.empty() || Has(rule.resource_names, a.name));
+}
+
+class Chain final : public Authorizer {
+ public:
+  explicit Chain(std::vector<std::unique_ptr<Authorizer>> chain)
+      : chain_(std::move(chain)) {}
+
+  Authorization Authorize(const RequestAttributes& a) const override {
+    if (a.user.InGroup(kSystemPrivilegedGroup)) return {Decision::kAllow, ""};
+    std::vector<std::string> reasons;
+    for (const std::unique_ptr<Authorizer>& authorizer : chain_) {
+      Authorization decision = authorizer->Authorize(a);
+      if (decision.decision != Decision::kNoOpinion) return decision;
+      if (!decision.reason.empty()) {
+        reasons.push_back(std::move(decision.reason));
+      }
+    }
+    return {Decision::kNoOpinion, absl::StrJoin(reasons, "\n")};
+  }
+
+ private:
+  const std::vector<std::unique_ptr<Authorizer>> chain_;
+};
+
+std::unique_ptr<Authorizer> NewAuthorizerChain(
+    std::vector<std::unique_ptr<Authorizer>> chain) {
+  return std::make_unique<Chain>(std::move(chain));
 }
 
 std::unique_ptr<Authorizer> NewAlwaysAllowAuthorizer() {

@@ -70,6 +70,13 @@ std::unique_ptr<Authorizer> NewAlwaysAllowAuthorizer();
 // `source` outlives the authorizer.
 std::unique_ptr<Authorizer> NewRbacAuthorizer(const PolicySource* source);
 
+// kube-apiserver's chain (union.go): asks each authorizer in turn; the
+// first Allow or Deny decides, with its reason; when all have no opinion,
+// NoOpinion with their non-empty reasons joined by newlines. Members of
+// system:masters are allowed before any authorizer is asked.
+std::unique_ptr<Authorizer> NewAuthorizerChain(
+    std::vector<std::unique_ptr<Authorizer>> chain);
+
 }  // namespace draplane::auth
 
 #endif  // DRAPLANE_AUTH_RBAC_H_

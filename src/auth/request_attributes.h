@@ -7,10 +7,21 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "absl/status/statusor.h"
 #include "auth/user_info.h"
 
 namespace draplane::auth {
+
+// One term of a field selector (fields.Requirement): `field=value` and
+// `field==value` are kEquals, `field!=value` kNotEquals.
+struct FieldRequirement {
+  enum class Operator { kEquals, kNotEquals };
+  std::string field;
+  Operator op = Operator::kEquals;
+  std::string value;  // unescaped
+};
 
 struct RequestAttributes {
   UserInfo user;
@@ -28,7 +39,21 @@ struct RequestAttributes {
   std::string name;
   // Non-resource requests only: the URL path.
   std::string path;
+  // list, watch and deletecollection: the fieldSelector's terms, as
+  // authorizer.Attributes.GetFieldSelector returns them (the Node
+  // authorizer reads them). Empty without a selector, or when it does not
+  // parse (`field_selector_error` set): a rule that needs a term then
+  // finds none.
+  std::vector<FieldRequirement> field_selector;
+  bool field_selector_error = false;
 };
+
+// The terms of a field selector (fields.ParseSelector): comma-separated
+// `key=value`, `key==value` or `key!=value`, where `\`, `\,` and `\=`
+// escape in values; an error for a term without an operator or a bad
+// escape.
+absl::StatusOr<std::vector<FieldRequirement>> ParseFieldSelector(
+    std::string_view selector);
 
 // Resolves verb, group, version, resource, subresource, namespace and name
 // of a request (`user` left empty) exactly as upstream's

@@ -99,5 +99,41 @@ TEST(RequestAttributesTest, ForbiddenMessagesAreUpstreams) {
             "RBAC: clusterrole.rbac.authorization.k8s.io \"x\" not found");
 }
 
+// fields.ParseSelector: "=", "==" and "!=", backslash escapes in values,
+// empty terms skipped; the attributes of a list carry the terms.
+TEST(RequestAttributesTest, FieldSelectorsParseAsUpstreams) {
+  using Op = FieldRequirement::Operator;
+  auto terms = ParseFieldSelector(
+      "spec.nodeName=node1,metadata.name==a\\,b,,status.phase!=Running");
+  ASSERT_TRUE(terms.ok()) << terms.status();
+  ASSERT_EQ(terms->size(), 3u);
+  EXPECT_EQ((*terms)[0].field, "spec.nodeName");
+  EXPECT_EQ((*terms)[0].op, Op::kEquals);
+  EXPECT_EQ((*terms)[0].value, "node1");
+  EXPECT_EQ((*terms)[1].field, "metadata.name");
+  EXPECT_EQ((*terms)[1].op, Op::kEquals);
+  EXPECT_EQ((*terms)[1].value, "a,b");
+  EXPECT_EQ((*terms)[2].op, Op::kNotEquals);
+  EXPECT_EQ((*terms)[2].value, "Running");
+  EXPECT_FALSE(ParseFieldSelector("spec.nodeName").ok());
+  EXPECT_FALSE(ParseFieldSelector("a=b\\x").ok());
+  EXPECT_FALSE(ParseFieldSelector("a=b\\").ok());
+
+  RequestAttributes list = ResolveRequest(
+      "GET", "/api/v1/pods", {{"fieldSelector", "spec.nodeName=n1"}});
+  EXPECT_EQ(list.verb, "list");
+  ASSERT_EQ(list.field_selector.size(), 1u);
+  EXPECT_EQ(list.field_selector[0].value, "n1");
+  EXPECT_FALSE(list.field_selector_error);
+  RequestAttributes bad =
+      ResolveRequest("GET", "/api/v1/pods", {{"fieldSelector", "nonsense"}});
+  EXPECT_TRUE(bad.field_selector.empty());
+  EXPECT_TRUE(bad.field_selector_error);
+  // Only lists, watches and collection deletes carry the selector.
+  RequestAttributes get = ResolveRequest("GET", "/api/v1/namespaces/d/pods/p",
+                                         {{"fieldSelector", "a=b"}});
+  EXPECT_TRUE(get.field_selector.empty());
+}
+
 }  // namespace
 }  // namespace draplane::auth

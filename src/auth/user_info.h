@@ -32,6 +32,21 @@ struct UserInfo {
   }
 };
 
+// Upstream's NodeIdentifier: a user named `system:node:<name>` in
+// system:nodes is a node. `is_node` false for every other user; `name`
+// empty for the user `system:node:` (a node that cannot be identified).
+struct NodeIdentity {
+  bool is_node = false;
+  std::string name;
+};
+inline NodeIdentity NodeIdentityOf(const UserInfo& user) {
+  constexpr std::string_view kPrefix = "system:node:";
+  if (user.name.rfind(kPrefix, 0) != 0 || !user.InGroup(kNodesGroup)) {
+    return {};
+  }
+  return {true, user.name.substr(kPrefix.size())};
+}
+
 // The API server's own identity for what it writes itself (bootstrap
 // policy, controllers): kube-apiserver's loopback user, in system:masters.
 inline UserInfo ApiServerUser() {

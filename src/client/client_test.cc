@@ -115,11 +115,14 @@ TEST_P(ClientTest, UpdateStatusWritesOnlyTheStatus) {
   ASSERT_TRUE(pod.ok()) << pod.status();
   api::Object next = *pod;
   std::get<api::Pod>(next.value).status.message = "hello";
-  next.mutable_metadata()->labels["ignored"] = "yes";  // not in status
+  std::get<api::Pod>(next.value).spec.scheduler_name = "ignored";
+  // Upstream's pod status strategy keeps the request's labels.
+  next.mutable_metadata()->labels["kept"] = "yes";
   auto updated = client_->UpdateStatus(next);
   ASSERT_TRUE(updated.ok()) << updated.status();
   EXPECT_EQ(std::get<api::Pod>(updated->value).status.message, "hello");
-  EXPECT_EQ(Meta(*updated).labels.count("ignored"), 0u);
+  EXPECT_NE(std::get<api::Pod>(updated->value).spec.scheduler_name, "ignored");
+  EXPECT_EQ(Meta(*updated).labels.at("kept"), "yes");
 }
 
 // With drop_managed_fields a write returns what a Get returns, less

@@ -3,8 +3,6 @@
 // node), publishes them as ResourceSlices, serves the kubelet plugin
 // protocol on the kubelet's socket directories, and optionally plays the
 // kubelet for a simulated node.
-#include <signal.h>
-
 #include <ostream>
 #include <string>
 
@@ -116,7 +114,7 @@ int RunNode(const NodeFlags& flags, Streams streams) {
     const RemoteApiFlags remote = flags.remote;
     auto nodes = SimulatedNodes::Start(
         *inventory, flags.node_name, root,
-        [&remote] {
+        [&remote](const std::string&) {
           client::RestConfig c;
           auto client = ConnectRemote(remote, "draplane-node", &c);
           return client.ok() ? *std::move(client) : nullptr;

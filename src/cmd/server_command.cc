@@ -25,6 +25,7 @@
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
 #include "cmd/simulated_nodes.h"
+#include "cmd/standalone_identities.h"
 #include "common/str_cat.h"
 #include "component_helpers/runnable.h"
 #include "controllers/deployment_controller.h"
@@ -221,7 +222,8 @@ absl::StatusOr<std::unique_ptr<scheduler::Scheduler>> NewScheduler(
 // Node agents playing the kubelet too, one per node of `inventory`.
 absl::StatusOr<std::unique_ptr<SimulatedNodes>> StartSimulatedNodes(
     const devices::Inventory& inventory, const std::string& data_dir,
-    const std::function<std::unique_ptr<client::Client>()>& new_client,
+    const std::function<std::unique_ptr<client::Client>(const std::string&)>&
+        new_client,
     metrics::Registry* registry) {
   node_agent::NodeAgentOptions defaults;
   defaults.simulate_kubelet = true;
@@ -253,10 +255,13 @@ void PrintServing(const ServerSetup& setup, const std::string& url,
   streams.out.flush();
 }
 
-// A client of `api` in this process (no sockets, no serialisation).
-std::unique_ptr<client::Client> NewInProcessClient(apiserver::ApiServer& api) {
+// A client of `api` in this process (no sockets, no serialisation) that
+// authenticates with `token`.
+std::unique_ptr<client::Client> NewInProcessClient(
+    apiserver::ApiServer& api, const auth::StaticToken& token) {
   client::RestConfig config;
   config.server = "in-process";
+  config.bearer_token = token.token;
   return std::make_unique<client::Client>(
       client::NewInProcessTransport(
           [&api](const http::HttpRequest& req, http::InProcessExchange& x) {
@@ -265,6 +270,93 @@ std::unique_ptr<client::Client> NewInProcessClient(apiserver::ApiServer& api) {
           config),
       config);
 }
+
+// The names of the nodes of --nodes' inventory (none without one).
+std::vector<std::string> InventoryNodeNames(const ServerSetup& setup) {
+  std::vector<std::string> names;
+  if (!setup.inventory) return names;
+  for (const devices::InventoryNode& n : setup.inventory->nodes) {
+    names.push_back(n.name);
+  }
+  return names;
+}
+
+// The API server's options: every request, the in-process components'
+// too, authenticated (the token file, the admin token, the components'
+// tokens, client certificates) and authorized by Node and RBAC.
+apiserver::ApiServerOptions ServerApiOptions(
+    const ServerFlags& flags, const ServerSetup& setup,
+    const apiserver::ServingCredentials& creds,
+    const StandaloneIdentities& identities, metrics::Registry& registry) {
+  apiserver::ApiServerOptions options;
+  options.metrics = [&registry] { return registry.Text(); };
+  options.default_not_ready_toleration_seconds = flags.not_ready_toleration_s;
+  options.default_unreachable_toleration_seconds =
+      flags.unreachable_toleration_s;
+  options.tokens = setup.token_file;
+  options.tokens.push_back(apiserver::AdminToken(creds.admin_token));
+  for (auth::StaticToken& t : identities.Tokens()) {
+    options.tokens.push_back(std::move(t));
+  }
+  options.anonymous_auth = flags.anonymous_auth;
+  options.authorization_mode =
+      apiserver::ApiServerOptions::AuthorizationMode::kNodeAndRbac;
+  options.bootstrap_policy_additions = StandalonePolicyObjects();
+  return options;
+}
+
+// The controllers the server runs, each with a client of its own identity.
+class InProcessControllers {
+ public:
+  using NewClient =
+      std::function<std::unique_ptr<client::Client>(const auth::StaticToken&)>;
+
+  InProcessControllers(const NewClient& client_as,
+                       const StandaloneIdentities& ids,
+                       const ServerFlags& flags, metrics::Registry* registry)
+      : claim_client_(client_as(ids.claim_controller)),
+        monitor_client_(client_as(ids.dra_monitor)),
+        lifecycle_client_(client_as(ids.node_lifecycle)),
+        quota_client_(client_as(ids.quota_controller)),
+        deployment_client_(client_as(ids.deployment_controller)),
+        job_client_(client_as(ids.job_controller)),
+        claims_(
+            claim_client_.get(),
+            controllers::ResourceClaimControllerOptions{.metrics = registry}),
+        monitor_(monitor_client_.get(),
+                 controllers::DraMonitorOptions{.metrics = registry}),
+        lifecycle_(lifecycle_client_.get(),
+                   controllers::NodeLifecycleOptions{
+                       .grace_period =
+                           absl::Seconds(flags.node_monitor_grace_period_s)}),
+        quota_(quota_client_.get()),
+        deployments_(deployment_client_.get()),
+        jobs_(job_client_.get()) {}
+
+  void AddTo(component_helpers::RunGroup& group) {
+    group.Add("resourceclaim controller", &claims_);
+    group.Add("DRA monitor", &monitor_);
+    group.Add("node lifecycle controller", &lifecycle_);
+    group.Add("resourcequota controller", &quota_);
+    group.Add("deployment controller", &deployments_);
+    group.Add("job controller", &jobs_);
+  }
+
+ private:
+  std::unique_ptr<client::Client> claim_client_;
+  std::unique_ptr<client::Client> monitor_client_;
+  std::unique_ptr<client::Client> lifecycle_client_;
+  std::unique_ptr<client::Client> quota_client_;
+  std::unique_ptr<client::Client> deployment_client_;
+  std::unique_ptr<client::Client> job_client_;
+  controllers::ResourceClaimController claims_;
+  controllers::DraMonitor monitor_;
+  controllers::NodeLifecycleController lifecycle_;
+  controllers::ResourceQuotaController quota_;
+  // Standalone only: a real cluster has kube-controller-manager's.
+  controllers::DeploymentController deployments_;
+  controllers::JobController jobs_;
+};
 
 int RunServer(const ServerFlags& flags, Streams streams) {
   if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
@@ -289,26 +381,19 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     streams.err << "error: " << creds.status().message() << "\n";
     return 1;
   }
+  auto identities = NewStandaloneIdentities(InventoryNodeNames(setup));
+  if (!identities.ok()) {
+    streams.err << "error: " << identities.status().message() << "\n";
+    return 1;
+  }
   // Every component's metrics, served on /metrics (authenticated).
   metrics::Registry registry;
-  apiserver::ApiServerOptions api_options;
-  api_options.metrics = [&registry] { return registry.Text(); };
-  api_options.default_not_ready_toleration_seconds =
-      flags.not_ready_toleration_s;
-  api_options.default_unreachable_toleration_seconds =
-      flags.unreachable_toleration_s;
-  // The in-process components' server: reachable from this process only.
+  const apiserver::ApiServerOptions api_options =
+      ServerApiOptions(flags, setup, *creds, *identities, registry);
   apiserver::ApiServer api(store->get(), api_options);
-  // The network's: every request authenticated and authorized by RBAC.
-  api_options.tokens = setup.token_file;
-  api_options.tokens.push_back(apiserver::AdminToken(creds->admin_token));
-  api_options.anonymous_auth = flags.anonymous_auth;
-  api_options.authorization_mode =
-      apiserver::ApiServerOptions::AuthorizationMode::kRbac;
-  apiserver::ApiServer secure_api(store->get(), api_options);
 
   std::unique_ptr<http::HttpServer> server;
-  if (absl::Status s = ServeApi(setup, *creds, secure_api, server); !s.ok()) {
+  if (absl::Status s = ServeApi(setup, *creds, api, server); !s.ok()) {
     streams.err << "error: " << s.message() << "\n";
     return 1;
   }
@@ -326,37 +411,19 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   }
   PrintServing(setup, url, kubeconfig, streams);
 
-  // The control plane's own components talk to the API in-process.
-  auto in_process = [&api] { return NewInProcessClient(api); };
-  std::unique_ptr<client::Client> controller_client = in_process();
-  std::unique_ptr<client::Client> scheduler_client = in_process();
-  controllers::ResourceClaimControllerOptions claim_options;
-  claim_options.metrics = &registry;
-  controllers::ResourceClaimController claim_controller(controller_client.get(),
-                                                        claim_options);
-  controllers::DraMonitorOptions monitor_options;
-  monitor_options.metrics = &registry;
-  controllers::DraMonitor monitor(controller_client.get(), monitor_options);
-  controllers::NodeLifecycleOptions lifecycle_options;
-  lifecycle_options.grace_period =
-      absl::Seconds(flags.node_monitor_grace_period_s);
-  controllers::NodeLifecycleController node_lifecycle(controller_client.get(),
-                                                      lifecycle_options);
-  controllers::ResourceQuotaController quota_controller(
-      controller_client.get());
-  // Standalone only: a real cluster has kube-controller-manager's.
-  controllers::DeploymentController deployments(controller_client.get());
-  controllers::JobController jobs(controller_client.get());
+  // The control plane's own components talk to the API in-process, each
+  // as itself.
+  auto client_as = [&api](const auth::StaticToken& token) {
+    return NewInProcessClient(api, token);
+  };
+  InProcessControllers controllers(client_as, *identities, flags, &registry);
+  std::unique_ptr<client::Client> scheduler_client =
+      client_as(identities->scheduler);
   // Declared before the group, which holds a pointer to it.
   std::unique_ptr<scheduler::Scheduler> pod_scheduler;
   component_helpers::RunGroup components;
   if (flags.controllers) {
-    components.Add("resourceclaim controller", &claim_controller);
-    components.Add("DRA monitor", &monitor);
-    components.Add("node lifecycle controller", &node_lifecycle);
-    components.Add("resourcequota controller", &quota_controller);
-    components.Add("deployment controller", &deployments);
-    components.Add("job controller", &jobs);
+    controllers.AddTo(components);
     if (absl::Status s = components.Start(); !s.ok()) {
       streams.err << "error: " << s.message() << "\n";
       return 1;
@@ -385,21 +452,24 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   // Simulated GPU nodes (node agents playing the kubelet too).
   std::unique_ptr<SimulatedNodes> simulated;
   if (setup.inventory) {
+    auto node_client = [&](const std::string& node) {
+      return client_as(identities->nodes.at(node));
+    };
     auto started =
-        StartSimulatedNodes(*setup.inventory, data_dir, in_process, &registry);
+        StartSimulatedNodes(*setup.inventory, data_dir, node_client, &registry);
     if (!started.ok()) {
       streams.err << "error: " << started.status().message() << "\n";
       return 1;
     }
     simulated = *std::move(started);
-    CreateNvidiaDeviceClasses(*controller_client, streams);
+    CreateNvidiaDeviceClasses(*client_as(identities->loopback), streams);
     streams.out << "draplane server: simulated GPU nodes running ("
                 << absl::StrJoin(simulated->names(), ", ") << ") from "
                 << flags.nodes << "\n";
     streams.out.flush();
   }
 
-  BuiltInControllers built_in(&secure_api);
+  BuiltInControllers built_in(&api);
   (void)built_in.Start();
   const int sig = signals.Wait();
   streams.out << "draplane server: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")

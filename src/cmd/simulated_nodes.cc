@@ -11,7 +11,8 @@ namespace draplane::cmd {
 absl::StatusOr<std::unique_ptr<SimulatedNodes>> SimulatedNodes::Start(
     const devices::Inventory& inventory, const std::string& only_node,
     const std::string& root_dir,
-    const std::function<std::unique_ptr<client::Client>()>& new_client,
+    const std::function<std::unique_ptr<client::Client>(const std::string&)>&
+        new_client,
     const node_agent::NodeAgentOptions& defaults) {
   std::unique_ptr<SimulatedNodes> nodes(new SimulatedNodes());
   std::random_device random;
@@ -20,7 +21,7 @@ absl::StatusOr<std::unique_ptr<SimulatedNodes>> SimulatedNodes::Start(
     Node node;
     node.name = n.name;
     node.backend = std::make_unique<devices::FakeDeviceBackend>(n.gpus);
-    node.client = new_client();
+    node.client = new_client(n.name);
     node_agent::NodeAgentOptions o = defaults;
     o.node_name = n.name;
     o.root_dir = StrCat(root_dir, "/", n.name);

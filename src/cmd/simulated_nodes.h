@@ -19,14 +19,16 @@ namespace draplane::cmd {
 class SimulatedNodes {
  public:
   // Starts an agent for each node of `inventory` (or only `only_node` when
-  // set) under `<root_dir>/<node>`, each with a client from `new_client`.
+  // set) under `<root_dir>/<node>`, each with a client from
+  // `new_client(node name)`.
   // Each start of the simulated nodes is a new boot of their hardware: MIG
   // devices created before are gone, and the agents prepare the claims of
   // their running pods again.
   static absl::StatusOr<std::unique_ptr<SimulatedNodes>> Start(
       const devices::Inventory& inventory, const std::string& only_node,
       const std::string& root_dir,
-      const std::function<std::unique_ptr<client::Client>()>& new_client,
+      const std::function<std::unique_ptr<client::Client>(const std::string&)>&
+          new_client,
       const node_agent::NodeAgentOptions& defaults);
   ~SimulatedNodes();
 

@@ -205,14 +205,8 @@ class NodeAgent::Impl {
                       client::PatchType::kMerge, api::DumpJson(patch));
       if (!patched.ok()) return patched.status();
     }
-    Json ns = {{"apiVersion", "v1"},
-               {"kind", "Namespace"},
-               {"metadata", {{"name", "kube-node-lease"}}}};
-    auto ns_object = Decode(ns);
-    if (ns_object.ok()) {
-      auto s = api_->Create(*ns_object);
-      if (!s.ok() && !client::IsAlreadyExists(s.status())) return s.status();
-    }
+    // kube-node-lease is the API server's to create, as kube-apiserver's
+    // system namespaces controller does; a node may not create namespaces.
     return Heartbeat();
   }
 
@@ -584,9 +578,12 @@ class NodeAgent::Impl {
                      {{"annotations",
                        {{kCdiDevicesAnnotation,
                          cdi.empty() ? Json(nullptr) : Json(cdi_text)}}}}}};
+      // Through pods/status, as a kubelet may write its pods' metadata.
+      client::PatchOptions po;
+      po.subresource = "status";
       auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
                            pod.metadata.name, client::PatchType::kMerge,
-                           api::DumpJson(patch));
+                           api::DumpJson(patch), po);
       if (!s.ok()) return s.status();
     }
     if (pod.status.phase == "Running") return absl::OkStatus();

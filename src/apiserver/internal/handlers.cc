@@ -11,6 +11,7 @@
 #include "apiserver/internal/garbage_collector.h"
 #include "apiserver/internal/impersonation.h"
 #include "apiserver/internal/negotiation.h"
+#include "apiserver/internal/node_authorizer.h"
 #include "apiserver/internal/rbac_reconciliation.h"
 #include "apiserver/internal/request_scope.h"
 #include "auth/request_attributes.h"
@@ -27,8 +28,14 @@ namespace {
 std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
     const ApiServerOptions& options,
     std::shared_ptr<internal::ResourceQuotaAdmission>* quota,
-    std::shared_ptr<internal::RbacEscalationAdmission>* escalation) {
+    std::shared_ptr<internal::RbacEscalationAdmission>* escalation,
+    std::shared_ptr<internal::NodeRestrictionAdmission>* node_restriction) {
   std::vector<std::shared_ptr<AdmissionPlugin>> chain;
+  if (options.authorization_mode ==
+      ApiServerOptions::AuthorizationMode::kNodeAndRbac) {
+    *node_restriction = std::make_shared<internal::NodeRestrictionAdmission>();
+    chain.push_back(*node_restriction);
+  }
   *escalation = std::make_shared<internal::RbacEscalationAdmission>();
   chain.push_back(*escalation);
   if (options.default_toleration_seconds) {
@@ -46,14 +53,17 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
 }  // namespace
 
 Handlers::Handlers(store::Store* store, ApiServerOptions options)
-    : registry_(store, AdmissionChain(options, &quota_, &escalation_),
-                options.clock),
+    : registry_(
+          store,
+          AdmissionChain(options, &quota_, &escalation_, &node_restriction_),
+          options.clock),
       authenticator_(options.tokens, options.anonymous_auth),
       options_(std::move(options)) {
   quota_->Attach(&registry_);
+  if (node_restriction_ != nullptr) node_restriction_->Attach(&registry_);
   EnsureDefaultNamespaces();
-  if (options_.authorization_mode ==
-      ApiServerOptions::AuthorizationMode::kRbac) {
+  if (options_.authorization_mode !=
+      ApiServerOptions::AuthorizationMode::kAlwaysAllow) {
     StartRbac();
   } else {
     authorizer_ = auth::NewAlwaysAllowAuthorizer();
@@ -72,8 +82,18 @@ void Handlers::StartRbac() {
     return;
   }
   policy_ = *std::move(policy);
-  authorizer_ = auth::NewRbacAuthorizer(policy_.get());
-  if (auto s = ReconcileBootstrapPolicy(registry_); !s.ok()) {
+  if (options_.authorization_mode ==
+      ApiServerOptions::AuthorizationMode::kNodeAndRbac) {
+    std::vector<std::unique_ptr<auth::Authorizer>> chain;
+    chain.push_back(NewNodeAuthorizer(&registry_));
+    chain.push_back(auth::NewRbacAuthorizer(policy_.get()));
+    authorizer_ = auth::NewAuthorizerChain(std::move(chain));
+  } else {
+    authorizer_ = auth::NewRbacAuthorizer(policy_.get());
+  }
+  if (auto s = ReconcileBootstrapPolicy(registry_,
+                                        options_.bootstrap_policy_additions);
+      !s.ok()) {
     logging::Error("Unable to reconcile the RBAC bootstrap policy",
                    {{"err", s}});
   }

@@ -26,6 +26,7 @@
 #include "apiserver/api_server.h"
 #include "apiserver/internal/authenticator.h"
 #include "apiserver/internal/negotiation.h"
+#include "apiserver/internal/node_restriction.h"
 #include "apiserver/internal/object_filter.h"
 #include "apiserver/internal/rbac_escalation_admission.h"
 #include "apiserver/internal/rbac_policy.h"
@@ -144,6 +145,7 @@ class Handlers {
   // after.
   std::shared_ptr<ResourceQuotaAdmission> quota_;
   std::shared_ptr<RbacEscalationAdmission> escalation_;
+  std::shared_ptr<NodeRestrictionAdmission> node_restriction_;  // or null
   Registry registry_;
   WatchCache watch_cache_;
   const Authenticator authenticator_;

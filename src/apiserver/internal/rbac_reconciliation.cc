@@ -197,8 +197,10 @@ absl::Status ReconcileOne(Registry& registry, const api::Json& expected_json) {
 
 }  // namespace
 
-absl::Status ReconcileBootstrapPolicy(Registry& registry) {
-  const api::Json objects = api::Json::parse(BootstrapPolicyObjects());
+absl::Status ReconcileBootstrapPolicy(Registry& registry,
+                                      const std::vector<api::Json>& additions) {
+  api::Json objects = api::Json::parse(BootstrapPolicyObjects());
+  for (const api::Json& object : additions) objects.push_back(object);
   for (const api::Json& object : objects) {
     if (auto s = ReconcileOne(registry, object); !s.ok()) {
       return absl::Status(

@@ -12,13 +12,18 @@
 #ifndef DRAPLANE_APISERVER_INTERNAL_RBAC_RECONCILIATION_H_
 #define DRAPLANE_APISERVER_INTERNAL_RBAC_RECONCILIATION_H_
 
+#include <vector>
+
 #include "absl/status/status.h"
+#include "api/object.h"
 #include "apiserver/internal/registry.h"
 
 namespace draplane::apiserver::internal {
 
-// Reconciles the bootstrap policy into the store; the first error stops it.
-absl::Status ReconcileBootstrapPolicy(Registry& registry);
+// Reconciles the bootstrap policy, then `additions` (more RBAC objects in
+// the same form), into the store; the first error stops it.
+absl::Status ReconcileBootstrapPolicy(
+    Registry& registry, const std::vector<api::Json>& additions = {});
 
 // One pass of the aggregation controller over every aggregated
 // ClusterRole; the first write error stops it.

@@ -652,6 +652,19 @@ absl::StatusOr<Json> UpdateCandidate(const ResourceInfo& r, std::string_view ns,
       if (auto mf = meta->find("managedFields"); mf != meta->end()) {
         MutableMetadata(candidate)["managedFields"] = std::move(*mf);
       }
+      // Upstream's pod status strategy keeps the request's metadata but
+      // ownerReferences and deletionTimestamp: the kubelet writes labels
+      // and annotations with the status (NodeRestriction refuses a node's
+      // label changes).
+      if (r.kind->kind == "Pod") {
+        for (const char* field : {"labels", "annotations"}) {
+          if (auto v = meta->find(field); v != meta->end() && !v->is_null()) {
+            MutableMetadata(candidate)[field] = std::move(*v);
+          } else {
+            MutableMetadata(candidate).erase(field);
+          }
+        }
+      }
     }
   } else {
     candidate = std::move(desired);

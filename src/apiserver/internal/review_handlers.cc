@@ -279,6 +279,13 @@ void Handlers::RulesReview(const http::HttpRequest& req,
     // AlwaysAllow: everything (upstream's alwaysAllowAuthorizer.RulesFor).
     rules = {{{"*"}, {"*"}, {"*"}, {}, {}}, {{"*"}, {}, {}, {}, {"*"}}};
   } else {
+    // The chain's resolvers in order: the Node authorizer cannot list a
+    // node's rules (upstream's error), then RBAC.
+    if (options_.authorization_mode ==
+            ApiServerOptions::AuthorizationMode::kNodeAndRbac &&
+        auth::NodeIdentityOf(user).is_node) {
+      errors.push_back("node authorizer does not support user rule resolution");
+    }
     rules = auth::RulesFor(*policy_->Current(), user, ns, &errors);
   }
   Json resource_rules = Json::array();
