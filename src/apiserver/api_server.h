@@ -15,6 +15,7 @@
 
 #include "absl/time/time.h"
 #include "apiserver/admission.h"
+#include "apiserver/audit_policy.h"
 #include "auth/rbac.h"
 #include "auth/token_file.h"
 #include "clock/clock.h"
@@ -76,6 +77,16 @@ struct ApiServerOptions {
   // Set: GET /metrics answers with what it returns, in the Prometheus text
   // format (authenticated like every API path, as kube-apiserver's).
   std::function<std::string()> metrics;
+  // Audit logging, as kube-apiserver's --audit-policy-file,
+  // --audit-log-path, --audit-log-maxsize and --audit-log-maxbackup
+  // (docs/security.md, "What is audited"). Events are written only with
+  // both a policy and a path ("-": standard output).
+  std::shared_ptr<const AuditPolicy> audit_policy;
+  std::string audit_log_path;
+  // Megabytes (2^20 bytes) before the file is rotated (0: never), and
+  // how many rotated files are kept (0: all).
+  int audit_log_max_size_mb = 0;
+  int audit_log_max_backups = 0;
   // What timestamps written into objects (creation, deletion, managedFields,
   // conditions), table ages and watch timeouts and bookmarks read (null:
   // RealClock()); outlives the server.

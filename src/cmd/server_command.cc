@@ -1,21 +1,29 @@
 // `draplane server`: the standalone control plane's API server on a data
 // directory (SQLite store, TLS credentials, admin kubeconfig).
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <system_error>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
+#include "apiserver/audit_policy.h"
 #include "apiserver/tls_credentials.h"
 #include "auth/rbac.h"
 #include "auth/token_file.h"
@@ -59,6 +67,11 @@ struct ServerFlags {
   int64_t not_ready_toleration_s = 300;
   int64_t unreachable_toleration_s = 300;
   int node_monitor_grace_period_s = 50;
+  // kube-apiserver's audit flags, with its defaults.
+  std::string audit_log_path;
+  std::string audit_policy_file;
+  int audit_log_maxsize_mb = 100;
+  int audit_log_maxbackup = 100;
   LoggingFlags logging;
 };
 
@@ -104,7 +117,59 @@ struct ServerSetup {
   HostPort listen;
   std::vector<auth::StaticToken> token_file;
   std::optional<devices::Inventory> inventory;
+  std::shared_ptr<const apiserver::AuditPolicy> audit_policy;
 };
+
+// The audit flags: the policy read and validated, the log file created
+// (owner-only) as kube-apiserver's ensureLogFile does; the exit code.
+int PrepareAudit(const ServerFlags& flags, Streams streams,
+                 ServerSetup& setup) {
+  for (const auto& [flag, value] :
+       {std::pair{"--audit-log-maxbackup", flags.audit_log_maxbackup},
+        std::pair{"--audit-log-maxsize", flags.audit_log_maxsize_mb}}) {
+    if (value < 0) {
+      streams.err << "error: " << flag << " " << value
+                  << " can't be a negative number\n";
+      return 2;
+    }
+  }
+  if (!flags.audit_policy_file.empty()) {
+    std::vector<std::string> warnings;
+    auto policy =
+        apiserver::LoadAuditPolicyFile(flags.audit_policy_file, &warnings);
+    if (!policy.ok()) {
+      streams.err << "error: --audit-policy-file: " << policy.status().message()
+                  << "\n";
+      return 2;
+    }
+    for (const std::string& w : warnings) {
+      streams.err << "warning: --audit-policy-file: " << w << "\n";
+    }
+    setup.audit_policy =
+        std::make_shared<const apiserver::AuditPolicy>(*std::move(policy));
+  }
+  const std::string& path = flags.audit_log_path;
+  if (path.empty() || path == "-") return 0;
+  if (setup.audit_policy == nullptr) {
+    streams.err << "warning: --audit-log-path without --audit-policy-file: "
+                   "no events will be recorded\n";
+    return 0;
+  }
+  std::error_code ec;
+  if (fs::path(path).has_parent_path()) {
+    fs::create_directories(fs::path(path).parent_path(), ec);
+  }
+  const int fd =
+      ::open(path.c_str(), O_CREAT | O_APPEND | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    streams.err << "error: --audit-log-path: cannot open " << path << ": "
+                << std::error_code(errno, std::generic_category()).message()
+                << "\n";
+    return 1;
+  }
+  ::close(fd);
+  return 0;
+}
 
 // Fills `setup` from `flags` and creates the data directory; the exit
 // code (2 for a bad flag, 1 for a failure), 0 when all is well.
@@ -135,6 +200,7 @@ int PrepareServer(const ServerFlags& flags, Streams streams,
     }
     setup.inventory = *std::move(read);
   }
+  if (int code = PrepareAudit(flags, streams, setup); code != 0) return code;
   std::error_code ec;
   fs::create_directories(data_dir, ec);
   if (ec) {
@@ -186,11 +252,11 @@ class BuiltInControllers : public component_helpers::Runnable {
   std::thread thread_;
 };
 
-// Serves `secure_api` with TLS on --listen; client certificates signed by
+// Serves `api` with TLS on --listen; client certificates signed by
 // the cluster CA authenticate.
 absl::Status ServeApi(const ServerSetup& setup,
                       const apiserver::ServingCredentials& creds,
-                      apiserver::ApiServer& secure_api,
+                      apiserver::ApiServer& api,
                       std::unique_ptr<http::HttpServer>& server) {
   http::HttpServerOptions http;
   http.address = setup.listen.host;
@@ -199,9 +265,8 @@ absl::Status ServeApi(const ServerSetup& setup,
   http.tls_key_pem = creds.key_pem;
   http.tls_client_ca_pem = creds.ca_cert_pem;
   auto started = http::HttpServer::Start(
-      http,
-      [&secure_api](const http::HttpRequest& req, http::ResponseWriter& w) {
-        secure_api.Handle(req, w);
+      http, [&api](const http::HttpRequest& req, http::ResponseWriter& w) {
+        api.Handle(req, w);
       });
   if (!started.ok()) return started.status();
   server = *std::move(started);
@@ -302,6 +367,10 @@ apiserver::ApiServerOptions ServerApiOptions(
   options.authorization_mode =
       apiserver::ApiServerOptions::AuthorizationMode::kNodeAndRbac;
   options.bootstrap_policy_additions = StandalonePolicyObjects();
+  options.audit_policy = setup.audit_policy;
+  options.audit_log_path = flags.audit_log_path;
+  options.audit_log_max_size_mb = flags.audit_log_maxsize_mb;
+  options.audit_log_max_backups = flags.audit_log_maxbackup;
   return options;
 }
 
@@ -560,6 +629,24 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "GPU-sharing policy (random, dotprod, gpu-clustering, "
                   "gpu-packing, bestfit, fgd, draplane; "
                   "docs/scheduling-policies.md)")
+      ->capture_default_str();
+  cmd->add_option("--audit-policy-file", flags->audit_policy_file,
+                  "Audit policy (audit.k8s.io/v1 Policy, YAML or JSON): which "
+                  "requests are recorded at which level (None, Metadata, "
+                  "Request, RequestResponse); nothing is audited without it "
+                  "(docs/security.md)");
+  cmd->add_option("--audit-log-path", flags->audit_log_path,
+                  "Write an audit.k8s.io/v1 Event per JSON line to this file "
+                  "for every request the audit policy selects ('-': "
+                  "standard output)");
+  cmd->add_option("--audit-log-maxsize", flags->audit_log_maxsize_mb,
+                  "Megabytes the audit log may reach before it is renamed "
+                  "with a timestamp (audit-2006-01-02T15-04-05.000.log) and "
+                  "a new one started; 0: never rotated")
+      ->capture_default_str();
+  cmd->add_option("--audit-log-maxbackup", flags->audit_log_maxbackup,
+                  "Rotated audit logs to keep (the oldest are removed); 0: "
+                  "keep all")
       ->capture_default_str();
   AddLoggingFlags(cmd, &flags->logging);
   cmd->callback(

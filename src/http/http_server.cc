@@ -308,6 +308,10 @@ class HttpServerImpl : public HttpServer {
 
   void Connection(tcp::socket socket) {
     const int fd = socket.native_handle();
+    beast::error_code peer_ec;
+    const tcp::endpoint peer = socket.remote_endpoint(peer_ec);
+    const std::string remote_address =
+        peer_ec ? "" : peer.address().to_string();
     // Deregistered while the descriptor is still open, so Stop() never
     // shuts down a reused descriptor.
     auto forget = [&] {
@@ -321,12 +325,12 @@ class HttpServerImpl : public HttpServer {
       if (!ec) {
         const std::optional<ClientCertificate> certificate =
             PeerCertificate(stream.native_handle());
-        Serve(stream, certificate ? &*certificate : nullptr);
+        Serve(stream, certificate ? &*certificate : nullptr, remote_address);
         stream.shutdown(ec);
       }
       forget();
     } else {
-      Serve(socket, nullptr);
+      Serve(socket, nullptr, remote_address);
       beast::error_code ec;
       socket.shutdown(tcp::socket::shutdown_send, ec);
       forget();
@@ -335,9 +339,11 @@ class HttpServerImpl : public HttpServer {
     if (--connections_ == 0) idle_.SignalAll();
   }
 
-  // `certificate`: what the client presented, null when nothing.
+  // `certificate`: what the client presented, null when nothing;
+  // `remote_address`: the peer's IP address.
   template <class Stream>
-  void Serve(Stream& stream, const ClientCertificate* certificate) {
+  void Serve(Stream& stream, const ClientCertificate* certificate,
+             const std::string& remote_address) {
     beast::flat_buffer buffer;
     while (!stopping_) {
       beast_http::request_parser<beast_http::string_body> parser;
@@ -356,8 +362,8 @@ class HttpServerImpl : public HttpServer {
       const auto& msg = parser.get();
       HttpRequest req;
       req.method = std::string(msg.method_string());
-      ParseTarget(std::string_view(msg.target().data(), msg.target().size()),
-                  req);
+      req.target = std::string(msg.target());
+      ParseTarget(req.target, req);
       for (const auto& field : msg) {
         std::string name(field.name_string());
         for (char& c : name) c = static_cast<char>(std::tolower(c));
@@ -367,6 +373,7 @@ class HttpServerImpl : public HttpServer {
       }
       req.body = msg.body();
       if (certificate != nullptr) req.client_certificate = *certificate;
+      req.remote_address = remote_address;
       StreamWriter<Stream> writer(stream, msg.version(), msg.keep_alive(),
                                   stopping_);
       handler_(req, writer);

@@ -32,6 +32,9 @@ struct ClientCertificate {
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...
   std::string path;    // percent-decoded, without the query
+  // The request target as sent (path and query, not decoded); "" for
+  // requests made in process.
+  std::string target;
   // Query parameters, percent-decoded; repeated names keep every value.
   std::multimap<std::string, std::string> query;
   // Header names lower-cased. A header sent more than once holds its
@@ -40,6 +43,8 @@ struct HttpRequest {
   std::string body;
   // Set when the connection's client presented a certificate.
   std::optional<ClientCertificate> client_certificate;
+  // The connection's peer IP address ("" in process), for audit records.
+  std::string remote_address;
 
   // The first value of a query parameter, or "" when absent.
   std::string Query(std::string_view name) const;

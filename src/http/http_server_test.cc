@@ -69,6 +69,19 @@ TEST(HttpServerTest, ServesRequestsWithKeepAliveAndDecodesQueries) {
   EXPECT_EQ(streamed.body(), "one\ntwo\nthree\n");
 }
 
+TEST(HttpServerTest, RequestsCarryTheRawTargetAndThePeerAddress) {
+  auto server =
+      HttpServer::Start({}, [](const HttpRequest& req, ResponseWriter& w) {
+        w.Send(200, {}, req.target + " " + req.remote_address);
+      });
+  ASSERT_TRUE(server.ok()) << server.status();
+  net::io_context io;
+  tcp::socket socket(io);
+  socket.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
+  auto res = Fetch(socket, beast_http::verb::get, "/a%2Fb?x=1%2C2&y");
+  EXPECT_EQ(res.body(), "/a%2Fb?x=1%2C2&y 127.0.0.1");
+}
+
 TEST(HttpServerTest, RepeatedHeadersKeepEveryValueInOrder) {
   auto server = HttpServer::Start({}, Echo);
   ASSERT_TRUE(server.ok()) << server.status();

@@ -69,6 +69,15 @@ Handlers::Handlers(store::Store* store, ApiServerOptions options)
     authorizer_ = auth::NewAlwaysAllowAuthorizer();
   }
   escalation_->Attach(authorizer_.get(), policy_.get());
+  if (options_.audit_policy != nullptr && !options_.audit_log_path.empty()) {
+    audit_log_ = std::make_unique<AuditLog>(
+        options_.audit_policy,
+        RotatingFileOptions{
+            options_.audit_log_path,
+            int64_t{options_.audit_log_max_size_mb} * 1024 * 1024,
+            options_.audit_log_max_backups, &registry_.clock()},
+        &registry_.clock());
+  }
 }
 
 void Handlers::StartRbac() {
@@ -102,9 +111,13 @@ void Handlers::StartRbac() {
   }
 }
 
-void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
+void Handlers::Handle(const http::HttpRequest& req, Responder& answer) {
+  AuditedRequest audit(audit_log_.get(), req, answer);
+  Responder& w = audit.responder();
   absl::StatusOr<auth::UserInfo> user = authenticator_.Authenticate(req);
   if (!user.ok()) {
+    audit.AuthenticationFailed(
+        auth::ResolveRequest(req.method, req.path, req.query));
     // Upstream's record of a failed authentication; the answer says only
     // "Unauthorized".
     logging::Error(
@@ -116,14 +129,17 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& w) {
   auth::RequestAttributes attributes =
       auth::ResolveRequest(req.method, req.path, req.query);
   attributes.user = *std::move(user);
+  audit.Authenticated(attributes);
   absl::StatusOr<auth::UserInfo> acting =
       Impersonate(req, attributes, *authorizer_);
   if (!acting.ok()) {
     w.SendError(acting.status(), {});
     return;
   }
+  if (!req.Header("impersonate-user").empty()) audit.Impersonated(*acting);
   attributes.user = *std::move(acting);
   const auth::Authorization decision = authorizer_->Authorize(attributes);
+  audit.Authorized(decision);
   if (decision.decision != auth::Decision::kAllow) {
     w.SendError(internal::RequestForbidden(attributes, decision.reason), {});
     return;

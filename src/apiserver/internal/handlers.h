@@ -24,6 +24,7 @@
 #include "api/core_types.h"
 #include "api/meta_types.h"
 #include "apiserver/api_server.h"
+#include "apiserver/internal/audit_log.h"
 #include "apiserver/internal/authenticator.h"
 #include "apiserver/internal/negotiation.h"
 #include "apiserver/internal/node_restriction.h"
@@ -46,7 +47,7 @@ class Handlers {
   Handlers(store::Store* store, ApiServerOptions options);
 
   // Answers one request; blocks for watches (see ApiServer::Handle).
-  void Handle(const http::HttpRequest& req, Responder& w);
+  void Handle(const http::HttpRequest& req, Responder& answer);
 
   // See ApiServer::RunControllersOnce.
   void RunControllersOnce();
@@ -156,6 +157,8 @@ class Handlers {
   std::atomic<int64_t> aggregated_at_{-1};
   std::unique_ptr<auth::Authorizer> authorizer_;
   const ApiServerOptions options_;
+  // Null unless options_ name an audit policy and log.
+  std::unique_ptr<AuditLog> audit_log_;
 };
 
 }  // namespace draplane::apiserver::internal
