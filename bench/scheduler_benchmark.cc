@@ -20,7 +20,12 @@
 //
 // Usage: scheduler_benchmark [--mode decision|api] [--store memory|sqlite]
 //          [--nodes 500] [--devices 10] [--pods 5000] [--policy upstream]
-//          [--phase all|schedule] [--init-claims 0]
+//          [--phase all|schedule] [--init-claims 0] [--authorization off|on]
+//   --authorization on (api mode): the server authenticates and authorizes
+//   every request as `draplane server` does (Node, RBAC with upstream's
+//   bootstrap policy): the scheduler runs as system:kube-scheduler, the
+//   claim controller as its service account, the pod creators as a user
+//   bound to `edit` in the namespace.
 //   --init-claims N (api mode): before anything is timed, N claims from the
 //   template's spec in namespace "init", allocated directly (node after
 //   node, device after device, as scheduler_perf's allocResourceClaims
@@ -48,6 +53,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -61,6 +67,7 @@
 #include "scheduler/scheduling_cycle.h"
 #include "scheduler/testing/cluster_builder.h"
 #ifdef DRAPLANE_SCHEDULER_API_BENCH
+#include "auth/user_info.h"
 #include "controllers/resource_claim_controller.h"
 #include "scheduler/scheduler.h"
 #include "testing/in_process_cluster.h"
@@ -83,6 +90,8 @@ struct Flags {
   // together; "schedule" = pods and their claims exist first, only the
   // scheduler's work (claim writes, bindings, events) is timed.
   std::string phase = "all";
+  // api mode: authenticated and authorized requests (Node, RBAC).
+  bool authorization = false;
   // api mode: claims allocated before the timed part (namespace "init").
   int init_claims = 0;
 };
@@ -265,6 +274,47 @@ absl::Status CreateAllocatedClaims(testing::InProcessCluster& c,
   return absl::OkStatus();
 }
 
+constexpr char kSchedulerUser[] = "system:kube-scheduler";
+constexpr char kClaimControllerUser[] =
+    "system:serviceaccount:kube-system:resource-claim-controller";
+constexpr char kCreatorUser[] = "bench-creator";
+
+// With --authorization on: the pod creators may edit namespace default,
+// and the claim controller reads templates (kube-controller-manager's
+// informers read them under its own identity; `draplane server` grants
+// the same in draplane:controller-informers).
+void GrantBenchmarkRoles(testing::InProcessCluster& c) {
+  c.MustCreate(api::Json{
+      {"apiVersion", "rbac.authorization.k8s.io/v1"},
+      {"kind", "RoleBinding"},
+      {"metadata", {{"name", "bench-creator"}, {"namespace", "default"}}},
+      {"roleRef",
+       {{"apiGroup", "rbac.authorization.k8s.io"},
+        {"kind", "ClusterRole"},
+        {"name", "edit"}}},
+      {"subjects", api::Json::array({{{"apiGroup", "rbac.authorization.k8s.io"},
+                                      {"kind", "User"},
+                                      {"name", kCreatorUser}}})}});
+  c.MustCreate(api::Json{
+      {"apiVersion", "rbac.authorization.k8s.io/v1"},
+      {"kind", "ClusterRole"},
+      {"metadata", {{"name", "bench:claim-templates"}}},
+      {"rules", api::Json::array({{{"apiGroups", {"resource.k8s.io"}},
+                                   {"resources", {"resourceclaimtemplates"}},
+                                   {"verbs", {"get", "list", "watch"}}}})}});
+  c.MustCreate(api::Json{
+      {"apiVersion", "rbac.authorization.k8s.io/v1"},
+      {"kind", "ClusterRoleBinding"},
+      {"metadata", {{"name", "bench:claim-templates"}}},
+      {"roleRef",
+       {{"apiGroup", "rbac.authorization.k8s.io"},
+        {"kind", "ClusterRole"},
+        {"name", "bench:claim-templates"}}},
+      {"subjects", api::Json::array({{{"kind", "ServiceAccount"},
+                                      {"name", "resource-claim-controller"},
+                                      {"namespace", "kube-system"}}})}});
+}
+
 // Concurrent pod creators (upstream's test/utils CreatePod uses 30).
 constexpr int kPodCreators = 30;
 
@@ -273,6 +323,14 @@ int RunApi(const Flags& f) {
   // The built-in controllers (garbage collector, namespace finalizer) run
   // every second, as in `draplane server` (tests run them more often).
   options.controller_period = absl::Seconds(1);
+  options.authorization = f.authorization;
+  options.users = {auth::UserInfo{kSchedulerUser, "", {}, {}},
+                   auth::UserInfo{kClaimControllerUser,
+                                  "",
+                                  {"system:serviceaccounts",
+                                   "system:serviceaccounts:kube-system"},
+                                  {}},
+                   auth::UserInfo{kCreatorUser, "", {}, {}}};
   std::filesystem::path dir;
   if (f.store == "sqlite") {
     dir = std::filesystem::temp_directory_path() /
@@ -298,9 +356,12 @@ int RunApi(const Flags& f) {
     std::cerr << s << "\n";
     return 2;
   }
-  auto controller_client = c.NewClient();
-  auto scheduler_client = c.NewClient();
-  auto creator = c.NewClient();
+  if (f.authorization) GrantBenchmarkRoles(c);
+  auto controller_client =
+      f.authorization ? c.NewClientAs(kClaimControllerUser) : c.NewClient();
+  auto scheduler_client =
+      f.authorization ? c.NewClientAs(kSchedulerUser) : c.NewClient();
+  auto creator = f.authorization ? c.NewClientAs(kCreatorUser) : c.NewClient();
   controllers::ResourceClaimController controller(controller_client.get());
   if (absl::Status s = controller.Start(); !s.ok()) {
     std::cerr << s << "\n";
@@ -312,6 +373,7 @@ int RunApi(const Flags& f) {
   auto create_pods = [&] {
     std::atomic<int> next{0};
     std::vector<std::thread> creators;
+    creators.reserve(std::min(kPodCreators, f.pods));
     for (int t = 0; t < std::min(kPodCreators, f.pods); ++t) {
       creators.emplace_back([&] {
         for (int i = next++; i < f.pods; i = next++) {
@@ -380,6 +442,7 @@ int RunApi(const Flags& f) {
   const int64_t journal_commits = journal_end.commits - journal_start.commits;
   std::printf(
       "{\"mode\":\"api\",\"phase\":\"%s\",\"store\":\"%s\","
+      "\"authorization\":%s,"
       "\"policy\":\"%s\",\"nodes\":%d,"
       "\"devices_per_node\":%d,\"pods\":%d,\"scheduled\":%lld,"
       "\"seconds\":%.3f,\"pods_per_second\":%.0f,\"create_seconds\":%.3f,"
@@ -388,8 +451,9 @@ int RunApi(const Flags& f) {
       "\"errors\":%lld,"
       "\"init_claims\":%d,\"journal_commits\":%lld,"
       "\"journal_writes_per_commit\":%.2f,\"journal_commit_seconds\":%.3f}\n",
-      f.phase.c_str(), f.store.c_str(), f.policy.c_str(), f.nodes, f.devices,
-      f.pods, static_cast<long long>(stats.scheduled), seconds, timed / seconds,
+      f.phase.c_str(), f.store.c_str(), f.authorization ? "true" : "false",
+      f.policy.c_str(), f.nodes, f.devices, f.pods,
+      static_cast<long long>(stats.scheduled), seconds, timed / seconds,
       absl::ToDoubleSeconds(created_at - start), 1000 * cpu_seconds / timed,
       sync_seconds, sync_cpu_seconds, static_cast<long long>(stats.attempts),
       static_cast<long long>(stats.gated), static_cast<long long>(stats.errors),
@@ -409,7 +473,7 @@ int RunApi(const Flags& f) {
 }  // namespace
 }  // namespace draplane
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   draplane::Flags f;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
@@ -429,6 +493,8 @@ int main(int argc, char** argv) {
       f.phase = v;
     else if (k == "--init-claims")
       f.init_claims = std::atoi(v.c_str());
+    else if (k == "--authorization")
+      f.authorization = v == "on";
     else {
       std::cerr << "unknown flag " << k << "\n";
       return 2;
@@ -439,5 +505,8 @@ int main(int argc, char** argv) {
   if (f.mode == "api") return draplane::RunApi(f);
 #endif
   std::cerr << "--mode must be decision or api\n";
+  return 2;
+} catch (const std::exception& e) {
+  std::cerr << "scheduler_benchmark: " << e.what() << "\n";
   return 2;
 }

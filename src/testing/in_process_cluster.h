@@ -8,14 +8,18 @@
 #define DRAPLANE_TESTING_IN_PROCESS_CLUSTER_H_
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "api/meta_types.h"
 #include "apiserver/api_server.h"
+#include "auth/user_info.h"
 #include "client/client.h"
 #include "store/store.h"
 
@@ -27,6 +31,12 @@ struct InProcessClusterOptions {
   // absl::InfiniteDuration(): they never run (e.g. a namespace stays
   // Terminating with its content).
   absl::Duration controller_period = absl::Milliseconds(200);
+  // Set: the server authenticates every request and authorizes it as
+  // `draplane server` does (Node, RBAC, upstream's bootstrap policy);
+  // NewClient() is then a system:masters user, NewClientAs() one of
+  // `users`. Unset: AlwaysAllow, no credentials needed.
+  bool authorization = false;
+  std::vector<auth::UserInfo> users;
 };
 
 class InProcessCluster {
@@ -37,6 +47,9 @@ class InProcessCluster {
 
   // A new client of the server (unlimited QPS).
   std::unique_ptr<client::Client> NewClient() const;
+  // A new client that authenticates as options.users' user `name`; dies
+  // when there is none.
+  std::unique_ptr<client::Client> NewClientAs(std::string_view name) const;
   // The cluster's shared client.
   client::Client& client() { return *client_; }
   apiserver::ApiServer& server() { return *server_; }
@@ -51,6 +64,10 @@ class InProcessCluster {
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> server_;
   std::unique_ptr<client::Client> client_;
+  // Bearer tokens by user name ("" = the system:masters user).
+  std::map<std::string, std::string, std::less<>> tokens_;
+  std::unique_ptr<client::Client> NewClientWithToken(
+      const std::string& token) const;
   std::atomic<bool> stop_{false};
   std::thread controllers_;
 };
