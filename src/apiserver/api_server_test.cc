@@ -63,6 +63,41 @@ TEST_F(ApiServerTest, AggregatedAndLegacyDiscovery) {
   EXPECT_EQ(Do("GET", "/apis/nope.example.com/v1").code, 404);
 }
 
+// The review kinds are listed as kube-apiserver lists them (create only),
+// so that clients map their kinds.
+TEST_F(ApiServerTest, ReviewGroupsAreDiscovered) {
+  Json authz = Do("GET", "/apis/authorization.k8s.io/v1").JsonBody();
+  EXPECT_EQ(authz["groupVersion"], "authorization.k8s.io/v1");
+  std::map<std::string, Json> by_name;
+  for (const Json& r : authz["resources"]) by_name[r["name"]] = r;
+  ASSERT_EQ(by_name.size(), 4u);
+  EXPECT_EQ(by_name["subjectaccessreviews"]["kind"], "SubjectAccessReview");
+  EXPECT_EQ(by_name["subjectaccessreviews"]["verbs"], Json::array({"create"}));
+  EXPECT_EQ(by_name["localsubjectaccessreviews"]["namespaced"], true);
+  EXPECT_EQ(by_name["selfsubjectrulesreviews"]["namespaced"], false);
+  Json authn = Do("GET", "/apis/authentication.k8s.io/v1").JsonBody();
+  ASSERT_EQ(authn["resources"].size(), 1u);
+  EXPECT_EQ(authn["resources"][0]["kind"], "SelfSubjectReview");
+  EXPECT_EQ(Do("GET", "/apis/authorization.k8s.io").JsonBody()["name"],
+            "authorization.k8s.io");
+  bool listed = false;
+  const Json groups = Do("GET", "/apis").JsonBody();
+  for (const Json& g : groups["groups"]) {
+    if (g["name"] == "authentication.k8s.io") listed = true;
+  }
+  EXPECT_TRUE(listed);
+  http::HttpRequest req = Request("GET", "/apis");
+  req.headers["accept"] =
+      "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+  bool aggregated = false;
+  const Json discovery = Do(req).JsonBody();
+  for (const Json& item : discovery["items"]) {
+    if (item["metadata"]["name"] != "authorization.k8s.io") continue;
+    aggregated = item["versions"][0]["resources"].size() == 4;
+  }
+  EXPECT_TRUE(aggregated);
+}
+
 TEST_F(ApiServerTest, OpenApiV3RootAndDocuments) {
   auto root = Do("GET", "/openapi/v3");
   ASSERT_EQ(root.code, 200);

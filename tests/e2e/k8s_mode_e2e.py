@@ -71,8 +71,11 @@ def openssl(*args):
 class RealApiServer:
     """etcd + kube-apiserver on loopback, with a test CA."""
 
-    def __init__(self, bin_dir, work):
+    def __init__(self, bin_dir, work, extra_args=(),
+                 authorization_mode="RBAC"):
         self.bin_dir, self.dir = bin_dir, work
+        self.extra_args = list(extra_args)
+        self.authorization_mode = authorization_mode
         self.procs = []
 
     def pki(self):
@@ -126,7 +129,7 @@ class RealApiServer:
              "--tls-cert-file", p("serving.crt"),
              "--tls-private-key-file", p("serving.key"),
              "--client-ca-file", p("ca.crt"),
-             "--authorization-mode", "RBAC",
+             "--authorization-mode", self.authorization_mode,
              "--service-account-issuer", "https://kubernetes.default.svc",
              "--service-account-key-file", p("sa.key"),
              "--service-account-signing-key-file", p("sa.key"),
@@ -136,8 +139,10 @@ class RealApiServer:
              "--disable-admission-plugins", "ServiceAccount",
              # The guide's manifests are resource.k8s.io/v1beta1.
              "--runtime-config",
-             "resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true"],
+             "resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true"]
+            + self.extra_args,
             stdout=log, stderr=log))
+        self.pki_path = p
         self.url = "https://127.0.0.1:%d" % api_port
         self.kubeconfig = os.path.join(self.dir, "kubeconfig")
         with open(self.kubeconfig, "w") as f:
@@ -182,8 +187,9 @@ class RealApiServer:
 class DraplaneApiServer:
     """`draplane server` without its own scheduler and controllers."""
 
-    def __init__(self, draplane, work):
+    def __init__(self, draplane, work, extra_args=()):
         self.draplane, self.dir = draplane, work
+        self.extra_args = list(extra_args)
         self.proc = None
 
     def start(self):
@@ -192,13 +198,14 @@ class DraplaneApiServer:
         self.proc = subprocess.Popen(
             [self.draplane, "server", "--data-dir", data,
              "--listen", "127.0.0.1:0", "--scheduler=false",
-             "--controllers=false"],
+             "--controllers=false"] + self.extra_args,
             stdout=subprocess.PIPE, stderr=log, text=True)
         deadline = time.time() + 30
         while time.time() < deadline:
             line = self.proc.stdout.readline()
             if not line or "export KUBECONFIG=" in line:
                 break
+        self.data_dir = data
         self.kubeconfig = os.path.join(data, "kubeconfig")
         if not os.path.exists(self.kubeconfig):
             raise Failure("draplane server did not start")

@@ -67,6 +67,50 @@ Json ResourceDiscovery(const ResourceInfo& r, std::string_view version) {
   return d;
 }
 
+// The review kinds: served by create only, never stored
+// (review_handlers.cc), listed in discovery as kube-apiserver lists them so
+// that clients map their kinds (`kubectl create -f review.yaml`).
+struct ReviewResource {
+  const char* group;
+  const char* resource;
+  const char* singular;
+  const char* kind;
+  bool namespaced;
+};
+
+constexpr ReviewResource kReviewResources[] = {
+    {"authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview",
+     "SelfSubjectReview", false},
+    {"authorization.k8s.io", "localsubjectaccessreviews",
+     "localsubjectaccessreview", "LocalSubjectAccessReview", true},
+    {"authorization.k8s.io", "selfsubjectaccessreviews",
+     "selfsubjectaccessreview", "SelfSubjectAccessReview", false},
+    {"authorization.k8s.io", "selfsubjectrulesreviews",
+     "selfsubjectrulesreview", "SelfSubjectRulesReview", false},
+    {"authorization.k8s.io", "subjectaccessreviews", "subjectaccessreview",
+     "SubjectAccessReview", false},
+};
+constexpr const char* kReviewGroups[] = {"authentication.k8s.io",
+                                         "authorization.k8s.io"};
+constexpr char kReviewVersion[] = "v1";
+
+Json ReviewDiscovery(const ReviewResource& r) {
+  return Json{
+      {"resource", r.resource},
+      {"responseKind",
+       Json{{"group", r.group}, {"version", kReviewVersion}, {"kind", r.kind}}},
+      {"scope", r.namespaced ? "Namespaced" : "Cluster"},
+      {"singularResource", r.singular},
+      {"verbs", Json::array({"create"})}};
+}
+
+bool IsReviewGroup(std::string_view group) {
+  for (const char* g : kReviewGroups) {
+    if (group == g) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool AcceptsAggregatedDiscovery(std::string_view accept) {
@@ -108,6 +152,20 @@ Json AggregatedDiscovery(bool core) {
     item["versions"] = std::move(versions);
     items.push_back(std::move(item));
   }
+  for (const char* group : kReviewGroups) {
+    if (core) break;
+    Json resources = Json::array();
+    for (const ReviewResource& r : kReviewResources) {
+      if (std::string_view(r.group) == group) {
+        resources.push_back(ReviewDiscovery(r));
+      }
+    }
+    items.push_back(Json{
+        {"metadata", Json{{"name", group}, {"creationTimestamp", nullptr}}},
+        {"versions", Json::array({Json{{"version", kReviewVersion},
+                                       {"resources", std::move(resources)},
+                                       {"freshness", "Current"}}})}});
+  }
   return Json{{"kind", "APIGroupDiscoveryList"},
               {"apiVersion", "apidiscovery.k8s.io/v2"},
               {"metadata", Json::object()},
@@ -123,6 +181,15 @@ Json LegacyApiVersions() {
 }
 
 std::optional<Json> LegacyApiGroup(std::string_view group) {
+  if (IsReviewGroup(group)) {
+    Json version{{"groupVersion", GroupVersion(group, kReviewVersion)},
+                 {"version", kReviewVersion}};
+    return Json{{"kind", "APIGroup"},
+                {"apiVersion", "v1"},
+                {"name", std::string(group)},
+                {"versions", Json::array({version})},
+                {"preferredVersion", version}};
+  }
   for (const GroupVersions& g : Groups()) {
     if (g.group.empty() || g.group != group) continue;
     Json versions = Json::array();
@@ -148,6 +215,12 @@ Json LegacyApiGroupList() {
     group.erase("apiVersion");
     groups.push_back(std::move(group));
   }
+  for (const char* name : kReviewGroups) {
+    Json group = *LegacyApiGroup(name);
+    group.erase("kind");
+    group.erase("apiVersion");
+    groups.push_back(std::move(group));
+  }
   return Json{{"kind", "APIGroupList"},
               {"apiVersion", "v1"},
               {"groups", std::move(groups)}};
@@ -157,6 +230,17 @@ std::optional<Json> LegacyResourceList(std::string_view group,
                                        std::string_view version) {
   Json resources = Json::array();
   bool served = false;
+  if (IsReviewGroup(group) && version == kReviewVersion) {
+    served = true;
+    for (const ReviewResource& r : kReviewResources) {
+      if (std::string_view(r.group) != group) continue;
+      resources.push_back(Json{{"name", r.resource},
+                               {"singularName", r.singular},
+                               {"namespaced", r.namespaced},
+                               {"kind", r.kind},
+                               {"verbs", Json::array({"create"})}});
+    }
+  }
   for (const ResourceInfo& r : Resources()) {
     if (r.group() != group || !r.ServesVersion(version)) continue;
     served = true;

@@ -323,6 +323,9 @@ class NodeAuthorizer final : public auth::Authorizer {
         return pod.ok() && StringAt(*pod, {"spec", "nodeName"}) == node;
       }
       case Related::kSlice: {
+        // Slices are cluster-scoped: upstream's graph has no vertex for a
+        // slice in a namespace (a review that names one finds none).
+        if (!ns.empty()) return false;
         auto slice = registry_->Get(
             *FindResource("resource.k8s.io", "resourceslices"), "", name);
         return slice.ok() && StringAt(*slice, {"spec", "nodeName"}) == node;
