@@ -2,6 +2,9 @@
 // the admin token and client certificates in system:masters, a token
 // file's users, anonymous requests, RBAC with upstream's bootstrap policy,
 // and upstream's 401 and 403 answers.
+#include <unistd.h>
+
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -219,6 +222,45 @@ TEST_F(AuthenticationTest, SelfSubjectReviewSaysWhoTheCallerIs) {
   RecordingWriter text;
   server_->Handle(req, text);
   EXPECT_EQ(text.code, 415) << text.body;
+}
+
+// `draplane certs rotate`: the data directory's admin token is replaced;
+// a server started afterwards answers the retired one with 401.
+TEST(AdminTokenRotationTest, TheRetiredTokenGets401) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() /
+       StrCat("draplane-rotate-",
+              ::testing::UnitTest::GetInstance()->random_seed(), "-", getpid()))
+          .string();
+  std::filesystem::remove_all(dir);
+  EXPECT_FALSE(RotateAdminToken(dir).ok());  // no CA yet
+  auto before = LoadOrCreateCredentials(dir, {"127.0.0.1"});
+  ASSERT_TRUE(before.ok()) << before.status();
+  auto rotated = RotateAdminToken(dir);
+  ASSERT_TRUE(rotated.ok()) << rotated.status();
+  EXPECT_NE(*rotated, before->admin_token);
+  auto after = LoadOrCreateCredentials(dir, {"127.0.0.1"});
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(after->admin_token, *rotated);
+  EXPECT_EQ(after->ca_cert_pem, before->ca_cert_pem);  // the CA stays
+
+  auto store = store::NewMemoryStore();
+  ApiServerOptions options;
+  options.tokens.push_back(AdminToken(after->admin_token));
+  options.authorization_mode = ApiServerOptions::AuthorizationMode::kRbac;
+  ApiServer server(store.get(), options);
+  auto get = [&server](const std::string& token) {
+    http::HttpRequest req;
+    req.method = "GET";
+    req.path = "/api/v1/namespaces";
+    req.headers["authorization"] = "Bearer " + token;
+    RecordingWriter w;
+    server.Handle(req, w);
+    return w.code;
+  };
+  EXPECT_EQ(get(before->admin_token), 401);
+  EXPECT_EQ(get(*rotated), 200);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

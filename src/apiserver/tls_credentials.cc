@@ -257,6 +257,21 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
   return out;
 }
 
+absl::StatusOr<std::string> RotateAdminToken(const std::string& dir) {
+  const fs::path base(dir);
+  std::error_code ec;
+  if (!fs::exists(base / "ca.crt", ec)) {
+    return absl::FailedPreconditionError(
+        StrCat("no cluster CA at ", (base / "ca.crt").string()));
+  }
+  auto token = NewRandomToken();
+  if (!token.ok()) return token.status();
+  if (auto s = WriteFile(base / "admin.token", *token + "\n"); !s.ok()) {
+    return s;
+  }
+  return token;
+}
+
 absl::StatusOr<std::string> NewRandomToken() {
   unsigned char raw[32];
   if (RAND_bytes(raw, sizeof raw) != 1) {

@@ -45,6 +45,11 @@ absl::StatusOr<std::string> NewRandomToken();
 absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
     const std::string& dir, const std::vector<std::string>& hosts);
 
+// Replaces `dir`/admin.token (of an existing CA) with a new random token,
+// atomically, and returns it. The old token is retired: a server started
+// after this no longer accepts it.
+absl::StatusOr<std::string> RotateAdminToken(const std::string& dir);
+
 // A client certificate for `user` in `groups` (CN and O), valid for
 // `validity` from now (less an hour of clock skew allowance before),
 // signed by the CA in `dir` (ca.crt, ca.key). Certificates cannot be

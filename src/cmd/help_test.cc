@@ -126,7 +126,8 @@ TEST(CompletionTest, BashCompletesCommandsSubcommandsAndFlags) {
   testing_util::Result r = RunDraplane({"completion", "bash"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("complete -o default -F _draplane draplane"));
-  EXPECT_EQ(BashComplete(r.out, {"draplane", "ce"}), "cel");
+  EXPECT_EQ(BashComplete(r.out, {"draplane", "ce"}), "cel certs");
+  EXPECT_EQ(BashComplete(r.out, {"draplane", "certs", ""}), "rotate -h --help");
   EXPECT_EQ(BashComplete(r.out, {"draplane", "cel", ""}),
             "eval match -h --help");
   EXPECT_EQ(BashComplete(r.out, {"draplane", "scheduler", "--logging-f"}),

@@ -35,6 +35,7 @@ void RegisterAll(CLI::App& app, Streams streams, int* exit_code) {
   RegisterAllocate(app, streams, exit_code);
   RegisterServer(app, streams, exit_code);
   RegisterKubeconfig(app, streams, exit_code);
+  RegisterCerts(app, streams, exit_code);
   RegisterScheduler(app, streams, exit_code);
   RegisterController(app, streams, exit_code);
   RegisterNode(app, streams, exit_code);
