@@ -5,6 +5,7 @@
 #define DRAPLANE_APISERVER_API_SERVER_TEST_UTIL_H_
 
 #include <atomic>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,6 +78,29 @@ struct Response {
     return "";
   }
 };
+
+// A JSON request to `server` with bearer token `token` (and `headers`,
+// `query`), answered in full.
+inline Response DoWithToken(
+    ApiServer& server, const std::string& token, std::string method,
+    const std::string& path, const std::string& body = "",
+    const std::map<std::string, std::string>& headers = {},
+    const std::multimap<std::string, std::string>& query = {}) {
+  http::HttpRequest req;
+  req.method = std::move(method);
+  req.path = path;
+  req.query = query;
+  for (const auto& [name, value] : headers) req.headers[name] = value;
+  req.headers["authorization"] = "Bearer " + token;
+  req.headers["accept"] = "application/json";
+  if (!body.empty()) {
+    req.headers["content-type"] = "application/json";
+    req.body = body;
+  }
+  RecordingWriter w;
+  server.Handle(req, w);
+  return Response{w.code, w.headers, w.body};
+}
 
 class ApiServerTest : public ::testing::Test {
  protected:

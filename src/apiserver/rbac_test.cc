@@ -39,19 +39,7 @@ class RbacTest : public ::testing::Test {
   Response Do(const std::string& who, std::string method,
               const std::string& path, const std::string& body = "",
               const std::map<std::string, std::string>& headers = {}) {
-    http::HttpRequest req;
-    req.method = std::move(method);
-    req.path = path;
-    req.headers = headers;
-    req.headers["authorization"] = "Bearer " + who;
-    req.headers["accept"] = "application/json";
-    if (!body.empty()) {
-      req.headers["content-type"] = "application/json";
-      req.body = body;
-    }
-    RecordingWriter w;
-    server_->Handle(req, w);
-    return Response{w.code, w.headers, w.body};
+    return DoWithToken(*server_, who, std::move(method), path, body, headers);
   }
 
   // The rules of stored ClusterRole `name`.
