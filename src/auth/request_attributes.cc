@@ -5,6 +5,7 @@
 
 #include "common/str_cat.h"
 #include "common/str_split.h"
+#include "selectors/selectors.h"
 
 namespace draplane::auth {
 namespace {
@@ -52,78 +53,7 @@ bool ValidPathSegmentName(std::string_view name) {
          name.find_first_of("/%") == std::string_view::npos;
 }
 
-// fields.UnescapeValue: `\\`, `\,` and `\=` stand for the character.
-absl::StatusOr<std::string> UnescapeFieldValue(std::string_view v) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i] != '\\') {
-      out += v[i];
-      continue;
-    }
-    if (i + 1 == v.size()) {
-      return absl::InvalidArgumentError(
-          StrCat("unterminated escape sequence at the end of ", v));
-    }
-    const char next = v[++i];
-    if (next != '\\' && next != ',' && next != '=') {
-      return absl::InvalidArgumentError(
-          StrCat("invalid escape sequence in ", v));
-    }
-    out += next;
-  }
-  return out;
-}
-
 }  // namespace
-
-absl::StatusOr<std::vector<FieldRequirement>> ParseFieldSelector(
-    std::string_view selector) {
-  // fields.splitTerms: commas not escaped by a backslash separate terms.
-  std::vector<std::string_view> terms;
-  size_t start = 0;
-  bool escaped = false;
-  for (size_t i = 0; i < selector.size(); ++i) {
-    if (escaped) {
-      escaped = false;
-    } else if (selector[i] == '\\') {
-      escaped = true;
-    } else if (selector[i] == ',') {
-      terms.push_back(selector.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  terms.push_back(selector.substr(start));
-  std::vector<FieldRequirement> out;
-  for (std::string_view term : terms) {
-    if (term.empty()) continue;
-    // fields.splitTerm: the first position where "!=", "==" or "=" starts.
-    size_t at = 0;
-    size_t op_size = 0;
-    for (; at < term.size(); ++at) {
-      if (term.substr(at, 2) == "!=" || term.substr(at, 2) == "==") {
-        op_size = 2;
-        break;
-      }
-      if (term[at] == '=') {
-        op_size = 1;
-        break;
-      }
-    }
-    if (op_size == 0) {
-      return absl::InvalidArgumentError(StrCat(
-          "invalid selector: '", selector, "'; can't understand '", term, "'"));
-    }
-    auto value = UnescapeFieldValue(term.substr(at + op_size));
-    if (!value.ok()) return value.status();
-    FieldRequirement r;
-    r.field = std::string(term.substr(0, at));
-    r.op = term[at] == '!' ? FieldRequirement::Operator::kNotEquals
-                           : FieldRequirement::Operator::kEquals;
-    r.value = *std::move(value);
-    out.push_back(std::move(r));
-  }
-  return out;
-}
 
 RequestAttributes ResolveRequest(
     std::string_view method, std::string_view path,
@@ -191,9 +121,9 @@ RequestAttributes ResolveRequest(
   if (a.verb == "list" || a.verb == "watch" || a.verb == "deletecollection") {
     auto fs = query.find("fieldSelector");
     if (fs != query.end()) {
-      auto terms = ParseFieldSelector(fs->second);
-      if (terms.ok()) {
-        a.field_selector = *std::move(terms);
+      auto selector = selectors::ParseFieldSelector(fs->second);
+      if (selector.ok()) {
+        a.field_selector = selector->Requirements();
       } else {
         a.field_selector_error = true;
       }

@@ -9,19 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/status/statusor.h"
 #include "auth/user_info.h"
+#include "selectors/selectors.h"
 
 namespace draplane::auth {
-
-// One term of a field selector (fields.Requirement): `field=value` and
-// `field==value` are kEquals, `field!=value` kNotEquals.
-struct FieldRequirement {
-  enum class Operator { kEquals, kNotEquals };
-  std::string field;
-  Operator op = Operator::kEquals;
-  std::string value;  // unescaped
-};
 
 struct RequestAttributes {
   UserInfo user;
@@ -44,16 +35,9 @@ struct RequestAttributes {
   // authorizer reads them). Empty without a selector, or when it does not
   // parse (`field_selector_error` set): a rule that needs a term then
   // finds none.
-  std::vector<FieldRequirement> field_selector;
+  std::vector<selectors::FieldRequirement> field_selector;
   bool field_selector_error = false;
 };
-
-// The terms of a field selector (fields.ParseSelector): comma-separated
-// `key=value`, `key==value` or `key!=value`, where `\`, `\,` and `\=`
-// escape in values; an error for a term without an operator or a bad
-// escape.
-absl::StatusOr<std::vector<FieldRequirement>> ParseFieldSelector(
-    std::string_view selector);
 
 // Resolves verb, group, version, resource, subresource, namespace and name
 // of a request (`user` left empty) exactly as upstream's

@@ -99,25 +99,28 @@ TEST(RequestAttributesTest, ForbiddenMessagesAreUpstreams) {
             "RBAC: clusterrole.rbac.authorization.k8s.io \"x\" not found");
 }
 
-// fields.ParseSelector: "=", "==" and "!=", backslash escapes in values,
-// empty terms skipped; the attributes of a list carry the terms.
+// fields.ParseSelector (selectors::ParseFieldSelector): "=", "==" and
+// "!=", backslash escapes in values, empty terms skipped, terms in
+// upstream's order; the attributes of a list carry the terms.
 TEST(RequestAttributesTest, FieldSelectorsParseAsUpstreams) {
-  using Op = FieldRequirement::Operator;
-  auto terms = ParseFieldSelector(
+  using Op = selectors::FieldOperator;
+  auto parsed = selectors::ParseFieldSelector(
       "spec.nodeName=node1,metadata.name==a\\,b,,status.phase!=Running");
-  ASSERT_TRUE(terms.ok()) << terms.status();
-  ASSERT_EQ(terms->size(), 3u);
-  EXPECT_EQ((*terms)[0].field, "spec.nodeName");
-  EXPECT_EQ((*terms)[0].op, Op::kEquals);
-  EXPECT_EQ((*terms)[0].value, "node1");
-  EXPECT_EQ((*terms)[1].field, "metadata.name");
-  EXPECT_EQ((*terms)[1].op, Op::kEquals);
-  EXPECT_EQ((*terms)[1].value, "a,b");
-  EXPECT_EQ((*terms)[2].op, Op::kNotEquals);
-  EXPECT_EQ((*terms)[2].value, "Running");
-  EXPECT_FALSE(ParseFieldSelector("spec.nodeName").ok());
-  EXPECT_FALSE(ParseFieldSelector("a=b\\x").ok());
-  EXPECT_FALSE(ParseFieldSelector("a=b\\").ok());
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const std::vector<selectors::FieldRequirement>& terms =
+      parsed->Requirements();
+  ASSERT_EQ(terms.size(), 3u);
+  EXPECT_EQ(terms[1].field, "spec.nodeName");
+  EXPECT_EQ(terms[1].op, Op::kEquals);
+  EXPECT_EQ(terms[1].value, "node1");
+  EXPECT_EQ(terms[0].field, "metadata.name");
+  EXPECT_EQ(terms[0].op, Op::kEquals);
+  EXPECT_EQ(terms[0].value, "a,b");
+  EXPECT_EQ(terms[2].op, Op::kNotEquals);
+  EXPECT_EQ(terms[2].value, "Running");
+  EXPECT_FALSE(selectors::ParseFieldSelector("spec.nodeName").ok());
+  EXPECT_FALSE(selectors::ParseFieldSelector("a=b\\x").ok());
+  EXPECT_FALSE(selectors::ParseFieldSelector("a=b\\").ok());
 
   RequestAttributes list = ResolveRequest(
       "GET", "/api/v1/pods", {{"fieldSelector", "spec.nodeName=n1"}});

@@ -65,9 +65,9 @@ Authorization NoOpinion(std::string reason) {
 Authorization Allow() { return {Decision::kAllow, ""}; }
 
 bool SelectsNode(const RequestAttributes& a, std::string_view node) {
-  for (const auth::FieldRequirement& r : a.field_selector) {
+  for (const selectors::FieldRequirement& r : a.field_selector) {
     if (r.field == "spec.nodeName" &&
-        r.op == auth::FieldRequirement::Operator::kEquals && r.value == node) {
+        r.op == selectors::FieldOperator::kEquals && r.value == node) {
       return true;
     }
   }
