@@ -30,6 +30,15 @@ std::string StringAt(const api::Json& json,
   return at->is_string() ? at->get<std::string>() : "";
 }
 
+// The member `key` of `json`, or null; never a temporary (callers loop
+// over what it returns).
+const api::Json& MemberAt(const api::Json& json, const char* key) {
+  static const api::Json* const kNull = new api::Json();
+  if (!json.is_object()) return *kNull;
+  auto it = json.find(key);
+  return it == json.end() ? *kNull : *it;
+}
+
 // The array at `key` of `json`, or an empty one.
 const api::Json& ArrayAt(const api::Json& json, const char* key) {
   static const api::Json* const kEmpty = new api::Json(api::Json::array());
@@ -353,19 +362,13 @@ class NodeAuthorizer final : public auth::Authorizer {
     if (stored.ok()) {
       std::vector<std::string> candidates;
       for (const api::Json& ref :
-           ArrayAt(stored->is_object() && stored->contains("status")
-                       ? (*stored)["status"]
-                       : api::Json(),
-                   "reservedFor")) {
+           ArrayAt(MemberAt(*stored, "status"), "reservedFor")) {
         if (StringAt(ref, {"resource"}) == "pods") {
           candidates.push_back(StringAt(ref, {"name"}));
         }
       }
       for (const api::Json& ref :
-           ArrayAt(stored->is_object() && stored->contains("metadata")
-                       ? (*stored)["metadata"]
-                       : api::Json(),
-                   "ownerReferences")) {
+           ArrayAt(MemberAt(*stored, "metadata"), "ownerReferences")) {
         if (StringAt(ref, {"kind"}) == "Pod") {
           candidates.push_back(StringAt(ref, {"name"}));
         }
@@ -391,9 +394,8 @@ class NodeAuthorizer final : public auth::Authorizer {
 
 bool PodUsesClaim(const api::Json& pod, std::string_view claim) {
   if (!pod.is_object()) return false;
-  const api::Json empty = api::Json::object();
-  const api::Json& spec = pod.contains("spec") ? pod["spec"] : empty;
-  const api::Json& status = pod.contains("status") ? pod["status"] : empty;
+  const api::Json& spec = MemberAt(pod, "spec");
+  const api::Json& status = MemberAt(pod, "status");
   for (const api::Json& pc : ArrayAt(spec, "resourceClaims")) {
     const std::string direct = StringAt(pc, {"resourceClaimName"});
     if (!direct.empty()) {
