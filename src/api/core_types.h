@@ -192,6 +192,18 @@ struct Event {
   Json unknown_fields = Json::object();  // eventTime, series, related, ...
 };
 
+// -------------------------------------------------------- ServiceAccount
+struct LocalObjectReference {
+  std::string name;
+};
+
+struct ServiceAccount {
+  ObjectMeta metadata;
+  std::vector<ObjectReference> secrets;
+  std::vector<LocalObjectReference> image_pull_secrets;
+  std::optional<bool> automount_service_account_token;
+};
+
 // -------------------------------------------------------- ResourceQuota
 struct ResourceQuotaSpec {
   ResourceList hard;

@@ -72,6 +72,7 @@ const std::vector<KindInfo>& ServedKinds() {
       {"", "Pod", "pods", true, {"v1"}},
       {"", "Event", "events", true, {"v1"}},
       {"", "ResourceQuota", "resourcequotas", true, {"v1"}},
+      {"", "ServiceAccount", "serviceaccounts", true, {"v1"}},
       {"coordination.k8s.io", "Lease", "leases", true, {"v1"}},
       {"apps", "Deployment", "deployments", true, {"v1"}},
       {"batch", "Job", "jobs", true, {"v1"}},

@@ -27,8 +27,9 @@ struct UnstructuredObject {
 using TypedObject =
     std::variant<DeviceClass, ResourceClaim, ResourceClaimTemplate,
                  ResourceSlice, DeviceTaintRule, Namespace, Node, Pod, Event,
-                 ResourceQuota, Lease, Deployment, Job, Role, ClusterRole,
-                 RoleBinding, ClusterRoleBinding, UnstructuredObject>;
+                 ResourceQuota, ServiceAccount, Lease, Deployment, Job, Role,
+                 ClusterRole, RoleBinding, ClusterRoleBinding,
+                 UnstructuredObject>;
 
 // One object with the apiVersion/kind it was read as. `value` is always in
 // the internal (v1) form, whatever version it was read in.

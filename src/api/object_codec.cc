@@ -228,6 +228,7 @@ absl::StatusOr<DecodeResult> DecodeObject(const Json& json) {
   if (k == "Pod") return DecodeTyped<Pod>(*body, type);
   if (k == "Event") return DecodeTyped<Event>(*body, type);
   if (k == "ResourceQuota") return DecodeTyped<ResourceQuota>(*body, type);
+  if (k == "ServiceAccount") return DecodeTyped<ServiceAccount>(*body, type);
   if (k == "Lease") return DecodeTyped<Lease>(*body, type);
   if (k == "Deployment") return DecodeTyped<Deployment>(*body, type);
   if (k == "Job") return DecodeTyped<Job>(*body, type);

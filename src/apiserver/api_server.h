@@ -36,6 +36,37 @@ struct ApiServerOptions {
   // --anonymous-auth: a request without credentials acts as
   // system:anonymous in system:unauthenticated (false: 401).
   bool anonymous_auth = true;
+  // ServiceAccount tokens, as kube-apiserver's --service-account-issuer,
+  // --service-account-signing-key-file, --service-account-key-file,
+  // --api-audiences, --service-account-max-token-expiration and
+  // --service-account-jwks-uri (docs/security.md). With a signing key,
+  // TokenRequest (serviceaccounts/token) issues RS256 JWTs, bearer tokens
+  // of the issuer authenticate as their ServiceAccount while it and the
+  // object the token is bound to exist, and the issuer discovery
+  // documents are served. Without one, TokenRequest is refused and no
+  // ServiceAccount token authenticates.
+  struct ServiceAccountTokenOptions {
+    std::string issuer = "https://kubernetes.default.svc.cluster.local";
+    // PKCS#8 or PKCS#1 PEM of an RSA key; empty: no ServiceAccount tokens.
+    std::string signing_key_pem;
+    // Public keys (PEM) that verify tokens besides the signing key's own:
+    // keys retired by a rotation, until their last token expires.
+    std::vector<std::string> extra_verification_key_pems;
+    // The audiences a token must have one of to authenticate a request,
+    // and TokenRequest's default (empty: the issuer alone).
+    std::vector<std::string> api_audiences;
+    // Longer requests are shortened to this, with a warning (zero: no
+    // limit).
+    absl::Duration max_expiration = absl::ZeroDuration();
+    // /.well-known/openid-configuration's jwks_uri (empty: derived from
+    // the request's Host, as upstream derives it from its external
+    // address).
+    std::string jwks_uri;
+    // Told the expiry of every token issued (the data directory keeps the
+    // latest, so that a rotated key verifies until then).
+    std::function<void(absl::Time)> on_issued;
+  };
+  ServiceAccountTokenOptions service_account_tokens;
   // Authorization (--authorization-mode). kAlwaysAllow allows every
   // request: only for servers that tests and tools embed in-process.
   // kRbac is kube-apiserver's RBAC over the stored Roles, ClusterRoles,

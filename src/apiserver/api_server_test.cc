@@ -76,8 +76,9 @@ TEST_F(ApiServerTest, ReviewGroupsAreDiscovered) {
   EXPECT_EQ(by_name["localsubjectaccessreviews"]["namespaced"], true);
   EXPECT_EQ(by_name["selfsubjectrulesreviews"]["namespaced"], false);
   Json authn = Do("GET", "/apis/authentication.k8s.io/v1").JsonBody();
-  ASSERT_EQ(authn["resources"].size(), 1u);
+  ASSERT_EQ(authn["resources"].size(), 2u);
   EXPECT_EQ(authn["resources"][0]["kind"], "SelfSubjectReview");
+  EXPECT_EQ(authn["resources"][1]["kind"], "TokenReview");
   EXPECT_EQ(Do("GET", "/apis/authorization.k8s.io").JsonBody()["name"],
             "authorization.k8s.io");
   bool listed = false;

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "absl/strings/escaping.h"
+#include "apiserver/internal/private_files.h"
 #include "common/str_cat.h"
 
 namespace draplane::apiserver {
@@ -35,31 +36,8 @@ absl::Status OpenSslError(std::string_view what) {
   return absl::InternalError(StrCat("openssl: ", what));
 }
 
-absl::StatusOr<std::string> ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(StrCat("cannot read ", path.string()));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-absl::Status WriteFile(const fs::path& path, const std::string& content) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return absl::PermissionDeniedError(StrCat("cannot write ", tmp.string()));
-    out << content;
-    if (!out.flush()) {
-      return absl::InternalError(StrCat("cannot write ", tmp.string()));
-    }
-  }
-  ::chmod(tmp.c_str(), 0600);
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return absl::InternalError(StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
+using internal::ReadPrivateFile;
+using internal::WritePrivateFile;
 
 std::string ToPem(X509* cert) {
   Bio bio(BIO_new(BIO_s_mem()));
@@ -183,8 +161,8 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
   ServingCredentials out;
   Key ca_key;
   Cert ca_cert;
-  auto ca_pem = ReadFile(base / "ca.crt");
-  auto ca_key_pem = ReadFile(base / "ca.key");
+  auto ca_pem = ReadPrivateFile(base / "ca.crt");
+  auto ca_key_pem = ReadPrivateFile(base / "ca.key");
   if (ca_pem.ok() && ca_key_pem.ok()) {
     auto k = KeyFromPem(*ca_key_pem);
     auto c = CertFromPem(*ca_pem);
@@ -202,10 +180,12 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
                {NID_subject_key_identifier, "hash"}});
     if (!c.ok()) return c.status();
     ca_cert = std::move(*c);
-    if (auto s = WriteFile(base / "ca.key", ToPem(ca_key.get())); !s.ok()) {
+    if (auto s = WritePrivateFile(base / "ca.key", ToPem(ca_key.get()));
+        !s.ok()) {
       return s;
     }
-    if (auto s = WriteFile(base / "ca.crt", ToPem(ca_cert.get())); !s.ok()) {
+    if (auto s = WritePrivateFile(base / "ca.crt", ToPem(ca_cert.get()));
+        !s.ok()) {
       return s;
     }
   }
@@ -228,8 +208,10 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
   if (!cert.ok()) return cert.status();
   out.cert_pem = ToPem(cert->get());
   out.key_pem = ToPem(key.get());
-  if (auto s = WriteFile(base / "server.crt", out.cert_pem); !s.ok()) return s;
-  if (auto s = WriteFile(base / "server.key", out.key_pem); !s.ok()) return s;
+  if (auto s = WritePrivateFile(base / "server.crt", out.cert_pem); !s.ok())
+    return s;
+  if (auto s = WritePrivateFile(base / "server.key", out.key_pem); !s.ok())
+    return s;
 
   auto admin =
       IssueClient(ca_cert.get(), ca_key.get(), "admin",
@@ -238,7 +220,7 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
   out.admin_cert_pem = std::move(admin->cert_pem);
   out.admin_key_pem = std::move(admin->key_pem);
 
-  auto token = ReadFile(base / "admin.token");
+  auto token = ReadPrivateFile(base / "admin.token");
   if (token.ok() && !token->empty()) {
     out.admin_token = *token;
     while (!out.admin_token.empty() &&
@@ -249,7 +231,7 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
     auto token = NewRandomToken();
     if (!token.ok()) return token.status();
     out.admin_token = *std::move(token);
-    if (auto s = WriteFile(base / "admin.token", out.admin_token + "\n");
+    if (auto s = WritePrivateFile(base / "admin.token", out.admin_token + "\n");
         !s.ok()) {
       return s;
     }
@@ -266,7 +248,7 @@ absl::StatusOr<std::string> RotateAdminToken(const std::string& dir) {
   }
   auto token = NewRandomToken();
   if (!token.ok()) return token.status();
-  if (auto s = WriteFile(base / "admin.token", *token + "\n"); !s.ok()) {
+  if (auto s = WritePrivateFile(base / "admin.token", *token + "\n"); !s.ok()) {
     return s;
   }
   return token;
@@ -293,9 +275,9 @@ absl::StatusOr<ClientCredentials> IssueClientCredentials(
     const std::string& dir, const std::string& user,
     const std::vector<std::string>& groups, absl::Duration validity) {
   const fs::path base(dir);
-  auto ca_pem = ReadFile(base / "ca.crt");
+  auto ca_pem = ReadPrivateFile(base / "ca.crt");
   if (!ca_pem.ok()) return ca_pem.status();
-  auto ca_key_pem = ReadFile(base / "ca.key");
+  auto ca_key_pem = ReadPrivateFile(base / "ca.key");
   if (!ca_key_pem.ok()) return ca_key_pem.status();
   auto ca_cert = CertFromPem(*ca_pem);
   if (!ca_cert.ok()) return ca_cert.status();

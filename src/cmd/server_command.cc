@@ -24,6 +24,7 @@
 #include "api/object_codec.h"
 #include "apiserver/api_server.h"
 #include "apiserver/audit_policy.h"
+#include "apiserver/service_account_keys.h"
 #include "apiserver/tls_credentials.h"
 #include "auth/rbac.h"
 #include "auth/token_file.h"
@@ -42,6 +43,7 @@
 #include "controllers/node_lifecycle_controller.h"
 #include "controllers/resource_claim_controller.h"
 #include "controllers/resource_quota_controller.h"
+#include "controllers/service_account_controller.h"
 #include "devices/device_model.h"
 #include "http/http_server.h"
 #include "metrics/metrics.h"
@@ -72,6 +74,11 @@ struct ServerFlags {
   std::string audit_policy_file;
   int audit_log_maxsize_mb = 100;
   int audit_log_maxbackup = 100;
+  // kube-apiserver's --service-account-issuer (kubeadm's value) and
+  // --service-account-max-token-expiration (0: no limit).
+  std::string service_account_issuer =
+      "https://kubernetes.default.svc.cluster.local";
+  int64_t service_account_max_token_expiration_s = 0;
   LoggingFlags logging;
 };
 
@@ -352,8 +359,19 @@ std::vector<std::string> InventoryNodeNames(const ServerSetup& setup) {
 apiserver::ApiServerOptions ServerApiOptions(
     const ServerFlags& flags, const ServerSetup& setup,
     const apiserver::ServingCredentials& creds,
+    const apiserver::ServiceAccountKeys& keys,
+    apiserver::ServiceAccountExpiryLog& expiry_log,
     const StandaloneIdentities& identities, metrics::Registry& registry) {
   apiserver::ApiServerOptions options;
+  auto& tokens = options.service_account_tokens;
+  tokens.issuer = flags.service_account_issuer;
+  tokens.signing_key_pem = keys.signing_key_pem;
+  tokens.extra_verification_key_pems = keys.retired_public_key_pems;
+  tokens.max_expiration =
+      absl::Seconds(flags.service_account_max_token_expiration_s);
+  tokens.on_issued = [&expiry_log](absl::Time expiry) {
+    expiry_log.Record(expiry);
+  };
   options.metrics = [&registry] { return registry.Text(); };
   options.default_not_ready_toleration_seconds = flags.not_ready_toleration_s;
   options.default_unreachable_toleration_seconds =
@@ -389,6 +407,7 @@ class InProcessControllers {
         quota_client_(client_as(ids.quota_controller)),
         deployment_client_(client_as(ids.deployment_controller)),
         job_client_(client_as(ids.job_controller)),
+        service_account_client_(client_as(ids.service_account_controller)),
         claims_(
             claim_client_.get(),
             controllers::ResourceClaimControllerOptions{.metrics = registry}),
@@ -400,7 +419,8 @@ class InProcessControllers {
                            absl::Seconds(flags.node_monitor_grace_period_s)}),
         quota_(quota_client_.get()),
         deployments_(deployment_client_.get()),
-        jobs_(job_client_.get()) {}
+        jobs_(job_client_.get()),
+        service_accounts_(service_account_client_.get()) {}
 
   void AddTo(component_helpers::RunGroup& group) {
     group.Add("resourceclaim controller", &claims_);
@@ -409,6 +429,7 @@ class InProcessControllers {
     group.Add("resourcequota controller", &quota_);
     group.Add("deployment controller", &deployments_);
     group.Add("job controller", &jobs_);
+    group.Add("serviceaccount controller", &service_accounts_);
   }
 
  private:
@@ -418,6 +439,7 @@ class InProcessControllers {
   std::unique_ptr<client::Client> quota_client_;
   std::unique_ptr<client::Client> deployment_client_;
   std::unique_ptr<client::Client> job_client_;
+  std::unique_ptr<client::Client> service_account_client_;
   controllers::ResourceClaimController claims_;
   controllers::DraMonitor monitor_;
   controllers::NodeLifecycleController lifecycle_;
@@ -425,6 +447,7 @@ class InProcessControllers {
   // Standalone only: a real cluster has kube-controller-manager's.
   controllers::DeploymentController deployments_;
   controllers::JobController jobs_;
+  controllers::ServiceAccountController service_accounts_;
 };
 
 int RunServer(const ServerFlags& flags, Streams streams) {
@@ -450,6 +473,14 @@ int RunServer(const ServerFlags& flags, Streams streams) {
     streams.err << "error: " << creds.status().message() << "\n";
     return 1;
   }
+  auto keys =
+      apiserver::LoadOrCreateServiceAccountKeys(data_dir + "/pki", absl::Now());
+  if (!keys.ok()) {
+    streams.err << "error: " << keys.status().message() << "\n";
+    return 1;
+  }
+  apiserver::ServiceAccountExpiryLog expiry_log(data_dir + "/pki",
+                                                keys->key_id);
   auto identities = NewStandaloneIdentities(InventoryNodeNames(setup));
   if (!identities.ok()) {
     streams.err << "error: " << identities.status().message() << "\n";
@@ -457,8 +488,8 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   }
   // Every component's metrics, served on /metrics (authenticated).
   metrics::Registry registry;
-  const apiserver::ApiServerOptions api_options =
-      ServerApiOptions(flags, setup, *creds, *identities, registry);
+  const apiserver::ApiServerOptions api_options = ServerApiOptions(
+      flags, setup, *creds, *keys, expiry_log, *identities, registry);
   apiserver::ApiServer api(store->get(), api_options);
 
   std::unique_ptr<http::HttpServer> server;
@@ -629,6 +660,17 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "GPU-sharing policy (random, dotprod, gpu-clustering, "
                   "gpu-packing, bestfit, fgd, draplane; "
                   "docs/scheduling-policies.md)")
+      ->capture_default_str();
+  cmd->add_option("--service-account-issuer", flags->service_account_issuer,
+                  "The `iss` of the ServiceAccount tokens the server issues "
+                  "(TokenRequest, `kubectl create token`) and the only one "
+                  "it accepts; served at /.well-known/openid-configuration")
+      ->capture_default_str();
+  cmd->add_option("--service-account-max-token-expiration",
+                  flags->service_account_max_token_expiration_s,
+                  "Seconds: longer TokenRequests are shortened to this, with "
+                  "a warning (0: no limit)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--audit-policy-file", flags->audit_policy_file,
                   "Audit policy (audit.k8s.io/v1 Policy, YAML or JSON): which "

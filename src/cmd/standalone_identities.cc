@@ -16,6 +16,7 @@ constexpr char kQuotaController[] = "resourcequota-controller";
 constexpr char kDeploymentController[] = "deployment-controller";
 constexpr char kJobController[] = "job-controller";
 constexpr char kDraMonitor[] = "draplane-dra-monitor";
+constexpr char kServiceAccountController[] = "service-account-controller";
 
 absl::StatusOr<auth::StaticToken> NewToken(auth::UserInfo user) {
   auto token = apiserver::NewRandomToken();
@@ -75,10 +76,10 @@ api::Json ClusterRoleBinding(const std::string& name, const std::string& role,
 }  // namespace
 
 std::vector<auth::StaticToken> StandaloneIdentities::Tokens() const {
-  std::vector<auth::StaticToken> out = {loopback,         scheduler,
-                                        claim_controller, node_lifecycle,
-                                        quota_controller, deployment_controller,
-                                        job_controller,   dra_monitor};
+  std::vector<auth::StaticToken> out = {
+      loopback,       scheduler,        claim_controller,
+      node_lifecycle, quota_controller, deployment_controller,
+      job_controller, dra_monitor,      service_account_controller};
   for (const auto& entry : nodes) out.push_back(entry.second);
   return out;
 }
@@ -99,6 +100,8 @@ absl::StatusOr<StandaloneIdentities> NewStandaloneIdentities(
       {&ids.deployment_controller, ServiceAccountUser(kDeploymentController)},
       {&ids.job_controller, ServiceAccountUser(kJobController)},
       {&ids.dra_monitor, ServiceAccountUser(kDraMonitor)},
+      {&ids.service_account_controller,
+       ServiceAccountUser(kServiceAccountController)},
   };
   for (Slot& slot : slots) {
     auto token = NewToken(std::move(slot.user));
@@ -119,19 +122,22 @@ absl::StatusOr<StandaloneIdentities> NewStandaloneIdentities(
 std::vector<api::Json> StandalonePolicyObjects() {
   const std::vector<std::string> kRead = {"get", "list", "watch"};
   const std::vector<std::string> kEventVerbs = {"create", "patch", "update"};
-  api::Json informer_rules = api::Json::array(
-      {Rule({""}, {"pods", "nodes", "namespaces", "resourcequotas", "events"},
-            kRead),
-       Rule({"resource.k8s.io"},
-            {"deviceclasses", "resourceclaims", "resourceclaimtemplates",
-             "resourceslices"},
-            kRead),
-       Rule({"apps"}, {"deployments", "replicasets"}, kRead),
-       Rule({"batch"}, {"jobs"}, kRead),
-       Rule({"coordination.k8s.io"}, {"leases"}, kRead)});
+  api::Json informer_rules =
+      api::Json::array({Rule({""},
+                             {"pods", "nodes", "namespaces", "resourcequotas",
+                              "events", "serviceaccounts"},
+                             kRead),
+                        Rule({"resource.k8s.io"},
+                             {"deviceclasses", "resourceclaims",
+                              "resourceclaimtemplates", "resourceslices"},
+                             kRead),
+                        Rule({"apps"}, {"deployments", "replicasets"}, kRead),
+                        Rule({"batch"}, {"jobs"}, kRead),
+                        Rule({"coordination.k8s.io"}, {"leases"}, kRead)});
   api::Json controllers = api::Json::array();
   for (const char* sa : {kClaimController, kNodeController, kQuotaController,
-                         kDeploymentController, kJobController, kDraMonitor}) {
+                         kDeploymentController, kJobController, kDraMonitor,
+                         kServiceAccountController}) {
     controllers.push_back(ServiceAccountSubject(sa));
   }
   return {

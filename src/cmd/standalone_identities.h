@@ -8,7 +8,8 @@
 //   controllers use (`system:serviceaccount:kube-system:<name>`, in
 //   system:serviceaccounts and system:serviceaccounts:kube-system):
 //   resource-claim-controller, node-controller, resourcequota-controller,
-//   deployment-controller, job-controller, and draplane-dra-monitor;
+//   deployment-controller, job-controller, service-account-controller,
+//   and draplane-dra-monitor;
 // - simulated nodes: `system:node:<name>` in system:nodes (the Node
 //   authorizer and NodeRestriction apply);
 // - the server's own setup writes (NVIDIA's DeviceClasses):
@@ -36,6 +37,7 @@ struct StandaloneIdentities {
   auth::StaticToken deployment_controller;
   auth::StaticToken job_controller;
   auth::StaticToken dra_monitor;
+  auth::StaticToken service_account_controller;
   std::map<std::string, auth::StaticToken> nodes;  // by node name
 
   // Every token above, for the server's authenticator.

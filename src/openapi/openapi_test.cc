@@ -294,9 +294,9 @@ TEST(OpenApiTest, EveryServedKindHasSchemaAndOperations) {
       ++kinds;
     }
   }
-  // resource.k8s.io: 4 kinds in 3 versions, DeviceTaintRule in 2; 8 kinds
+  // resource.k8s.io: 4 kinds in 3 versions, DeviceTaintRule in 2; 9 kinds
   // of other groups, 4 of rbac.authorization.k8s.io.
-  EXPECT_EQ(kinds, 4 * 3 + 2 + 8 + 4);
+  EXPECT_EQ(kinds, 4 * 3 + 2 + 9 + 4);
 }
 
 TEST(OpenApiTest, EveryPatchOperationLetsKubectlUseServerValidationAndSmp) {
@@ -332,8 +332,8 @@ TEST(OpenApiTest, EveryPatchOperationLetsKubectlUseServerValidationAndSmp) {
       }
     }
   }
-  // 26 kind-versions, 11 status subresources, Deployment's scale.
-  EXPECT_EQ(patches, 26 + 11 + 1);
+  // 27 kind-versions, 11 status subresources, Deployment's scale.
+  EXPECT_EQ(patches, 27 + 11 + 1);
 }
 
 TEST(OpenApiTest, PatchOperationShape) {
@@ -387,6 +387,18 @@ TEST(OpenApiTest, Subresources) {
   EXPECT_EQ(binding["post"]["x-kubernetes-group-version-kind"],
             Json({{"group", ""}, {"kind", "Binding"}, {"version", "v1"}}));
   EXPECT_FALSE(binding.contains("patch"));
+  const Json& token =
+      core["/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token"];
+  EXPECT_EQ(token["post"]["operationId"],
+            "createCoreV1NamespacedServiceAccountToken");
+  EXPECT_EQ(token["post"]["x-kubernetes-group-version-kind"],
+            Json({{"group", "authentication.k8s.io"},
+                  {"kind", "TokenRequest"},
+                  {"version", "v1"}}));
+  const Json& schemas = Document("api/v1")["components"]["schemas"];
+  ASSERT_TRUE(schemas.contains("io.k8s.api.authentication.v1.TokenRequest"));
+  EXPECT_TRUE(schemas["io.k8s.api.authentication.v1.TokenRequest"]["properties"]
+                  .contains("spec"));
   const Json& status = core["/api/v1/nodes/{name}/status"];
   EXPECT_EQ(status["patch"]["operationId"], "patchCoreV1NodeStatus");
   EXPECT_EQ(status["get"]["description"], "read status of the specified Node");

@@ -204,6 +204,11 @@ BuildSchemas() {
     schema.SetField(kRoot, "status.addresses", MergeByKey("type"));
     add("", "Node", std::move(schema));
   }
+  {  // core/v1 ServiceAccount: secrets merge by name.
+    PatchSchema schema = WithObjectMeta(&meta);
+    schema.SetField(kRoot, "secrets", MergeByKey("name"));
+    add("", "ServiceAccount", std::move(schema));
+  }
   {  // core/v1 Namespace. spec.finalizers has no patch strategy.
     PatchSchema schema = WithObjectMeta(&meta);
     schema.SetField(kRoot, "status.conditions", MergeByKey("type"));

@@ -224,6 +224,58 @@ def check_rbac(e):
     expect(p.stdout.strip() == "no", "bob holds nothing: " + p.stdout)
 
 
+def check_service_accounts(e):
+    # The serviceaccount controller gives every namespace `default`.
+    e.k("create", "namespace", "team-sa")
+    deadline = time.time() + 20
+    while e.k("get", "serviceaccount", "default", "-n", "team-sa",
+              check=False).returncode != 0:
+        expect(time.time() < deadline, "default ServiceAccount made")
+        time.sleep(0.2)
+    e.k("create", "serviceaccount", "robot", "-n", "team-sa")
+    out = e.k("get", "sa", "-n", "team-sa").stdout
+    expect(re.search(r"^NAME\s+AGE\n", out) and
+           re.search(r"^robot\s+\S+$", out, re.M), "sa table:\n" + out)
+    token = e.k("create", "token", "robot", "-n", "team-sa",
+                "--duration", "20m").stdout.strip()
+    path = os.path.join(e.dir, "robot.kubeconfig")
+    ca = os.path.join(e.dir, "data", "pki", "ca.crt")
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
+                "  cluster:\n    server: %s\n    certificate-authority: %s\n"
+                "users:\n- name: u\n  user: {token: %s}\ncontexts:\n"
+                "- name: x\n  context:\n    cluster: c\n    user: u\n"
+                "current-context: x\n" % (e.url, ca, token))
+
+    def as_robot(*args):
+        return subprocess.run(
+            [e.kubectl, "--kubeconfig", path,
+             "--cache-dir", os.path.join(e.dir, "cache-robot")] + list(args),
+            capture_output=True, text=True, timeout=60)
+    who = json.loads(as_robot("auth", "whoami", "-o", "json").stdout)
+    info = who["status"]["userInfo"]
+    expect(info["username"] == "system:serviceaccount:team-sa:robot" and
+           "system:serviceaccounts:team-sa" in info["groups"], who)
+    p = as_robot("get", "pods", "-n", "team-sa")
+    expect_in('User "system:serviceaccount:team-sa:robot" cannot list '
+              'resource "pods"', p.stderr, "RBAC decides for the robot")
+    e.k("create", "rolebinding", "robot-view", "--clusterrole=view",
+        "--serviceaccount=team-sa:robot", "-n", "team-sa")
+    p = as_robot("get", "pods", "-n", "team-sa")
+    expect(p.returncode == 0, "the robot may list pods: " + p.stderr)
+    p = e.k("create", "token", "robot", "-n", "team-sa",
+            "--bound-object-kind", "Pod", "--bound-object-name", "nope",
+            check=False)
+    expect_in('pods "nope" not found', p.stderr, "bound to a missing pod")
+    p = e.k("create", "token", "robot", "-n", "team-sa", "--duration", "1m",
+            check=False)
+    expect_in("may not specify a duration less than 10 minutes", p.stderr)
+    e.k("delete", "serviceaccount", "robot", "-n", "team-sa")
+    p = as_robot("auth", "whoami")
+    expect_in("You must be logged in to the server", p.stderr,
+              "the token dies with its ServiceAccount")
+
+
 def check_kubeconfig_command(e):
     # `draplane kubeconfig` hands out a certificate identity; RBAC decides.
     path = os.path.join(e.dir, "carol.kubeconfig")
@@ -719,6 +771,7 @@ CHECKS = [
     check_version,
     check_identities,
     check_rbac,
+    check_service_accounts,
     check_kubeconfig_command,
     check_api_resources,
     check_create_namespace,

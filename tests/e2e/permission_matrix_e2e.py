@@ -5,7 +5,8 @@ Each cell is an identity, a request and the expected answer (allowed or
 refused). The identities: anonymous, a client certificate of the cluster
 CA (`carol` in `team-c`, who edits claims in namespace team-m), a bearer
 token of --token-auth-file (`dave` in `team-d`, who reads claims and pods
-everywhere),
+everywhere), a ServiceAccount token from `kubectl create token` (`robot` in
+team-m, who reads claims and pods there),
 node identities (`system:node:node1` in `system:nodes`, by certificate) and
 impersonation (the admin with --as / --as-group). For every cell the
 request is really made, and `kubectl auth can-i` with the same identity
@@ -122,6 +123,11 @@ def setup_objects():
                 dict(user, name="carol"), NS),
         binding("ClusterRoleBinding", "team-d-view", "matrix-viewer",
                 dict(group, name="team-d")),
+        {"apiVersion": "v1", "kind": "ServiceAccount",
+         "metadata": {"name": "robot", "namespace": NS}},
+        binding("RoleBinding", "robot-view", "matrix-viewer",
+                {"kind": "ServiceAccount", "name": "robot",
+                 "namespace": NS}, NS),
         {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node1"}},
         {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node2"}},
         slice_("slice-node1", "node1"), slice_("slice-node2", "node2"),
@@ -215,6 +221,31 @@ CELLS = [
      ["get", "/metrics"], False, False),
     ("dave", ["get", "rolebindings", "-n", NS], None,
      ["list", "rolebindings.rbac.authorization.k8s.io", "-n", NS],
+     False, False),
+    # robot: a ServiceAccount token (TokenRequest), view in team-m; every
+    # ServiceAccount may read the issuer discovery documents.
+    ("robot", ["get", "resourceclaims", "-n", NS], None,
+     ["list", "resourceclaims.resource.k8s.io", "-n", NS], True, False),
+    ("robot", ["get", "pod", "p1", "-n", NS], None,
+     ["get", "pods/p1", "-n", NS], True, False),
+    ("robot", ["create", "-f", "-"], claim_manifest("robot-1", NS),
+     ["create", "resourceclaims.resource.k8s.io", "-n", NS], False, False),
+    ("robot", ["get", "pods", "-n", "default"], None,
+     ["list", "pods", "-n", "default"], False, False),
+    ("robot", ["get", "serviceaccounts", "-n", NS], None,
+     ["list", "serviceaccounts", "-n", NS], False, False),
+    ("robot", ["create", "token", "robot", "-n", NS], None,
+     ["create", "serviceaccounts", "--subresource=token", "-n", NS],
+     False, False),
+    ("robot", ["get", "--raw", "/.well-known/openid-configuration"], None,
+     ["get", "/.well-known/openid-configuration"], True, False),
+    ("carol", ["get", "--raw", "/openid/v1/jwks"], None,
+     ["get", "/openid/v1/jwks"], False, False),
+    ("admin", ["create", "token", "robot", "-n", NS], None,
+     ["create", "serviceaccounts", "--subresource=token", "-n", NS],
+     True, False),
+    ("dave", ["create", "token", "robot", "-n", NS], None,
+     ["create", "serviceaccounts", "--subresource=token", "-n", NS],
      False, False),
     # node1: its own Node, Lease, slices, pods and their claims. (can-i
     # on a named cluster-scoped object needs -A: without it kubectl asks
@@ -342,6 +373,11 @@ class Matrix:
             self.configs[name] = self.client_cert(name, cn, org, server, ca)
         for obj in setup_objects():
             self.k("admin", "create", "-f", "-", input=json.dumps(obj))
+        token = self.k("admin", "create", "token", "robot", "-n", NS,
+                       "--duration", "1h").stdout.strip()
+        path = os.path.join(self.dir, "robot.kubeconfig")
+        kubeconfig(path, server, ca, {"token": token})
+        self.configs["robot"] = path
 
     def client_cert(self, name, cn, org, server, ca):
         """A kubeconfig with a client certificate of the server's CA."""

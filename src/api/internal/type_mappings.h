@@ -380,6 +380,13 @@ DRAPLANE_FIELDS(ObjectReference, Field("kind", &ObjectReference::kind),
                 Field("apiVersion", &ObjectReference::api_version),
                 Field("resourceVersion", &ObjectReference::resource_version),
                 Field("fieldPath", &ObjectReference::field_path));
+DRAPLANE_FIELDS(LocalObjectReference,
+                Field("name", &LocalObjectReference::name));
+DRAPLANE_FIELDS(ServiceAccount, Field("metadata", &ServiceAccount::metadata),
+                Field("secrets", &ServiceAccount::secrets),
+                Field("imagePullSecrets", &ServiceAccount::image_pull_secrets),
+                Field("automountServiceAccountToken",
+                      &ServiceAccount::automount_service_account_token));
 DRAPLANE_FIELDS(EventSource, Field("component", &EventSource::component),
                 Field("host", &EventSource::host));
 DRAPLANE_FIELDS(Event, Field("metadata", &Event::metadata),

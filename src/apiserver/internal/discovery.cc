@@ -31,6 +31,12 @@ SubresourceShape Shape(const ResourceInfo& r, std::string_view version,
     return {Json{{"group", ""}, {"version", "v1"}, {"kind", "Binding"}},
             Json::array({"create"})};
   }
+  if (sub == "token") {
+    return {Json{{"group", "authentication.k8s.io"},
+                 {"version", "v1"},
+                 {"kind", "TokenRequest"}},
+            Json::array({"create"})};
+  }
   if (sub == "scale") {
     return {
         Json{{"group", "autoscaling"}, {"version", "v1"}, {"kind", "Scale"}},
@@ -81,6 +87,8 @@ struct ReviewResource {
 constexpr ReviewResource kReviewResources[] = {
     {"authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview",
      "SelfSubjectReview", false},
+    {"authentication.k8s.io", "tokenreviews", "tokenreview", "TokenReview",
+     false},
     {"authorization.k8s.io", "localsubjectaccessreviews",
      "localsubjectaccessreview", "LocalSubjectAccessReview", true},
     {"authorization.k8s.io", "selfsubjectaccessreviews",

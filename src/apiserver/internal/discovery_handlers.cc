@@ -36,6 +36,21 @@ bool Handlers::HandleNonResource(const http::HttpRequest& req,
     w.writer().Send(200, {{"Content-Type", "text/plain"}}, "ok");
     return true;
   }
+  // ServiceAccountIssuerDiscovery, as upstream serves it.
+  if (service_account_tokens_ != nullptr &&
+      ((s.size() == 2 && s[0] == ".well-known" &&
+        s[1] == "openid-configuration") ||
+       (s.size() == 3 && s[0] == "openid" && s[1] == "v1" && s[2] == "jwks"))) {
+    const bool jwks = s[0] == "openid";
+    w.writer().Send(200,
+                    {{"Content-Type",
+                      jwks ? "application/jwk-set+json" : "application/json"},
+                     {"Cache-Control", "public, max-age=3600"}},
+                    jwks ? service_account_tokens_->Jwks()
+                         : service_account_tokens_->OpenIdConfiguration(
+                               req.Header("host")));
+    return true;
+  }
   if (s.size() == 1 && s[0] == "metrics" && options_.metrics) {
     w.writer().Send(
         200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}},

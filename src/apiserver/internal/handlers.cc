@@ -25,6 +25,20 @@ namespace draplane::apiserver::internal {
 // gets the ResourceQuota plugin (to attach to the registry).
 namespace {
 
+// The options' ServiceAccount token machinery, or null (the log says why
+// when the options name a key that does not work).
+std::unique_ptr<const ServiceAccountTokens> NewServiceAccountTokens(
+    const ApiServerOptions& options, const Registry* registry) {
+  auto tokens =
+      ServiceAccountTokens::Create(options.service_account_tokens, registry);
+  if (!tokens.ok()) {
+    logging::Error("ServiceAccount tokens are off: the signing key is unusable",
+                   {{"err", tokens.status()}});
+    return nullptr;
+  }
+  return *std::move(tokens);
+}
+
 std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
     const ApiServerOptions& options,
     std::shared_ptr<internal::ResourceQuotaAdmission>* quota,
@@ -57,7 +71,9 @@ Handlers::Handlers(store::Store* store, ApiServerOptions options)
           store,
           AdmissionChain(options, &quota_, &escalation_, &node_restriction_),
           options.clock),
-      authenticator_(options.tokens, options.anonymous_auth),
+      service_account_tokens_(NewServiceAccountTokens(options, &registry_)),
+      authenticator_(options.tokens, options.anonymous_auth,
+                     service_account_tokens_.get()),
       options_(std::move(options)) {
   quota_->Attach(&registry_);
   if (node_restriction_ != nullptr) node_restriction_->Attach(&registry_);
@@ -213,6 +229,8 @@ void Handlers::Dispatch(const http::HttpRequest& req, const Target& t,
     status = Create(req, t, w);
   } else if (m == "POST" && t.subresource == "binding") {
     status = Bind(req, t, w);
+  } else if (m == "POST" && t.subresource == "token") {
+    status = RequestToken(req, t, w);
   } else if (m == "PUT" && !t.name.empty()) {
     status = Update(req, t, w);
   } else if (m == "PATCH" && !t.name.empty()) {

@@ -35,6 +35,7 @@
 #include "apiserver/internal/request_scope.h"
 #include "apiserver/internal/resource_quota_admission.h"
 #include "apiserver/internal/responder.h"
+#include "apiserver/internal/service_account_tokens.h"
 #include "apiserver/internal/watch_cache.h"
 #include "http/http_server.h"
 #include "store/store.h"
@@ -99,6 +100,8 @@ class Handlers {
   // SelfSubjectReview (`kubectl auth whoami`): who the caller is.
   void SelfSubjectReview(const http::HttpRequest& req,
                          const auth::UserInfo& user, Responder& w);
+  // TokenReview: who a bearer token authenticates as.
+  void TokenReview(const http::HttpRequest& req, Responder& w);
   // SelfSubjectAccessReview, SubjectAccessReview and
   // LocalSubjectAccessReview (`url_namespace` set): what the authorizer
   // decides for the attributes in the spec.
@@ -120,6 +123,14 @@ class Handlers {
   absl::Status Bind(const http::HttpRequest& req, const Target& t,
                     Responder& w);
   void SetPodScheduled(api::PodStatus& status) const;
+
+  // token_request_handler.cc: TokenRequest (serviceaccounts/token).
+  absl::Status RequestToken(const http::HttpRequest& req, const Target& t,
+                            Responder& w);
+  // Puts the object `ref` names (a Pod, with its node, or a Node) into
+  // `claims`; upstream's errors for what cannot be bound.
+  absl::Status BindToken(const Target& t, const Json& ref,
+                         auth::ServiceAccountClaims& claims);
 
   // update_handlers.cc
   absl::Status Update(const http::HttpRequest& req, const Target& t,
@@ -149,6 +160,8 @@ class Handlers {
   std::shared_ptr<NodeRestrictionAdmission> node_restriction_;  // or null
   Registry registry_;
   WatchCache watch_cache_;
+  // Null without a ServiceAccount signing key.
+  const std::unique_ptr<const ServiceAccountTokens> service_account_tokens_;
   const Authenticator authenticator_;
   // The stored RBAC policy (kRbac only) and the authorizer (never null).
   std::unique_ptr<StoredPolicy> policy_;

@@ -104,7 +104,7 @@ class NodeAuthorizer final : public auth::Authorizer {
   }
 
  private:
-  enum class Related { kPod, kClaim, kSlice, kNone };
+  enum class Related { kPod, kClaim, kSlice, kServiceAccount, kNone };
 
   // The decision for the resources upstream subdivides; nullopt for the
   // rest (the node rules decide).
@@ -128,7 +128,7 @@ class NodeAuthorizer final : public auth::Authorizer {
     }
     if (g.empty() && r == "serviceaccounts") {
       if (a.verb == "get" && a.subresource.empty()) {
-        return ReadNamespaced(node, a);
+        return ReadNamespaced(node, a, Related::kServiceAccount);
       }
       return CreateToken(node, a);
     }
@@ -166,7 +166,8 @@ class NodeAuthorizer final : public auth::Authorizer {
   }
 
   Authorization ReadNamespaced(const std::string& node,
-                               const RequestAttributes& a) const {
+                               const RequestAttributes& a,
+                               Related type = Related::kNone) const {
     if (a.verb != "get" && a.verb != "list" && a.verb != "watch") {
       return NoOpinion("can only read resources of this type");
     }
@@ -174,7 +175,7 @@ class NodeAuthorizer final : public auth::Authorizer {
     if (a.namespace_.empty()) {
       return NoOpinion("can only read namespaced object of this type");
     }
-    return Relation(node, Related::kNone, a);
+    return Relation(node, type, a);
   }
 
   Authorization CreateToken(const std::string& node,
@@ -186,7 +187,7 @@ class NodeAuthorizer final : public auth::Authorizer {
     if (a.subresource != "token") {
       return NoOpinion("can only create token subresource of serviceaccount");
     }
-    return NoRelation(node);
+    return Relation(node, Related::kServiceAccount, a);
   }
 
   Authorization Lease(const std::string& node,
@@ -341,6 +342,19 @@ class NodeAuthorizer final : public auth::Authorizer {
       }
       case Related::kClaim:
         return ClaimUsedOnNode(node, ns, name);
+      case Related::kServiceAccount: {
+        // Upstream's graph: pod -> serviceaccount for each pod of the
+        // node that names one.
+        ListQuery query;
+        query.namespace_ = ns;
+        query.filter = [&](const api::Json& pod) {
+          return StringAt(pod, {"spec", "nodeName"}) == node &&
+                 StringAt(pod, {"spec", "serviceAccountName"}) == name;
+        };
+        query.limit = 1;
+        auto found = registry_->List(*FindResource("", "pods"), query);
+        return found.ok() && !found->items.empty();
+      }
       case Related::kNone:
         return false;
     }

@@ -29,21 +29,6 @@ std::string RandomString(std::string_view alphabet, int n) {
   return out;
 }
 
-std::string NewUid() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  uint64_t hi = rng(), lo = rng();
-  hi = (hi & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
-  lo = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant
-  char buf[37];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(hi >> 32),
-                static_cast<unsigned>((hi >> 16) & 0xffff),
-                static_cast<unsigned>(hi & 0xffff),
-                static_cast<unsigned>(lo >> 48),
-                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-  return buf;
-}
-
 // Upstream's names.SimpleNameGenerator: the prefix cut to 58 characters
 // and 5 random characters from an alphabet without vowels.
 std::string GenerateName(const std::string& prefix) {
@@ -275,6 +260,21 @@ absl::StatusOr<int64_t> ParseResourceVersion(const std::string& text) {
 }
 
 }  // namespace
+
+std::string NewUid() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  uint64_t hi = rng(), lo = rng();
+  hi = (hi & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
+  lo = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant
+  char buf[37];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xffff),
+                static_cast<unsigned>(hi & 0xffff),
+                static_cast<unsigned>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+  return buf;
+}
 
 std::string NameOf(const Json& object) { return MetaString(object, "name"); }
 

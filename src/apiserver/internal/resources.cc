@@ -46,6 +46,9 @@ ResourceInfo Make(const api::KindInfo& kind) {
     r.short_names = {"quota"};
     r.subresources = {"status"};
     r.status_on_create = StatusOnCreate::kClear;
+  } else if (k == "ServiceAccount") {
+    r.short_names = {"sa"};
+    r.subresources = {"token"};
   } else if (k == "Lease") {
     r.allow_unconditional_update = false;
     r.allow_create_on_update = true;

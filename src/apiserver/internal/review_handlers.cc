@@ -1,5 +1,6 @@
 // The review kinds: created, answered and not stored.
-// authentication.k8s.io/v1 SelfSubjectReview (`kubectl auth whoami`);
+// authentication.k8s.io/v1 SelfSubjectReview (`kubectl auth whoami`) and
+// TokenReview;
 // authorization.k8s.io/v1 SelfSubjectAccessReview (`kubectl auth can-i`),
 // SubjectAccessReview, LocalSubjectAccessReview and SelfSubjectRulesReview
 // (`kubectl auth can-i --list`), as pkg/registry/authorization answers
@@ -150,6 +151,11 @@ bool Handlers::HandleReview(const http::HttpRequest& req,
     SelfSubjectReview(req, user, w);
     return true;
   }
+  if (group == "authentication.k8s.io" && segments.size() == 4 &&
+      segments[3] == "tokenreviews") {
+    TokenReview(req, w);
+    return true;
+  }
   if (group != "authorization.k8s.io") return false;
   if (segments.size() == 4 && (segments[3] == "selfsubjectaccessreviews" ||
                                segments[3] == "subjectaccessreviews")) {
@@ -193,6 +199,53 @@ void Handlers::SelfSubjectReview(const http::HttpRequest& req,
       {"apiVersion", "authentication.k8s.io/v1"},
       {"metadata", {{"creationTimestamp", Rfc3339(registry_.clock().Now())}}},
       {"status", {{"userInfo", info}}}};
+  w.SendJson(201, review, {});
+}
+
+// As pkg/registry/authentication/tokenreview: the token is authenticated
+// as a request bearing it would be, for spec.audiences (default: the API
+// audiences); a token that does not authenticate is an answer, not an
+// error.
+void Handlers::TokenReview(const http::HttpRequest& req, Responder& w) {
+  auto body = ReviewBody(req, w, "TokenReview", "authentication.k8s.io/v1");
+  if (!body.ok()) {
+    w.SendError(body.status(), {});
+    return;
+  }
+  Json spec = Member(*body, "spec") != nullptr && (*body)["spec"].is_object()
+                  ? (*body)["spec"]
+                  : Json::object();
+  const std::string token = Text(&spec, "token");
+  if (token.empty()) {
+    w.SendError(
+        BadRequest("token is required for TokenReview in authentication"), {});
+    return;
+  }
+  std::vector<std::string> audiences;
+  if (const Json* a = Member(spec, "audiences"); a && a->is_array()) {
+    for (const Json& v : *a) {
+      if (v.is_string()) audiences.push_back(v.get<std::string>());
+    }
+  }
+  std::vector<std::string> matched;
+  auto user = authenticator_.AuthenticateToken(token, audiences, &matched);
+  Json status{{"authenticated", user.ok()}, {"user", Json::object()}};
+  if (user.ok()) {
+    Json& info = status["user"];
+    if (!user->name.empty()) info["username"] = user->name;
+    if (!user->uid.empty()) info["uid"] = user->uid;
+    if (!user->groups.empty()) info["groups"] = user->groups;
+    if (!user->extra.empty()) info["extra"] = user->extra;
+    if (!matched.empty()) status["audiences"] = matched;
+  } else if (!absl::IsUnauthenticated(user.status()) ||
+             user.status().message() != "invalid bearer token") {
+    status["error"] = std::string(user.status().message());
+  }
+  Json review{{"kind", "TokenReview"},
+              {"apiVersion", "authentication.k8s.io/v1"},
+              {"metadata", Json::object()},
+              {"spec", spec},
+              {"status", status}};
   w.SendJson(201, review, {});
 }
 

@@ -127,6 +127,8 @@ struct SupportKind {
 constexpr SupportKind kSupportKinds[] = {
     {"io.k8s.api.autoscaling.v1.Scale", "autoscaling", "v1", "Scale"},
     {"io.k8s.api.core.v1.Binding", "", "v1", "Binding"},
+    {"io.k8s.api.authentication.v1.TokenRequest", "authentication.k8s.io", "v1",
+     "TokenRequest"},
 };
 
 Schema GroupVersionKind(std::string_view group, std::string_view version,

@@ -91,6 +91,8 @@ DRAPLANE_MODEL(api::PodResourceClaimStatus, kCoreV1, "PodResourceClaimStatus");
 DRAPLANE_MODEL(api::Toleration, kCoreV1, "Toleration");
 DRAPLANE_MODEL(api::PodTemplateSpec, kCoreV1, "PodTemplateSpec");
 DRAPLANE_MODEL(api::ObjectReference, kCoreV1, "ObjectReference");
+DRAPLANE_MODEL(api::LocalObjectReference, kCoreV1, "LocalObjectReference");
+DRAPLANE_MODEL(api::ServiceAccount, kCoreV1, "ServiceAccount");
 DRAPLANE_MODEL(api::EventSource, kCoreV1, "EventSource");
 DRAPLANE_MODEL(api::Event, kCoreV1, "Event");
 DRAPLANE_MODEL(api::ResourceQuota, kCoreV1, "ResourceQuota");

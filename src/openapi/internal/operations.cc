@@ -181,6 +181,28 @@ Schema Operation(const Resource& r, std::string_view action,
           {"x-kubernetes-group-version-kind", gvk}};
 }
 
+// The group, version and model of what a subresource takes.
+struct SubresourceKind {
+  std::string group, version, model;
+};
+
+// The path item of a subresource that only takes a POST of `kind` (pods'
+// binding, serviceaccounts' token).
+Schema CreateOnly(const Resource& r, Schema params, const std::string& kind,
+                  const std::string& description, std::string operation_id,
+                  const SubresourceKind& what) {
+  Schema item = Schema::object();
+  params[0] = PathParameter("name", "name of the " + kind);
+  item["parameters"] = std::move(params);
+  Schema op = Operation(r, "post", description, std::move(operation_id),
+                        Gvk(what.group, what.version, kind));
+  op["parameters"] = WriteParameters("CreateOptions");
+  op["requestBody"] = RequestBody(what.model);
+  op["responses"] = Responses(what.model, {200, 201, 202});
+  item["post"] = std::move(op);
+  return item;
+}
+
 void AddResource(const Resource& r, Paths& out) {
   const std::string prefix = r.group.empty()
                                  ? "/api/" + r.version
@@ -302,20 +324,17 @@ void AddResource(const Resource& r, Paths& out) {
       item["put"] = std::move(op);
       out.paths[path] = std::move(item);
     } else if (sub == "binding") {
-      const std::string binding = "io.k8s.api.core.v1.Binding";
-      Schema item = Schema::object();
-      Schema params = item_params;
-      params[0] = PathParameter("name", "name of the Binding");
-      item["parameters"] = std::move(params);
-      Schema op =
-          Operation(r, "post", "create binding of " + WithArticle(k),
-                    id("create", "", "Binding"), Gvk("", "v1", "Binding"));
-      op["parameters"] = WriteParameters("CreateOptions");
-      op["requestBody"] = RequestBody(binding);
-      op["responses"] = Responses(binding, {200, 201, 202});
-      item["post"] = std::move(op);
-      out.paths[path] = std::move(item);
-      out.models.insert(binding);
+      out.paths[path] = CreateOnly(r, item_params, "Binding",
+                                   "create binding of " + WithArticle(k),
+                                   id("create", "", "Binding"),
+                                   {"", "v1", "io.k8s.api.core.v1.Binding"});
+      out.models.insert("io.k8s.api.core.v1.Binding");
+    } else if (sub == "token") {
+      const std::string request = "io.k8s.api.authentication.v1.TokenRequest";
+      out.paths[path] = CreateOnly(
+          r, item_params, "TokenRequest", "create token of " + WithArticle(k),
+          id("create", "", "Token"), {"authentication.k8s.io", "v1", request});
+      out.models.insert(request);
     }
   }
 
@@ -342,6 +361,7 @@ const std::vector<std::string_view>& ServedSubresources(std::string_view group,
       new std::vector<std::string_view>{"status", "finalize"};
   static const auto* pod =
       new std::vector<std::string_view>{"binding", "status"};
+  static const auto* token = new std::vector<std::string_view>{"token"};
   static const auto* scalable =
       new std::vector<std::string_view>{"scale", "status"};
   if (group == "resource.k8s.io") {
@@ -352,6 +372,7 @@ const std::vector<std::string_view>& ServedSubresources(std::string_view group,
     if (kind == "Namespace") return *ns;
     if (kind == "Pod") return *pod;
     if (kind == "Node" || kind == "ResourceQuota") return *status;
+    if (kind == "ServiceAccount") return *token;
     return *none;
   }
   if (group == "apps" && kind == "Deployment") return *scalable;

@@ -14,7 +14,7 @@
 namespace draplane::openapi::internal {
 
 // Subresources draplane serves for a kind ("status", "scale", "binding",
-// "finalize"), as the API server's resource table
+// "finalize", "token"), as the API server's resource table
 // (apiserver/internal/resources.cc) declares them.
 const std::vector<std::string_view>& ServedSubresources(std::string_view group,
                                                         std::string_view kind);
@@ -22,7 +22,7 @@ const std::vector<std::string_view>& ServedSubresources(std::string_view group,
 struct Paths {
   Schema paths = Schema::object();
   // Models the operations refer to other than the served kinds and their
-  // lists (DeleteOptions, Status, Patch, Scale, Binding).
+  // lists (DeleteOptions, Status, Patch, Scale, Binding, TokenRequest).
   std::set<std::string> models;
 };
 
@@ -32,6 +32,7 @@ struct Paths {
 //   <prefix>/<plural>/{name}/status          read, replace, patch
 //   <prefix>/<plural>/{name}/scale           read, replace, patch (Scale)
 //   <prefix>/<plural>/{name}/binding         create (Binding)
+//   <prefix>/<plural>/{name}/token           create (TokenRequest)
 //   <prefix>/<plural>/{name}/finalize        replace
 // with <prefix> = /api/v1 or /apis/<group>/<version>, plus
 // namespaces/{namespace}/ before <plural> for namespaced kinds and then

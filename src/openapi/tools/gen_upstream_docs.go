@@ -76,7 +76,11 @@ var packages = []pkgSpec{
 		"PodTemplateSpec", "ObjectReference", "EventSource", "Event",
 		"EventList", "ResourceQuota", "ResourceQuotaSpec",
 		"ResourceQuotaStatus", "ResourceQuotaList", "NodeSelector",
-		"NodeSelectorTerm", "NodeSelectorRequirement", "Binding"}},
+		"NodeSelectorTerm", "NodeSelectorRequirement", "Binding",
+		"LocalObjectReference", "ServiceAccount", "ServiceAccountList"}},
+	{api + "authentication/v1", "io.k8s.api.authentication.v1", []string{
+		"TokenRequest", "TokenRequestSpec", "TokenRequestStatus",
+		"BoundObjectReference"}},
 	{api + "autoscaling/v1", "io.k8s.api.autoscaling.v1", []string{
 		"Scale", "ScaleSpec", "ScaleStatus"}},
 	{api + "coordination/v1", "io.k8s.api.coordination.v1", []string{

@@ -438,6 +438,15 @@ PrintedRow PrintLease(const Json& lease, absl::Time now) {
 }
 
 // ---------------------------------------------------------------------------
+// ServiceAccount: printServiceAccount.
+
+PrintedRow PrintServiceAccount(const Json& account, absl::Time now) {
+  PrintedRow row;
+  row.cells = Json::array({Name(account), Age(account, now)});
+  return row;
+}
+
+// ---------------------------------------------------------------------------
 // ResourceQuota: printResourceQuota.
 
 // A quantity as upstream's Quantity.String() prints what it decoded from
@@ -796,6 +805,7 @@ const std::vector<KindPrinter>& KindPrinters() {
                "container may use independent of contention on the node."),
         AgeColumn()},
        &PrintResourceQuota},
+      {"", "ServiceAccount", {NameColumn(), AgeColumn()}, &PrintServiceAccount},
       {"coordination.k8s.io",
        "Lease",
        {NameColumn(), Column("Holder", kLeaseSpecHolderIdentity), AgeColumn()},
