@@ -17,6 +17,7 @@ when they are missing the checks that need them are reported as skipped.
 """
 
 import argparse
+import base64
 import json
 import urllib.error
 import urllib.request
@@ -224,6 +225,22 @@ def check_rbac(e):
     expect(p.stdout.strip() == "no", "bob holds nothing: " + p.stdout)
 
 
+def as_token(e, token, *args):
+    """kubectl with a kubeconfig holding only the bearer token `token`."""
+    path = os.path.join(e.dir, "token.kubeconfig")
+    ca = os.path.join(e.dir, "data", "pki", "ca.crt")
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
+                "  cluster:\n    server: %s\n    certificate-authority: %s\n"
+                "users:\n- name: u\n  user: {token: %s}\ncontexts:\n"
+                "- name: x\n  context:\n    cluster: c\n    user: u\n"
+                "current-context: x\n" % (e.url, ca, token))
+    return subprocess.run(
+        [e.kubectl, "--kubeconfig", path,
+         "--cache-dir", os.path.join(e.dir, "cache-token")] + list(args),
+        capture_output=True, text=True, timeout=60)
+
+
 def check_service_accounts(e):
     # The serviceaccount controller gives every namespace `default`.
     e.k("create", "namespace", "team-sa")
@@ -238,20 +255,9 @@ def check_service_accounts(e):
            re.search(r"^robot\s+\S+$", out, re.M), "sa table:\n" + out)
     token = e.k("create", "token", "robot", "-n", "team-sa",
                 "--duration", "20m").stdout.strip()
-    path = os.path.join(e.dir, "robot.kubeconfig")
-    ca = os.path.join(e.dir, "data", "pki", "ca.crt")
-    with open(path, "w") as f:
-        f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
-                "  cluster:\n    server: %s\n    certificate-authority: %s\n"
-                "users:\n- name: u\n  user: {token: %s}\ncontexts:\n"
-                "- name: x\n  context:\n    cluster: c\n    user: u\n"
-                "current-context: x\n" % (e.url, ca, token))
 
     def as_robot(*args):
-        return subprocess.run(
-            [e.kubectl, "--kubeconfig", path,
-             "--cache-dir", os.path.join(e.dir, "cache-robot")] + list(args),
-            capture_output=True, text=True, timeout=60)
+        return as_token(e, token, *args)
     who = json.loads(as_robot("auth", "whoami", "-o", "json").stdout)
     info = who["status"]["userInfo"]
     expect(info["username"] == "system:serviceaccount:team-sa:robot" and
@@ -767,6 +773,52 @@ def check_restart_keeps_everything(e):
            "same resourceVersions")
 
 
+def check_certs_rotate(e):
+    # `draplane certs rotate`, then a restart: the admin token is retired,
+    # ServiceAccount tokens of the old key still work until they expire,
+    # new ones are signed by the new key.
+    e.k("create", "namespace", "rotation")
+    e.k("create", "serviceaccount", "rotor", "-n", "rotation")
+    old_token = e.k("create", "token", "rotor", "-n", "rotation",
+                    "--duration", "30m").stdout.strip()
+    pki = os.path.join(e.dir, "data", "pki")
+    with open(os.path.join(pki, "admin.token")) as f:
+        old_admin = f.read().strip()
+    expect(as_token(e, old_admin, "get", "ns").returncode == 0,
+           "the admin token works before")
+    p = subprocess.run([e.draplane, "certs", "rotate", "--data-dir",
+                        os.path.join(e.dir, "data")],
+                       capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "certs rotate: " + p.stderr)
+    code = e.stop()
+    expect(code == 0, "clean exit on SIGTERM (got %s)" % code)
+    e.start()
+    p = as_token(e, old_admin, "get", "ns")
+    expect_in("You must be logged in to the server", p.stderr,
+              "the retired admin token")
+
+    def whoami(token):
+        p = as_token(e, token, "auth", "whoami", "-o", "json")
+        expect(p.returncode == 0, "whoami: " + p.stderr)
+        return json.loads(p.stdout)["status"]["userInfo"]["username"]
+    expect(whoami(old_token) == "system:serviceaccount:rotation:rotor",
+           "a token of the retired key still verifies")
+    new_token = e.k("create", "token", "rotor", "-n", "rotation",
+                    "--duration", "30m").stdout.strip()
+    expect(whoami(new_token) == "system:serviceaccount:rotation:rotor",
+           "a token of the new key verifies")
+
+    def kid(token):
+        header = token.split(".")[0]
+        return json.loads(base64.urlsafe_b64decode(
+            header + "=" * (-len(header) % 4)))["kid"]
+    expect(kid(old_token) != kid(new_token), "signed by a new key")
+    jwks = json.loads(e.k("get", "--raw", "/openid/v1/jwks").stdout)
+    expect(sorted(k["kid"] for k in jwks["keys"]) ==
+           sorted([kid(old_token), kid(new_token)]),
+           "both keys published: %s" % jwks)
+
+
 CHECKS = [
     check_version,
     check_identities,
@@ -791,6 +843,7 @@ CHECKS = [
     check_errors,
     check_delete_cascading_namespace,
     check_restart_keeps_everything,
+    check_certs_rotate,
 ]
 
 
