@@ -1,15 +1,13 @@
 #include "controllers/service_account_controller.h"
 
 #include <atomic>
-#include <set>
 #include <string>
 #include <thread>
 #include <utility>
 
-#include "absl/synchronization/mutex.h"
 #include "client/informer.h"
 #include "common/str_cat.h"
-#include "logging/log.h"
+#include "component_helpers/work_queue.h"
 
 namespace draplane::controllers {
 
@@ -18,22 +16,25 @@ class ServiceAccountController::Impl {
   Impl(client::Client* client, ServiceAccountControllerOptions options)
       : client_(client),
         options_(std::move(options)),
-        clock_(options_.clock != nullptr ? *options_.clock : RealClock()) {}
+        clock_(options_.clock != nullptr ? *options_.clock : RealClock()),
+        // Upstream's serviceaccounts controller queue: the default
+        // controller rate limiter's per-item backoff.
+        queue_(absl::Milliseconds(5), absl::Seconds(1000), &clock_) {}
 
   absl::Status Start(absl::Duration sync_timeout) {
     namespaces_ = client::NewInformer(client_, "Namespace");
     accounts_ = client::NewInformer(client_, "ServiceAccount");
     client::EventHandler n;
     n.on_add = [this](const client::ObjectPtr& o) {
-      MarkDirty(o->metadata()->name);
+      queue_.Add(o->metadata()->name);
     };
     n.on_update = [this](const client::ObjectPtr&, const client::ObjectPtr& o) {
-      MarkDirty(o->metadata()->name);
+      queue_.Add(o->metadata()->name);
     };
     namespaces_->AddHandler(n);
     client::EventHandler a;
     a.on_delete = [this](const client::ObjectPtr& o) {
-      MarkDirty(o->metadata()->namespace_);
+      queue_.Add(o->metadata()->namespace_);
     };
     accounts_->AddHandler(a);
     if (!client::StartAndSync({namespaces_.get(), accounts_.get()},
@@ -41,17 +42,17 @@ class ServiceAccountController::Impl {
       return absl::DeadlineExceededError(
           "serviceaccount controller: informers did not sync in time");
     }
-    thread_ = std::thread([this] { Loop(); });
+    worker_ = std::thread([this] {
+      component_helpers::RunWorker(
+          queue_, "serviceaccount controller",
+          [this](const std::string& ns) { return Sync(ns); });
+    });
     return absl::OkStatus();
   }
 
   void Stop() {
-    {
-      absl::MutexLock lock(&mu_);
-      stopping_ = true;
-    }
-    cv_.SignalAll();
-    if (thread_.joinable()) thread_.join();
+    queue_.ShutDown();
+    if (worker_.joinable()) worker_.join();
     for (client::Informer* i : {namespaces_.get(), accounts_.get()}) {
       if (i != nullptr) i->Stop();
     }
@@ -60,49 +61,16 @@ class ServiceAccountController::Impl {
   int64_t created() const { return created_; }
 
  private:
-  void MarkDirty(const std::string& ns) {
-    {
-      absl::MutexLock lock(&mu_);
-      dirty_.insert(ns);
-    }
-    cv_.SignalAll();
-  }
-
-  void Loop() {
-    while (true) {
-      std::set<std::string> namespaces;
-      {
-        absl::MutexLock lock(&mu_);
-        while (!stopping_ && dirty_.empty()) cv_.Wait(&mu_);
-        if (stopping_) return;
-        namespaces = std::move(dirty_);
-        dirty_.clear();
-      }
-      std::set<std::string> retry;
-      for (const std::string& ns : namespaces) {
-        if (!Sync(ns)) retry.insert(ns);
-      }
-      if (!retry.empty()) {
-        absl::MutexLock lock(&mu_);
-        dirty_.insert(retry.begin(), retry.end());
-        clock_.WaitFor(cv_, mu_, kRetryPause, [this] {
-          mu_.AssertHeld();
-          return stopping_;
-        });
-      }
-    }
-  }
-
-  // Creates the namespace's missing ServiceAccounts; false when a create
+  // Creates the namespace's missing ServiceAccounts; an error when a create
   // failed in a way worth retrying.
-  bool Sync(const std::string& ns) {
+  absl::Status Sync(const std::string& ns) {
     client::ObjectPtr namespace_object = namespaces_->Get("", ns);
-    if (namespace_object == nullptr) return true;  // gone
+    if (namespace_object == nullptr) return absl::OkStatus();  // gone
     const auto& n = std::get<api::Namespace>(namespace_object->value);
     if (n.status.phase != "Active" || n.metadata.deletion_timestamp) {
-      return true;
+      return absl::OkStatus();
     }
-    bool ok = true;
+    absl::Status result;
     for (const std::string& name : options_.service_accounts) {
       if (accounts_->Get(ns, name) != nullptr) continue;
       api::ServiceAccount account;
@@ -114,32 +82,26 @@ class ServiceAccountController::Impl {
         ++created_;
         continue;
       }
-      if (client::IsAlreadyExists(made.status())) continue;
-      // A namespace being deleted refuses new objects (403): it will not
-      // need them.
-      if (absl::IsPermissionDenied(made.status()) ||
+      // Made meanwhile, or the namespace is being deleted (a 403 then):
+      // nothing to do.
+      if (client::IsAlreadyExists(made.status()) ||
+          absl::IsPermissionDenied(made.status()) ||
           client::IsNotFound(made.status())) {
         continue;
       }
-      logging::Error(
-          "Creating a ServiceAccount failed",
-          {{"serviceAccount", StrCat(ns, "/", name)}, {"err", made.status()}});
-      ok = false;
+      result = absl::Status(made.status().code(),
+                            StrCat("creating ServiceAccount ", ns, "/", name,
+                                   ": ", made.status().message()));
     }
-    return ok;
+    return result;
   }
-
-  static constexpr absl::Duration kRetryPause = absl::Milliseconds(200);
 
   client::Client* client_;
   ServiceAccountControllerOptions options_;
   Clock& clock_;
+  component_helpers::WorkQueue queue_;
   std::unique_ptr<client::Informer> namespaces_, accounts_;
-  std::thread thread_;
-  absl::Mutex mu_;
-  absl::CondVar cv_;
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
-  std::set<std::string> dirty_ ABSL_GUARDED_BY(mu_);
+  std::thread worker_;
   std::atomic<int64_t> created_{0};
 };
 

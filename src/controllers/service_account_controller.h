@@ -22,7 +22,7 @@ namespace draplane::controllers {
 struct ServiceAccountControllerOptions {
   // The ServiceAccounts every namespace gets (upstream: only `default`).
   std::vector<std::string> service_accounts = {"default"};
-  // What retries after a failed create wait on (null: RealClock());
+  // What the backoff after a failed create runs on (null: RealClock());
   // outlives the controller.
   Clock* clock = nullptr;
 };

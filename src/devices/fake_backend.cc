@@ -11,6 +11,7 @@
 #include "api/manifest.h"
 #include "common/field_errors.h"
 #include "common/str_cat.h"
+#include "common/uuid.h"
 #include "devices/gpu_models.h"
 #include "devices/mig_profiles.h"
 #include "yaml-cpp/yaml.h"
@@ -26,14 +27,7 @@ std::string StableUuid(std::string_view prefix, std::string_view seed) {
     h1 = (h1 ^ c) * 1099511628211ull;
     h2 = (h2 ^ c) * 0x100000001b3ull + 0x7f4a7c15;
   }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(h1 >> 32),
-                static_cast<unsigned>((h1 >> 16) & 0xffff),
-                static_cast<unsigned>(h1 & 0xffff),
-                static_cast<unsigned>(h2 >> 48),
-                static_cast<unsigned long long>(h2 & 0xffffffffffffull));
-  return StrCat(prefix, buf);
+  return StrCat(prefix, FormatUuid(h1, h2));
 }
 
 absl::Status Error(std::string_view file, const FieldError& e) {

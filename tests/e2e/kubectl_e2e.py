@@ -144,19 +144,6 @@ def check_identities(e):
     # Without credentials: system:anonymous, whom RBAC refuses; a wrong
     # token: 401.
     ca = os.path.join(e.dir, "data", "pki", "ca.crt")
-
-    def as_user(user_yaml, *args):
-        path = os.path.join(e.dir, "other.kubeconfig")
-        with open(path, "w") as f:
-            f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
-                    "  cluster:\n    server: %s\n    certificate-authority: %s\n"
-                    "users:\n- name: u\n  user: %s\ncontexts:\n- name: x\n"
-                    "  context:\n    cluster: c\n    user: u\n"
-                    "current-context: x\n" % (e.url, ca, user_yaml))
-        return subprocess.run(
-            [e.kubectl, "--kubeconfig", path,
-             "--cache-dir", os.path.join(e.dir, "cache-other")] + list(args),
-            capture_output=True, text=True, timeout=60)
     # (kubectl itself asks for a password when a kubeconfig has no
     # credentials, so the anonymous request is made here.)
     ctx = ssl.create_default_context(cafile=ca)
@@ -171,7 +158,7 @@ def check_identities(e):
                'deviceclasses.resource.k8s.io is forbidden: User '
                '"system:anonymous" cannot list resource "deviceclasses" in '
                'API group "resource.k8s.io" at the cluster scope', status)
-    p = as_user("{token: wrong}", "get", "deviceclasses")
+    p = as_token(e, "wrong", "get", "deviceclasses")
     expect(p.returncode != 0, "wrong token refused")
     expect_in("error: You must be logged in to the server (the server has "
               "asked for the client to provide credentials)",
@@ -225,20 +212,26 @@ def check_rbac(e):
     expect(p.stdout.strip() == "no", "bob holds nothing: " + p.stdout)
 
 
-def as_token(e, token, *args):
-    """kubectl with a kubeconfig holding only the bearer token `token`."""
-    path = os.path.join(e.dir, "token.kubeconfig")
+def as_credentials(e, user_yaml, *args):
+    """kubectl with a kubeconfig whose user is `user_yaml` (a YAML flow
+    mapping, e.g. `{token: x}`)."""
+    path = os.path.join(e.dir, "other.kubeconfig")
     ca = os.path.join(e.dir, "data", "pki", "ca.crt")
     with open(path, "w") as f:
         f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
                 "  cluster:\n    server: %s\n    certificate-authority: %s\n"
-                "users:\n- name: u\n  user: {token: %s}\ncontexts:\n"
-                "- name: x\n  context:\n    cluster: c\n    user: u\n"
-                "current-context: x\n" % (e.url, ca, token))
+                "users:\n- name: u\n  user: %s\ncontexts:\n- name: x\n"
+                "  context:\n    cluster: c\n    user: u\n"
+                "current-context: x\n" % (e.url, ca, user_yaml))
     return subprocess.run(
         [e.kubectl, "--kubeconfig", path,
-         "--cache-dir", os.path.join(e.dir, "cache-token")] + list(args),
+         "--cache-dir", os.path.join(e.dir, "cache-other")] + list(args),
         capture_output=True, text=True, timeout=60)
+
+
+def as_token(e, token, *args):
+    """kubectl authenticating with the bearer token `token` alone."""
+    return as_credentials(e, "{token: %s}" % token, *args)
 
 
 def check_service_accounts(e):

@@ -10,14 +10,13 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/random/random.h"
-#include "absl/strings/str_format.h"
 #include "allocator/internal/capacity.h"
 #include "allocator/internal/explainer.h"
 #include "allocator/internal/node_selection.h"
 #include "allocator/internal/pools.h"
 #include "allocator/internal/search_state.h"
 #include "common/str_cat.h"
+#include "common/uuid.h"
 
 namespace draplane::allocator::internal {
 namespace {
@@ -34,17 +33,6 @@ enum Step : int8_t {
   // for the next one. Not a failure: prunes nothing.
   kDeclined = 4,
 };
-
-std::string RandomShareId() {
-  static absl::BitGen* gen = new absl::BitGen;
-  uint64_t hi = absl::Uniform<uint64_t>(*gen);
-  uint64_t lo = absl::Uniform<uint64_t>(*gen);
-  hi = (hi & ~uint64_t{0xF000}) | uint64_t{0x4000};            // version 4
-  lo = (lo & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);  // RFC 4122
-  return absl::StrFormat("%08x-%04x-%04x-%04x-%012x", hi >> 32,
-                         (hi >> 16) & 0xFFFF, hi & 0xFFFF, lo >> 48,
-                         lo & 0xFFFFFFFFFFFFULL);
-}
 
 class Search {
  public:
@@ -346,7 +334,7 @@ Step Search::AllocateDevice(int claim, RequestData& rd, int dev, bool must,
       // PlanFits succeeded, so the plan has no error: its consumption is
       // upstream's GetConsumedCapacityFromRequest.
       consumed = s_.Plan(rd, dev).consumed;
-      share_id = RandomShareId();
+      share_id = NewRandomUuid();
       undo.capacity_entry_existed = s_.allocating_capacity[dev].has_value();
       s_.InsertAllocatingCapacity(dev, consumed);
       undo.capacity_inserted = true;

@@ -5,15 +5,14 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <map>
-#include <random>
 #include <string_view>
 #include <utility>
 
 #include "common/str_cat.h"
+#include "common/uuid.h"
 #include "logging/log.h"
 
 namespace draplane::apiserver::internal {
@@ -25,21 +24,6 @@ using api::Json;
 constexpr size_t kMaxUserAgentLength = 1024;
 constexpr char kUserAgentTruncateSuffix[] = "...TRUNCATED";
 constexpr char kTruncatedAnnotation[] = "audit.k8s.io/truncated";
-
-std::string NewAuditId() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  uint64_t hi = rng(), lo = rng();
-  hi = (hi & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
-  lo = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant
-  std::array<char, 37> buf{};
-  std::snprintf(buf.data(), buf.size(), "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(hi >> 32),
-                static_cast<unsigned>((hi >> 16) & 0xffff),
-                static_cast<unsigned>(hi & 0xffff),
-                static_cast<unsigned>(lo >> 48),
-                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-  return buf.data();
-}
 
 // metav1.MicroTime's JSON form: RFC 3339 with microseconds, UTC.
 std::string MicroTime(absl::Time t) {
@@ -180,7 +164,7 @@ class AuditedRequest::Recorder : public Responder, public http::ResponseWriter {
         inner_(inner),
         received_(log.clock().Now()),
         audit_id_(FirstValue(req.Header("audit-id"))) {
-    if (audit_id_.empty()) audit_id_ = NewAuditId();
+    if (audit_id_.empty()) audit_id_ = NewRandomUuid();
   }
 
   void Evaluate(const auth::RequestAttributes& request, bool authenticated) {

@@ -12,6 +12,7 @@
 #include "cel/cel.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
+#include "common/uuid.h"
 
 namespace draplane::apiserver::internal {
 namespace {
@@ -261,21 +262,6 @@ absl::StatusOr<int64_t> ParseResourceVersion(const std::string& text) {
 
 }  // namespace
 
-std::string NewUid() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  uint64_t hi = rng(), lo = rng();
-  hi = (hi & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
-  lo = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant
-  char buf[37];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(hi >> 32),
-                static_cast<unsigned>((hi >> 16) & 0xffff),
-                static_cast<unsigned>(hi & 0xffff),
-                static_cast<unsigned>(lo >> 48),
-                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-  return buf;
-}
-
 std::string NameOf(const Json& object) { return MetaString(object, "name"); }
 
 Json& MutableMetadata(Json& object) {
@@ -485,7 +471,7 @@ absl::StatusOr<WriteResult> Registry::Create(const ResourceInfo& r,
   const std::string generate = MetaString(object, "generateName");
   const bool generated =
       MetaString(object, "name").empty() && !generate.empty();
-  meta["uid"] = NewUid();
+  meta["uid"] = NewRandomUuid();
   meta["creationTimestamp"] = Timestamp(clock_.Now());
   if (r.tracks_generation) meta["generation"] = 1;
   switch (r.status_on_create) {

@@ -255,9 +255,6 @@ api::Json& MutableMetadata(api::Json& object);
 // RFC 3339 with second precision, UTC.
 std::string Timestamp(absl::Time t);
 
-// A random (version 4) UUID, as upstream's uuid.NewUUID for object UIDs.
-std::string NewUid();
-
 }  // namespace draplane::apiserver::internal
 
 #endif  // DRAPLANE_APISERVER_INTERNAL_REGISTRY_H_

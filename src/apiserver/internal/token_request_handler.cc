@@ -13,6 +13,7 @@
 #include "apiserver/internal/handlers.h"
 #include "common/field_errors.h"
 #include "common/str_cat.h"
+#include "common/uuid.h"
 
 namespace draplane::apiserver::internal {
 namespace {
@@ -215,7 +216,7 @@ absl::Status Handlers::RequestToken(const http::HttpRequest& req,
   claims.issued_at = claims.not_before =
       absl::FromUnixSeconds(absl::ToUnixSeconds(now));
   claims.expiry = claims.issued_at + absl::Seconds(seconds);
-  claims.id = NewUid();
+  claims.id = NewRandomUuid();
   auto token = service_account_tokens_->Sign(claims);
   if (!token.ok()) {
     return InternalServerError(
