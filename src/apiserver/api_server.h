@@ -84,6 +84,13 @@ struct ApiServerOptions {
   // upstream's bootstrap policy, the same way: the roles of the embedding
   // program's own components (kRbac and kNodeAndRbac only).
   std::vector<api::Json> bootstrap_policy_additions;
+  // kube-apiserver's --max-requests-inflight and
+  // --max-mutating-requests-inflight (its defaults; 0: no limit): more
+  // non-long-running read-only (get, list) or mutating requests at once
+  // are answered 429 with Retry-After, except for system:masters
+  // (internal/max_in_flight.h).
+  int max_requests_inflight = 400;
+  int max_mutating_requests_inflight = 200;
   // /version: what kubectl sees. kubectl's dispatcher picks its build by
   // the minor version (see docs/apiserver.md).
   std::string version_major = "1";

@@ -7,8 +7,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/strip.h"
 #include "api/meta_types.h"
-#include "apiserver/internal/private_files.h"
 #include "auth/service_account_token.h"
+#include "common/private_files.h"
 #include "common/str_cat.h"
 #include "logging/log.h"
 
@@ -17,8 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using api::Json;
-using internal::ReadPrivateFile;
-using internal::WritePrivateFile;
 
 constexpr char kSigningKey[] = "sa.key";
 constexpr char kRetired[] = "sa-retired.json";
@@ -96,8 +94,8 @@ absl::StatusOr<std::string> NewSigningKey(const fs::path& dir) {
 absl::StatusOr<ServiceAccountKeys> LoadOrCreateServiceAccountKeys(
     const std::string& dir, absl::Time now) {
   const fs::path base(dir);
+  if (absl::Status s = CreatePrivateDirectories(base); !s.ok()) return s;
   std::error_code ec;
-  fs::create_directories(base, ec);
   ServiceAccountKeys out;
   auto key = ReadPrivateFile(base / kSigningKey);
   if (!key.ok()) key = NewSigningKey(base);

@@ -7,15 +7,12 @@
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-#include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "absl/strings/escaping.h"
-#include "apiserver/internal/private_files.h"
+#include "common/private_files.h"
 #include "common/str_cat.h"
 
 namespace draplane::apiserver {
@@ -35,9 +32,6 @@ using Bio = std::unique_ptr<BIO, Deleter>;
 absl::Status OpenSslError(std::string_view what) {
   return absl::InternalError(StrCat("openssl: ", what));
 }
-
-using internal::ReadPrivateFile;
-using internal::WritePrivateFile;
 
 std::string ToPem(X509* cert) {
   Bio bio(BIO_new(BIO_s_mem()));
@@ -151,12 +145,7 @@ bool IsIpAddress(const std::string& host) {
 
 absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
     const std::string& dir, const std::vector<std::string>& hosts) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        StrCat("cannot create ", dir, ": ", ec.message()));
-  }
+  if (absl::Status s = CreatePrivateDirectories(dir); !s.ok()) return s;
   const fs::path base(dir);
   ServingCredentials out;
   Key ca_key;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "api/object_codec.h"
@@ -321,6 +322,27 @@ bool IsInvalid(const absl::Status& status) {
   return Reason(status) == "Invalid" || HttpCodeOf(status) == 422;
 }
 
+namespace {
+
+// client-go's default maxRetries of a request.
+constexpr int kMaxRetries = 10;
+
+// client-go's checkWait: the seconds to wait before trying `reply`'s
+// request again; nullopt when it is not to be retried (not a 429 or 5xx,
+// or no integer Retry-After).
+std::optional<int> RetryAfterSeconds(const HttpReply& reply) {
+  if (reply.status != 429 && reply.status < 500) return std::nullopt;
+  auto it = reply.headers.find("retry-after");
+  if (it == reply.headers.end()) return std::nullopt;
+  int seconds = 0;
+  if (!absl::SimpleAtoi(it->second, &seconds) || seconds < 0) {
+    return std::nullopt;
+  }
+  return seconds;
+}
+
+}  // namespace
+
 Client::Client(std::unique_ptr<Transport> transport, RestConfig config)
     : transport_(std::move(transport)),
       config_(std::move(config)),
@@ -344,6 +366,20 @@ absl::StatusOr<HttpReply> Client::Do(const HttpCall& call) {
                          call.method, ":", config_.server, call.path));
   }
   auto reply = transport_->RoundTrip(call);
+  // client-go's retry: a 429, or a 5xx with Retry-After, is tried again
+  // after the seconds Retry-After names, up to kMaxRetries times.
+  for (int attempt = 1; attempt <= kMaxRetries && reply.ok(); ++attempt) {
+    const std::optional<int> wait = RetryAfterSeconds(*reply);
+    if (!wait.has_value()) break;
+    // client-go's message, at its verbosity.
+    if (logging::V(4)) {
+      logging::V(4).Info(StrCat("Got a Retry-After ", *wait,
+                                "s response for attempt ", attempt, " to ",
+                                config_.server, call.path));
+    }
+    absl::SleepFor(absl::Seconds(*wait));
+    reply = transport_->RoundTrip(call);
+  }
   if (!reply.ok()) return reply.status();
   if (reply->status < 200 || reply->status > 299) return ReplyError(*reply);
   return reply;

@@ -11,6 +11,7 @@
 #include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
+#include "common/private_files.h"
 #include "common/str_cat.h"
 
 namespace draplane::cmd {
@@ -78,11 +79,9 @@ int Run(const KubeconfigFlags& flags, Streams streams) {
     streams.out << text;
     return 0;
   }
-  std::ofstream out(flags.output, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    streams.err << "error: cannot write " << flags.output << "\n";
+  // It holds a private key: its owner's only, as the admin kubeconfig.
+  if (absl::Status s = WritePrivateFile(flags.output, text); !s.ok()) {
+    streams.err << "error: " << s.message() << "\n";
     return 1;
   }
   streams.err << "kubeconfig for " << flags.user << " written to "

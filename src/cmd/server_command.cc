@@ -9,7 +9,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -35,6 +34,7 @@
 #include "cmd/component_support.h"
 #include "cmd/simulated_nodes.h"
 #include "cmd/standalone_identities.h"
+#include "common/private_files.h"
 #include "common/str_cat.h"
 #include "component_helpers/runnable.h"
 #include "controllers/deployment_controller.h"
@@ -79,6 +79,9 @@ struct ServerFlags {
   std::string service_account_issuer =
       "https://kubernetes.default.svc.cluster.local";
   int64_t service_account_max_token_expiration_s = 0;
+  // kube-apiserver's, with its defaults.
+  int max_requests_inflight = 400;
+  int max_mutating_requests_inflight = 200;
   LoggingFlags logging;
 };
 
@@ -105,17 +108,12 @@ void CreateNvidiaDeviceClasses(client::Client& client, Streams streams) {
 // readable by its owner only.
 absl::Status WriteKubeconfig(const std::string& path, const std::string& url,
                              const apiserver::ServingCredentials& creds) {
-  std::ofstream out(path, std::ios::trunc);
   apiserver::KubeconfigUser admin;
   admin.name = "admin";
   admin.cert_pem = creds.admin_cert_pem;
   admin.key_pem = creds.admin_key_pem;
-  out << apiserver::Kubeconfig(url, creds.ca_cert_pem, admin);
-  if (!out.flush())
-    return absl::UnavailableError(StrCat("cannot write ", path));
-  std::error_code ec;
-  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
-  return absl::OkStatus();
+  return WritePrivateFile(path,
+                          apiserver::Kubeconfig(url, creds.ca_cert_pem, admin));
 }
 
 // What the server's flags name, checked before anything starts.
@@ -208,11 +206,10 @@ int PrepareServer(const ServerFlags& flags, Streams streams,
     setup.inventory = *std::move(read);
   }
   if (int code = PrepareAudit(flags, streams, setup); code != 0) return code;
-  std::error_code ec;
-  fs::create_directories(data_dir, ec);
-  if (ec) {
+  // The data directory holds the CA key and the store: its owner's only.
+  if (absl::Status s = CreatePrivateDirectories(data_dir); !s.ok()) {
     streams.err << "error: cannot create data directory " << data_dir << ": "
-                << ec.message() << "\n";
+                << s.message() << "\n";
     return 1;
   }
   return 0;
@@ -382,6 +379,8 @@ apiserver::ApiServerOptions ServerApiOptions(
     options.tokens.push_back(std::move(t));
   }
   options.anonymous_auth = flags.anonymous_auth;
+  options.max_requests_inflight = flags.max_requests_inflight;
+  options.max_mutating_requests_inflight = flags.max_mutating_requests_inflight;
   options.authorization_mode =
       apiserver::ApiServerOptions::AuthorizationMode::kNodeAndRbac;
   options.bootstrap_policy_additions = StandalonePolicyObjects();
@@ -660,6 +659,18 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "GPU-sharing policy (random, dotprod, gpu-clustering, "
                   "gpu-packing, bestfit, fgd, draplane; "
                   "docs/scheduling-policies.md)")
+      ->capture_default_str();
+  cmd->add_option("--max-requests-inflight", flags->max_requests_inflight,
+                  "Read-only requests (get, list) served at once; more are "
+                  "answered 429 with Retry-After, except for system:masters "
+                  "(watches are not counted; 0: no limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-mutating-requests-inflight",
+                  flags->max_mutating_requests_inflight,
+                  "Mutating requests served at once; more are answered 429 "
+                  "with Retry-After, except for system:masters (0: no limit)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--service-account-issuer", flags->service_account_issuer,
                   "The `iss` of the ServiceAccount tokens the server issues "

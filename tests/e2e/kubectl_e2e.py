@@ -165,6 +165,19 @@ def check_identities(e):
               p.stderr, "kubectl's error")
 
 
+def check_file_modes(e):
+    # The data directory is its owner's only; so are the store and the
+    # credentials in it.
+    data = os.path.join(e.dir, "data")
+    want = {data: 0o700, os.path.join(data, "pki"): 0o700}
+    for name in ("state.db", "state.db.lock", "kubeconfig", "pki/ca.key",
+                 "pki/server.key", "pki/admin.token", "pki/sa.key"):
+        want[os.path.join(data, name)] = 0o600
+    for path, mode in sorted(want.items()):
+        got = os.stat(path).st_mode & 0o777
+        expect(got == mode, "%s: mode %o, want %o" % (path, got, mode))
+
+
 def check_rbac(e):
     # A team's namespace, as docs/security.md gives it out.
     e.k("create", "namespace", "team-rbac")
@@ -815,6 +828,7 @@ def check_certs_rotate(e):
 CHECKS = [
     check_version,
     check_identities,
+    check_file_modes,
     check_rbac,
     check_service_accounts,
     check_kubeconfig_command,

@@ -74,6 +74,8 @@ Handlers::Handlers(store::Store* store, ApiServerOptions options)
       service_account_tokens_(NewServiceAccountTokens(options, &registry_)),
       authenticator_(options.tokens, options.anonymous_auth,
                      service_account_tokens_.get()),
+      max_in_flight_(options.max_requests_inflight,
+                     options.max_mutating_requests_inflight),
       options_(std::move(options)) {
   quota_->Attach(&registry_);
   if (node_restriction_ != nullptr) node_restriction_->Attach(&registry_);
@@ -154,6 +156,16 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& answer) {
   }
   if (!req.Header("impersonate-user").empty()) audit.Impersonated(*acting);
   attributes.user = *std::move(acting);
+  MaxInFlight::Slot in_flight;
+  if (!max_in_flight_.Admit(attributes, &in_flight)) {
+    // Upstream's tooManyRequests: http.Error's plain text.
+    w.writer().Send(429,
+                    {{"Content-Type", "text/plain; charset=utf-8"},
+                     {"X-Content-Type-Options", "nosniff"},
+                     {"Retry-After", "1"}},
+                    "Too many requests, please try again later.\n");
+    return;
+  }
   const auth::Authorization decision = authorizer_->Authorize(attributes);
   audit.Authorized(decision);
   if (decision.decision != auth::Decision::kAllow) {

@@ -26,6 +26,7 @@
 #include "apiserver/api_server.h"
 #include "apiserver/internal/audit_log.h"
 #include "apiserver/internal/authenticator.h"
+#include "apiserver/internal/max_in_flight.h"
 #include "apiserver/internal/negotiation.h"
 #include "apiserver/internal/node_restriction.h"
 #include "apiserver/internal/object_filter.h"
@@ -163,6 +164,7 @@ class Handlers {
   // Null without a ServiceAccount signing key.
   const std::unique_ptr<const ServiceAccountTokens> service_account_tokens_;
   const Authenticator authenticator_;
+  MaxInFlight max_in_flight_;
   // The stored RBAC policy (kRbac only) and the authorizer (never null).
   std::unique_ptr<StoredPolicy> policy_;
   const auth::StaticPolicySource empty_policy_{auth::Policy{}};

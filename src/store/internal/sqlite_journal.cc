@@ -6,9 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
+#include <system_error>
 #include <utility>
 
+#include "common/private_files.h"
 #include "common/str_cat.h"
 
 namespace draplane::store::internal {
@@ -207,12 +208,19 @@ absl::StatusOr<std::unique_ptr<RevisionedStore>> OpenSqliteJournaledStore(
   int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) {
     return absl::FailedPreconditionError(
-        StrCat("cannot open ", lock_path, ": ", std::strerror(errno)));
+        StrCat("cannot open ", lock_path, ": ",
+               std::error_code(errno, std::generic_category()).message()));
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     close(fd);
     return absl::FailedPreconditionError(
         StrCat(path, " is in use by another draplane process"));
+  }
+  // Made 0600 before SQLite opens it: its -wal and -shm files take the
+  // database file's mode.
+  if (absl::Status s = TouchPrivateFile(path); !s.ok()) {
+    close(fd);
+    return s;
   }
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(
