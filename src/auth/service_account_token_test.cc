@@ -133,7 +133,8 @@ TokenSigner TestSigner() {
   return *signer;
 }
 
-TokenVerifier TestVerifier(std::vector<std::string> keys = {kTestPublicKey}) {
+TokenVerifier TestVerifier(const std::vector<std::string>& keys = {
+                               kTestPublicKey}) {
   auto verifier = TokenVerifier::Create(keys, {kIssuer}, {kApiAudience});
   EXPECT_TRUE(verifier.ok()) << verifier.status();
   return *verifier;
