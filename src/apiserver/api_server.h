@@ -98,6 +98,12 @@ struct ApiServerOptions {
   std::string git_version = "v1.32.0";
   // Upper bound of a watch without timeoutSeconds.
   absl::Duration max_watch = absl::Minutes(30);
+  // Events queued for one HTTP watcher that has not written them yet; a
+  // watcher that falls further behind is closed (its client resumes from
+  // the last revision it saw), as kube-apiserver's cacher closes a watcher
+  // whose channel stays full. 0: no limit. Watchers in this process are
+  // never limited.
+  size_t watch_queue_limit = 4096;
   // Interval of BOOKMARK events for watches that allow them.
   absl::Duration bookmark_interval = absl::Minutes(1);
   // Admission plugins, run in order after the built-in admission

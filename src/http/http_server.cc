@@ -168,6 +168,10 @@ class StreamWriter : public ResponseWriter {
            (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
   }
 
+  void Abort() override {
+    ::shutdown(beast::get_lowest_layer(stream_).native_handle(), SHUT_RDWR);
+  }
+
   void Finish() {
     if (!answered_) {
       Send(500, {{"Content-Type", "text/plain"}}, "no response\n");

@@ -73,6 +73,11 @@ class ResponseWriter {
   // True when the client has closed its side (checked without blocking):
   // an idle stream should end.
   virtual bool ClientGone() const = 0;
+  // Ends the exchange at once: callable from any thread while the handler
+  // runs (a write it is blocked in fails, later writes fail), for a stream
+  // whose reader fell too far behind. Writers that never block need not
+  // do anything.
+  virtual void Abort() {}
 };
 
 // Called on the connection's thread; may block (watches do).

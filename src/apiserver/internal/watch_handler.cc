@@ -15,6 +15,10 @@
 namespace draplane::apiserver::internal {
 namespace {
 
+// How often an idle watch checks whether its client is gone, the server
+// stops, its time is up or a bookmark is due.
+constexpr absl::Duration kWatchCheckInterval = absl::Milliseconds(500);
+
 // The watch's duration: the server's maximum, shortened by timeoutSeconds.
 absl::StatusOr<absl::Duration> WatchTimeout(const http::HttpRequest& req,
                                             absl::Duration max) {
@@ -107,20 +111,47 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   }
   const int64_t start = begin->revision;
 
+  // Events queued by the store's sink for this watcher. An HTTP watcher
+  // whose queue passes the limit has fallen too far behind: its stream is
+  // aborted (a write it is blocked in fails) and the client resumes from
+  // the last revision it saw, as with kube-apiserver's cacher. A watcher
+  // in this process is never behind for long: its queue is not limited.
   struct Queue {
     absl::Mutex mu;
     std::deque<store::Event> events ABSL_GUARDED_BY(mu);
-    bool HasEvents() const ABSL_SHARED_LOCKS_REQUIRED(mu) {
-      return !events.empty();
+    bool overflowed ABSL_GUARDED_BY(mu) = false;
+    // What to abort; null once the handler is done with it.
+    http::ResponseWriter* writer ABSL_GUARDED_BY(mu) = nullptr;
+    bool Ready() const ABSL_SHARED_LOCKS_REQUIRED(mu) {
+      return !events.empty() || overflowed;
     }
   };
+  const bool typed = !n.table && w.TakesTypedEvents();
+  const size_t limit = w.TakesTypedEvents() ? 0 : options_.watch_queue_limit;
   auto queue = std::make_shared<Queue>();
-  auto watch =
-      registry_.Watch(r, t.namespace_, start, [queue](const store::Event& e) {
+  {
+    absl::MutexLock lock(&queue->mu);
+    queue->writer = &w.writer();
+  }
+  struct Detach {
+    Queue* queue;
+    ~Detach() {
+      absl::MutexLock lock(&queue->mu);
+      queue->writer = nullptr;
+    }
+  } detach{queue.get()};
+  auto watch = registry_.Watch(
+      r, t.namespace_, start, [queue, limit](const store::Event& e) {
         absl::MutexLock lock(&queue->mu);
+        if (queue->overflowed) return;
+        if (limit > 0 && queue->events.size() >= limit) {
+          queue->overflowed = true;
+          queue->events.clear();
+          if (queue->writer != nullptr) queue->writer->Abort();
+          return;
+        }
         queue->events.push_back(e);
       });
-  const bool typed = !n.table && w.TakesTypedEvents();
   http::HttpHeaders headers{{"Content-Type", kJsonContentType},
                             {"Cache-Control", "no-cache, private"}};
   if (!w.writer().StartStream(200, headers)) return;
@@ -169,10 +200,13 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   while (!w.writer().Stopping()) {
     std::deque<store::Event> batch;
     {
+      // Events wake the watcher at once; the timeout only paces the
+      // checks of the client, the server's stop, the deadline and
+      // bookmarks.
       absl::MutexLock lock(&queue->mu);
-      queue->mu.AwaitWithTimeout(
-          absl::Condition(queue.get(), &Queue::HasEvents),
-          absl::Milliseconds(100));
+      queue->mu.AwaitWithTimeout(absl::Condition(queue.get(), &Queue::Ready),
+                                 kWatchCheckInterval);
+      if (queue->overflowed) return;
       batch.swap(queue->events);
     }
     for (const store::Event& e : batch) {
