@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -390,15 +391,80 @@ PlainKind ResolvePlain(std::string_view s, Json* out) {
   return PlainKind::kString;
 }
 
+// go-yaml's bound on alias expansion: the share of decoded nodes that may
+// come from aliases, 99 % up to 400,000 nodes, falling to 10 % at
+// 4,000,000.
+double AllowedAliasRatio(size_t decoded) {
+  constexpr double kLow = 400'000, kHigh = 4'000'000;
+  if (static_cast<double>(decoded) <= kLow) return 0.99;
+  if (static_cast<double>(decoded) >= kHigh) return 0.10;
+  return 0.99 - 0.89 * ((static_cast<double>(decoded) - kLow) / (kHigh - kLow));
+}
+
+// Nodes taken from a shared budget at a time.
+constexpr size_t kBudgetChunk = 4096;
+
 class YamlToJson {
  public:
-  YamlToJson(std::string_view source) : source_(source) {}
+  YamlToJson(std::string_view source, const YamlDecodeLimits& limits)
+      : source_(source), limits_(limits) {}
+  ~YamlToJson() {
+    if (limits_.shared != nullptr) limits_.shared->Give(taken_);
+  }
+  YamlToJson(const YamlToJson&) = delete;
+  YamlToJson& operator=(const YamlToJson&) = delete;
 
+  // Converts one document.
+  absl::Status ConvertDocument(const YAML::Node& node, Json& out) {
+    nodes_ = 0;
+    aliased_ = 0;
+    alias_depth_ = 0;
+    seen_.clear();
+    return Convert(node, out);
+  }
+
+ private:
   absl::Status Convert(const YAML::Node& node, Json& out) {
-    if (++nodes_ > kMaxExpandedNodes) {
-      return Error(node, StrCat("document expands to more than ",
-                                kMaxExpandedNodes, " nodes (alias expansion)"));
+    if (auto s = Count(node); !s.ok()) return s;
+    // yaml-cpp gives an alias as its anchor's node again: a node met
+    // before is an alias, everything under it an expansion.
+    const int pos = node.Mark().pos;
+    const bool alias = pos >= 0 && !seen_.insert(pos).second;
+    if (alias) ++alias_depth_;
+    absl::Status s = ConvertValue(node, out);
+    if (alias) --alias_depth_;
+    return s;
+  }
+
+  // go-yaml's count of decoded nodes and its aliasing rule, and the
+  // budgets.
+  absl::Status Count(const YAML::Node& node) {
+    ++nodes_;
+    if (alias_depth_ > 0) ++aliased_;
+    if (aliased_ > 100 && nodes_ > 1000 &&
+        static_cast<double>(aliased_) / static_cast<double>(nodes_) >
+            AllowedAliasRatio(nodes_)) {
+      return Error(node, "document contains excessive aliasing");
     }
+    if (nodes_ > limits_.max_nodes) {
+      return ErrorWithCode(
+          absl::StatusCode::kResourceExhausted, node,
+          StrCat("document expands to more than ", limits_.max_nodes,
+                 " nodes (alias expansion)"));
+    }
+    if (limits_.shared != nullptr && ++used_ > taken_) {
+      if (!limits_.shared->Take(kBudgetChunk)) {
+        return absl::UnavailableError(
+            StrCat(source_,
+                   ": the server is decoding too much YAML at "
+                   "once; try again later"));
+      }
+      taken_ += kBudgetChunk;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ConvertValue(const YAML::Node& node, Json& out) {
     switch (node.Type()) {
       case YAML::NodeType::Undefined:
       case YAML::NodeType::Null:
@@ -497,12 +563,28 @@ class YamlToJson {
   }
 
   absl::Status Error(const YAML::Node& node, std::string_view message) {
+    return ErrorWithCode(absl::StatusCode::kInvalidArgument, node, message);
+  }
+  absl::Status ErrorWithCode(absl::StatusCode code, const YAML::Node& node,
+                             std::string_view message) {
     YAML::Mark mark = node.Mark();
-    return PositionError(source_, mark.line + 1, mark.column + 1, message);
+    const absl::Status s =
+        PositionError(source_, mark.line + 1, mark.column + 1, message);
+    return absl::Status(code, s.message());
   }
 
   std::string_view source_;
+  const YamlDecodeLimits& limits_;
+  // Of the document being converted: nodes decoded, those from alias
+  // expansion, the aliases being expanded, and the source positions of
+  // the nodes met.
   size_t nodes_ = 0;
+  size_t aliased_ = 0;
+  int alias_depth_ = 0;
+  absl::flat_hash_set<int> seen_;
+  // Nodes of the shared budget used and taken.
+  size_t used_ = 0;
+  size_t taken_ = 0;
 };
 
 // Appends `json` (one object, or a List's items) to `out`.
@@ -724,7 +806,8 @@ absl::StatusOr<std::vector<YAML::Node>> LoadYamlDocuments(
 namespace {
 
 absl::StatusOr<std::vector<ManifestDocument>> ParseDocuments(
-    std::string_view text, std::string_view source_name, bool expand_lists) {
+    std::string_view text, std::string_view source_name, bool expand_lists,
+    const YamlDecodeLimits& limits = {}) {
   std::vector<ManifestDocument> out;
   if (LooksLikeJson(text)) {
     // A JSON stream: one or more values one after another (kubectl and
@@ -753,11 +836,11 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseDocuments(
   auto loaded = LoadYamlDocuments(text, source_name);
   if (!loaded.ok()) return loaded.status();
   const std::vector<YAML::Node>& docs = *loaded;
-  YamlToJson converter(source_name);
+  YamlToJson converter(source_name, limits);
   for (const YAML::Node& doc : docs) {
     Json json;
     try {
-      if (auto s = converter.Convert(doc, json); !s.ok()) return s;
+      if (auto s = converter.ConvertDocument(doc, json); !s.ok()) return s;
     } catch (const YAML::Exception& e) {
       return PositionError(source_name, e.mark.line + 1, e.mark.column + 1,
                            e.msg);
@@ -776,8 +859,22 @@ absl::StatusOr<std::vector<ManifestDocument>> ParseDocuments(
 }  // namespace
 
 absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
-    std::string_view text, std::string_view source_name) {
-  return ParseDocuments(text, source_name, true);
+    std::string_view text, std::string_view source_name,
+    const YamlDecodeLimits& limits) {
+  return ParseDocuments(text, source_name, true, limits);
+}
+
+bool YamlDecodeBudget::Take(size_t nodes) {
+  const auto n = static_cast<int64_t>(nodes);
+  int64_t available = available_.load();
+  do {
+    if (available < n) return false;
+  } while (!available_.compare_exchange_weak(available, available - n));
+  return true;
+}
+
+void YamlDecodeBudget::Give(size_t nodes) {
+  available_.fetch_add(static_cast<int64_t>(nodes));
 }
 
 absl::StatusOr<std::vector<ManifestDocument>> ParseManifestsKeepingLists(

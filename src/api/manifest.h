@@ -6,11 +6,16 @@
 // YAML 1.1 rules) resolves them: `yes`/`on` are booleans, `0x1F` is an
 // integer, quoted scalars are always strings. Malformed input yields an
 // InvalidArgument status whose message starts with "<source>:<line>:<column>:".
-// No input crashes the parser: nesting deeper than kMaxNestingDepth and alias
-// expansion beyond kMaxExpandedNodes are rejected with an error.
+// No input crashes the parser: nesting deeper than kMaxNestingDepth is
+// rejected, and so is alias expansion past upstream's ratio ("document
+// contains excessive aliasing", go-yaml's rule) or past a node budget
+// (YamlDecodeLimits).
 #ifndef DRAPLANE_API_MANIFEST_H_
 #define DRAPLANE_API_MANIFEST_H_
 
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +29,33 @@ namespace draplane::api {
 inline constexpr int kMaxNestingDepth = 512;
 inline constexpr size_t kMaxExpandedNodes = 4'000'000;
 
+// Nodes that YAML decoding may hold at once across the callers sharing
+// it (an API server's requests in flight): a decode takes nodes as it
+// makes them and gives them back when it returns. Thread-safe.
+class YamlDecodeBudget {
+ public:
+  explicit YamlDecodeBudget(size_t nodes)
+      : available_(static_cast<int64_t>(nodes)) {}
+  // False, taking nothing, when fewer than `nodes` are left.
+  bool Take(size_t nodes);
+  void Give(size_t nodes);
+
+ private:
+  std::atomic<int64_t> available_;
+};
+
+struct YamlDecodeLimits {
+  // Nodes one document may decode to, aliases expanded; more is
+  // ResourceExhausted "... expands to more than N nodes".
+  size_t max_nodes = kMaxExpandedNodes;
+  // Shared with other decodes (null: none); when it runs out the decode
+  // fails with Unavailable, to be tried again later.
+  YamlDecodeBudget* shared = nullptr;
+};
+
+// (Its move constructor is noexcept; the check follows api::Json's
+// debug-only invariant assertion.)
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct ManifestDocument {
   Json json;
   int line = 1;   // 1-based line where the object starts in the source
@@ -34,7 +66,8 @@ struct ManifestDocument {
 // a `kind: List` (or `*List` with `items`) contributes its items. Each
 // returned document is a JSON object, else an error names its position.
 absl::StatusOr<std::vector<ManifestDocument>> ParseManifests(
-    std::string_view text, std::string_view source_name = "<input>");
+    std::string_view text, std::string_view source_name = "<input>",
+    const YamlDecodeLimits& limits = {});
 
 // As ParseManifests, but a `kind: List` stays one document (for tools
 // that rewrite manifests and must give the List back).

@@ -23,6 +23,10 @@ void ApiServer::Handle(const http::HttpRequest& request,
   impl_->Handle(request, *internal::NewHttpResponder(writer));
 }
 
+bool ApiServer::MayReadBody(const http::HttpRequest& request) {
+  return impl_->MayReadBody(request);
+}
+
 void ApiServer::HandleInProcess(const http::HttpRequest& request,
                                 http::InProcessExchange& exchange) {
   impl_->Handle(request, *internal::NewInProcessResponder(exchange));

@@ -98,6 +98,12 @@ struct ApiServerOptions {
   std::string git_version = "v1.32.0";
   // Upper bound of a watch without timeoutSeconds.
   absl::Duration max_watch = absl::Minutes(30);
+  // Events queued for one HTTP watcher that has not written them yet; a
+  // watcher that falls further behind is closed (its client resumes from
+  // the last revision it saw), as kube-apiserver's cacher closes a watcher
+  // whose channel stays full. 0: no limit. Watchers in this process are
+  // never limited.
+  size_t watch_queue_limit = 4096;
   // Interval of BOOKMARK events for watches that allow them.
   absl::Duration bookmark_interval = absl::Minutes(1);
   // Admission plugins, run in order after the built-in admission
@@ -142,6 +148,11 @@ class ApiServer {
   // Answers one request of an HTTP caller; blocks for watches until they
   // end (client gone, timeout, or the writer reports Stopping()).
   void Handle(const http::HttpRequest& request, http::ResponseWriter& writer);
+  // Whether the request, known by its header alone, is authenticated and
+  // authorized, so that its body is worth reading (for
+  // HttpServerOptions::may_read_body). Does not block; records nothing:
+  // Handle() answers a refused request, with its audit record.
+  bool MayReadBody(const http::HttpRequest& request);
   // The same for a caller in this process (the client's in-process
   // transport): the answer is handed over parsed and typed where the
   // exchange takes it (http/in_process_exchange.h).

@@ -268,6 +268,19 @@ absl::Status ServeApi(const ServerSetup& setup,
   http.tls_cert_pem = creds.cert_pem;
   http.tls_key_pem = creds.key_pem;
   http.tls_client_ca_pem = creds.ca_cert_pem;
+  // kube-apiserver's answer to a body over its limit.
+  http.too_large_body = api::DumpJson(api::Json{
+      {"kind", "Status"},
+      {"apiVersion", "v1"},
+      {"metadata", api::Json::object()},
+      {"status", "Failure"},
+      {"message",
+       StrCat("Request entity too large: limit is ", http.max_body_bytes)},
+      {"reason", "RequestEntityTooLarge"},
+      {"code", 413}});
+  http.may_read_body = [&api](const http::HttpRequest& req) {
+    return api.MayReadBody(req);
+  };
   auto started = http::HttpServer::Start(
       http, [&api](const http::HttpRequest& req, http::ResponseWriter& w) {
         api.Handle(req, w);

@@ -1,22 +1,35 @@
 #include "http/http_server.h"
 
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <optional>
-#include <set>
+#include <system_error>
 #include <thread>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "common/str_cat.h"
+#include "http/internal/handler_pool.h"
+#include "logging/log.h"
 #include "openssl/ssl.h"
 #include "openssl/x509.h"
 
@@ -104,15 +117,122 @@ void ParseTarget(std::string_view target, HttpRequest& req) {
   }
 }
 
+// Raises the soft limit of open files to the hard one, as Go programs do
+// at start; returns the soft limit in force.
+size_t RaiseFileLimit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024;
+  if (limit.rlim_cur < limit.rlim_max) {
+    rlimit raised = limit;
+    raised.rlim_cur = limit.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+  }
+  if (limit.rlim_cur == RLIM_INFINITY) return size_t{1} << 20;
+  return static_cast<size_t>(limit.rlim_cur);
+}
+
+// Connections one server may hold with `open_files` descriptors: an
+// eighth of them (64 at least) is kept for the store, logs, outgoing
+// connections and the other servers of the process.
+size_t DefaultMaxConnections(size_t open_files) {
+  const size_t reserve = std::max<size_t>(64, open_files / 8);
+  return open_files > 2 * reserve ? open_files - reserve : open_files / 2;
+}
+
+// Bodies longer than this (or of unknown length) are read only after
+// HttpServerOptions::may_read_body agrees; shorter ones arrive with their
+// header anyway.
+constexpr uint64_t kBodyCheckedAbove = 64 * 1024;
+// How long a TLS connection being closed waits for the client's
+// close_notify.
+constexpr std::chrono::seconds kTlsShutdownTimeout{1};
+
 class HttpServerImpl;
 
-// Writes responses on one connection's stream.
-template <class Stream>
-class StreamWriter : public ResponseWriter {
+// One client connection. Its reads run on its strand of the event loop; a
+// request's handler runs on a pool thread and writes the response itself
+// (Write: blocking writes, nothing else uses the stream meanwhile), timed
+// by the server's sweep. The descriptor stays open until the object is
+// destroyed, so that shutting it down from another thread (deadline,
+// sweep, eviction, stop, Abort) never touches a reused descriptor.
+class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  StreamWriter(Stream& stream, unsigned version, bool keep_alive,
-               const std::atomic<bool>& stopping)
-      : stream_(stream),
+  // `ssl`: the TLS context, null for plain HTTP.
+  Connection(HttpServerImpl& server, tcp::socket socket, ssl::context* ssl,
+             std::string remote_address);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Begins with the TLS handshake or the first request. On the strand.
+  void Start();
+  int fd() const { return fd_; }
+  net::any_io_executor executor() { return Socket().get_executor(); }
+
+  // Runs `op(stream, ec)`, a blocking write, from the handler's thread;
+  // the server's sweep shuts the connection down when it takes longer
+  // than the write timeout.
+  template <class Op>
+  beast::error_code Write(Op op) {
+    write_since_.store(
+        std::chrono::steady_clock::now().time_since_epoch().count());
+    beast::error_code ec;
+    WithStream([&op, &ec](auto& stream) { op(stream, ec); });
+    write_since_.store(0);
+    return ec;
+  }
+  // When the write in progress began (steady clock ticks), 0 when none.
+  int64_t write_since() const { return write_since_.load(); }
+
+ private:
+  tcp::socket& Socket() { return tls_ ? tls_->next_layer() : *plain_; }
+  template <class F>
+  void WithStream(F&& f) {
+    if (tls_) {
+      f(*tls_);
+    } else {
+      f(*plain_);
+    }
+  }
+  void Handshake();
+  void ReadHeader(bool first);
+  void OnHeader(beast::error_code ec);
+  void ReadBody();
+  HttpRequest Request() const;
+  void Dispatch(bool body_withheld);
+  // On a pool thread.
+  void Serve(const HttpRequest& req, unsigned version, bool keep_alive);
+  // Answers without a handler, then closes.
+  void Refuse(int status, const HttpHeaders& headers, std::string body);
+  void Close();
+  // Shuts the connection down unless the next CancelDeadline() comes
+  // first.
+  void Deadline(std::chrono::seconds d);
+  void CancelDeadline();
+
+  HttpServerImpl& server_;
+  std::optional<tcp::socket> plain_;
+  // Made when the client's first bytes arrive (a TLS stream holds some
+  // 40 KiB of buffers: silent connections should not).
+  std::optional<ssl::stream<tcp::socket>> tls_;
+  ssl::context* const ssl_;
+  const int fd_;
+  const std::string remote_address_;
+  net::steady_timer timer_;
+  uint64_t deadline_generation_ = 0;
+  bool shutting_down_ = false;
+  std::atomic<int64_t> write_since_{0};
+  std::optional<ClientCertificate> certificate_;
+  beast::flat_buffer buffer_;
+  std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
+};
+
+// Writes one request's response from its handler's thread.
+class ConnectionWriter : public ResponseWriter {
+ public:
+  ConnectionWriter(Connection& connection, unsigned version, bool keep_alive,
+                   const std::atomic<bool>& stopping)
+      : connection_(connection),
         version_(version),
         keep_alive_(keep_alive),
         stopping_(stopping) {}
@@ -126,9 +246,9 @@ class StreamWriter : public ResponseWriter {
     res.keep_alive(keep_alive_);
     res.body() = std::move(body);
     res.prepare_payload();
-    beast::error_code ec;
-    beast_http::write(stream_, res, ec);
-    if (ec) failed_ = true;
+    Check(connection_.Write([&res](auto& stream, beast::error_code& ec) {
+      beast_http::write(stream, res, ec);
+    }));
   }
 
   bool StartStream(int status, const HttpHeaders& headers) override {
@@ -141,20 +261,19 @@ class StreamWriter : public ResponseWriter {
     res.keep_alive(false);
     res.chunked(true);
     beast_http::response_serializer<beast_http::empty_body> sr{res};
-    beast::error_code ec;
-    beast_http::write_header(stream_, sr, ec);
-    if (ec) failed_ = true;
+    Check(connection_.Write([&sr](auto& stream, beast::error_code& ec) {
+      beast_http::write_header(stream, sr, ec);
+    }));
     return !failed_;
   }
 
   bool WriteChunk(std::string_view data) override {
     if (!streamed_ || failed_) return false;
     if (data.empty()) return true;
-    beast::error_code ec;
-    net::write(stream_,
-               beast_http::make_chunk(net::buffer(data.data(), data.size())),
-               ec);
-    if (ec) failed_ = true;
+    auto chunk = beast_http::make_chunk(net::buffer(data.data(), data.size()));
+    Check(connection_.Write([&chunk](auto& stream, beast::error_code& ec) {
+      net::write(stream, chunk, ec);
+    }));
     return !failed_;
   }
 
@@ -162,25 +281,33 @@ class StreamWriter : public ResponseWriter {
 
   bool ClientGone() const override {
     pollfd p{};
-    p.fd = beast::get_lowest_layer(stream_).native_handle();
+    p.fd = connection_.fd();
     p.events = POLLRDHUP;
     return ::poll(&p, 1, 0) > 0 &&
            (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
   }
 
+  void Abort() override { ::shutdown(connection_.fd(), SHUT_RDWR); }
+
   void Finish() {
     if (!answered_) {
       Send(500, {{"Content-Type", "text/plain"}}, "no response\n");
     } else if (streamed_ && !failed_) {
-      beast::error_code ec;
-      net::write(stream_, beast_http::make_chunk_last(), ec);
+      auto last = beast_http::make_chunk_last();
+      Check(connection_.Write([&last](auto& stream, beast::error_code& ec) {
+        net::write(stream, last, ec);
+      }));
     }
   }
   bool streamed() const { return streamed_; }
   bool failed() const { return failed_; }
 
  private:
-  Stream& stream_;
+  void Check(beast::error_code ec) {
+    if (ec) failed_ = true;
+  }
+
+  Connection& connection_;
   unsigned version_;
   bool keep_alive_;
   const std::atomic<bool>& stopping_;
@@ -195,11 +322,102 @@ class HttpServerImpl : public HttpServer {
       : options_(std::move(options)),
         handler_(std::move(handler)),
         acceptor_(io_),
-        ssl_(ssl::context::tls_server) {}
+        accept_backoff_(io_),
+        sweep_(io_),
+        ssl_(ssl::context::tls_server),
+        pool_(std::make_unique<internal::HandlerPool>(
+            options_.max_handler_threads)) {}
 
   ~HttpServerImpl() override { Stop(); }
 
   absl::Status Init() {
+    const size_t open_files = RaiseFileLimit();
+    max_connections_ = options_.max_connections != 0
+                           ? options_.max_connections
+                           : DefaultMaxConnections(open_files);
+    if (auto s = Listen(); !s.ok()) return s;
+    if (auto s = SetUpTls(); !s.ok()) return s;
+    Accept();
+    Sweep();
+    try {
+      io_thread_ = std::thread([this] { RunEventLoop(); });
+    } catch (const std::system_error& e) {
+      return absl::ResourceExhaustedError(
+          StrCat("cannot start the HTTP server's thread: ", e.what()));
+    }
+    return absl::OkStatus();
+  }
+
+  uint16_t port() const override { return port_; }
+
+  void Stop() override {
+    absl::MutexLock stop_lock(&stop_mu_);
+    if (stopped_) return;
+    stopped_ = true;
+    {
+      absl::MutexLock lock(&mu_);
+      stopping_ = true;
+      for (const auto& [fd, c] : connected_) ::shutdown(fd, SHUT_RDWR);
+    }
+    net::post(io_, [this] {
+      beast::error_code ec;
+      acceptor_.close(ec);
+      accept_backoff_.cancel();
+      sweep_.cancel();
+    });
+    {
+      absl::MutexLock lock(&mu_);
+      mu_.Await(absl::Condition(
+          +[](size_t* n) { return *n == 0; }, &connections_));
+    }
+    // The event loop ends once what is queued has run (an accepted
+    // connection still queued is closed then) and nothing is left.
+    work_.reset();
+    if (io_thread_.joinable()) io_thread_.join();
+    pool_.reset();  // joins the handler threads
+  }
+
+  const HttpServerOptions& options() const { return options_; }
+  const HttpHandler& handler() const { return handler_; }
+  const std::atomic<bool>& stopping() const { return stopping_; }
+
+  // Runs `task` on a handler thread; false when none can be had.
+  bool RunHandler(std::function<void()> task) {
+    return pool_->Run(std::move(task));
+  }
+
+  // The connection waits for its client (a handshake, a request): it may
+  // be closed for a new connection when the server is full.
+  void MarkIdle(Connection& c) {
+    absl::MutexLock lock(&mu_);
+    if (idle_index_.contains(&c)) return;
+    idle_.push_back(c.weak_from_this());
+    idle_index_[&c] = std::prev(idle_.end());
+  }
+  void MarkBusy(const Connection& c) {
+    absl::MutexLock lock(&mu_);
+    ForgetIdle(c);
+  }
+  // From the connection's destructor, before its descriptor closes.
+  void Forget(const Connection& c) {
+    absl::MutexLock lock(&mu_);
+    ForgetIdle(c);
+    connected_.erase(c.fd());
+  }
+
+ private:
+  // The connection's deleter: counts it gone once it is destroyed
+  // entirely (its socket and timer deregistered from the event loop).
+  struct Ended {
+    HttpServerImpl* server;
+    void operator()(Connection* c) const {
+      delete c;
+      absl::MutexLock lock(&server->mu_);
+      --server->connections_;
+    }
+  };
+
+  absl::Status Listen() {
     beast::error_code ec;
     auto address = net::ip::make_address(options_.address, ec);
     if (ec) {
@@ -217,191 +435,401 @@ class HttpServerImpl : public HttpServer {
                                            ": ", ec.message()));
     }
     port_ = acceptor_.local_endpoint().port();
-    tls_ = !options_.tls_cert_pem.empty();
-    if (tls_) {
-      ssl_.set_options(ssl::context::default_workarounds |
-                       ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-      ssl_.use_certificate_chain(net::buffer(options_.tls_cert_pem), ec);
-      if (!ec) {
-        ssl_.use_private_key(net::buffer(options_.tls_key_pem),
-                             ssl::context::pem, ec);
-      }
-      if (ec) {
-        return absl::InvalidArgumentError(
-            StrCat("invalid TLS certificate or key: ", ec.message()));
-      }
-      if (!options_.tls_client_ca_pem.empty()) {
-        ssl_.add_certificate_authority(net::buffer(options_.tls_client_ca_pem),
-                                       ec);
-        if (ec) {
-          return absl::InvalidArgumentError(
-              StrCat("invalid client CA bundle: ", ec.message()));
-        }
-        // Ask, do not require; the verdict is read after the handshake.
-        ssl_.set_verify_mode(ssl::verify_peer);
-        ssl_.set_verify_callback(
-            [](bool, ssl::verify_context&) { return true; });
-      }
-    }
-    accept_thread_ = std::thread([this] { AcceptLoop(); });
     return absl::OkStatus();
   }
 
-  uint16_t port() const override { return port_; }
-
-  void Stop() override {
-    if (stopping_.exchange(true)) {
-      if (accept_thread_.joinable()) accept_thread_.join();
-      return;
+  absl::Status SetUpTls() {
+    tls_ = !options_.tls_cert_pem.empty();
+    if (!tls_) return absl::OkStatus();
+    beast::error_code ec;
+    ssl_.set_options(ssl::context::default_workarounds |
+                     ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                     ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+    ssl_.use_certificate_chain(net::buffer(options_.tls_cert_pem), ec);
+    if (!ec) {
+      ssl_.use_private_key(net::buffer(options_.tls_key_pem), ssl::context::pem,
+                           ec);
     }
-    // Only Stop() closes the acceptor, after the accept thread is gone, so
-    // the descriptor shut down here is still the listening socket.
-    ::shutdown(acceptor_.native_handle(), SHUT_RDWR);
-    if (accept_thread_.joinable()) accept_thread_.join();
-    {
-      beast::error_code ec;
-      acceptor_.close(ec);
+    if (ec) {
+      return absl::InvalidArgumentError(
+          StrCat("invalid TLS certificate or key: ", ec.message()));
     }
-    std::list<Worker> workers;
-    {
-      absl::MutexLock lock(&mu_);
-      for (int fd : open_fds_) ::shutdown(fd, SHUT_RDWR);
-      while (connections_ != 0) idle_.Wait(&mu_);
-      workers.swap(workers_);
-    }
-    // Joined, not detached: no connection thread (with its TLS state)
-    // outlives Stop().
-    for (Worker& w : workers) w.thread.join();
-  }
-
- private:
-  void AcceptLoop() {
-    while (!stopping_) {
-      tcp::socket socket(io_);
-      beast::error_code ec;
-      acceptor_.accept(socket, ec);
-      if (stopping_) break;
-      if (ec) continue;
-      socket.set_option(tcp::no_delay(true), ec);
-      absl::MutexLock lock(&mu_);
-      // Reap the threads of finished connections.
-      for (auto it = workers_.begin(); it != workers_.end();) {
-        if (it->done->load()) {
-          it->thread.join();
-          it = workers_.erase(it);
-        } else {
-          ++it;
-        }
+    if (!options_.tls_client_ca_pem.empty()) {
+      ssl_.add_certificate_authority(net::buffer(options_.tls_client_ca_pem),
+                                     ec);
+      if (ec) {
+        return absl::InvalidArgumentError(
+            StrCat("invalid client CA bundle: ", ec.message()));
       }
-      ++connections_;
-      open_fds_.insert(socket.native_handle());
-      auto done = std::make_shared<std::atomic<bool>>(false);
-      workers_.push_back(
-          Worker{std::thread([this, done, s = std::move(socket)]() mutable {
-                   Connection(std::move(s));
-                   done->store(true);
-                 }),
-                 done});
+      // Ask, do not require; the verdict is read after the handshake.
+      ssl_.set_verify_mode(ssl::verify_peer);
+      ssl_.set_verify_callback([](bool, ssl::verify_context&) { return true; });
     }
+    return absl::OkStatus();
   }
 
-  void Connection(tcp::socket socket) {
-    const int fd = socket.native_handle();
-    beast::error_code peer_ec;
-    const tcp::endpoint peer = socket.remote_endpoint(peer_ec);
-    const std::string remote_address =
-        peer_ec ? "" : peer.address().to_string();
-    // Deregistered while the descriptor is still open, so Stop() never
-    // shuts down a reused descriptor.
-    auto forget = [&] {
-      absl::MutexLock lock(&mu_);
-      open_fds_.erase(fd);
-    };
-    if (tls_) {
-      ssl::stream<tcp::socket> stream(std::move(socket), ssl_);
-      beast::error_code ec;
-      stream.handshake(ssl::stream_base::server, ec);
-      if (!ec) {
-        const std::optional<ClientCertificate> certificate =
-            PeerCertificate(stream.native_handle());
-        Serve(stream, certificate ? &*certificate : nullptr, remote_address);
-        stream.shutdown(ec);
-      }
-      forget();
-    } else {
-      Serve(socket, nullptr, remote_address);
-      beast::error_code ec;
-      socket.shutdown(tcp::socket::shutdown_send, ec);
-      forget();
-    }
-    absl::MutexLock lock(&mu_);
-    if (--connections_ == 0) idle_.SignalAll();
-  }
-
-  // `certificate`: what the client presented, null when nothing;
-  // `remote_address`: the peer's IP address.
-  template <class Stream>
-  void Serve(Stream& stream, const ClientCertificate* certificate,
-             const std::string& remote_address) {
-    beast::flat_buffer buffer;
-    while (!stopping_) {
-      beast_http::request_parser<beast_http::string_body> parser;
-      parser.header_limit(64 * 1024);
-      parser.body_limit(options_.max_body_bytes);
-      beast::error_code ec;
-      beast_http::read(stream, buffer, parser, ec);
-      if (ec == beast_http::error::body_limit) {
-        StreamWriter<Stream> w(stream, parser.get().version(), false,
-                               stopping_);
-        w.Send(413, {{"Content-Type", "application/json"}},
-               options_.too_large_body);
+  void Accept() {
+    acceptor_.async_accept(net::make_strand(io_), [this](beast::error_code ec,
+                                                         tcp::socket socket) {
+      if (stopping_ || ec == net::error::operation_aborted) return;
+      if (ec) {
+        // Out of descriptors, say: try again a little later rather
+        // than spin, as Go's http.Server does.
+        accept_backoff_.expires_after(std::chrono::milliseconds(50));
+        accept_backoff_.async_wait([this](beast::error_code wait_ec) {
+          if (!wait_ec && !stopping_) Accept();
+        });
         return;
       }
-      if (ec) return;  // closed, or not HTTP
-      const auto& msg = parser.get();
-      HttpRequest req;
-      req.method = std::string(msg.method_string());
-      req.target = std::string(msg.target());
-      ParseTarget(req.target, req);
-      for (const auto& field : msg) {
-        std::string name(field.name_string());
-        for (char& c : name) c = static_cast<char>(std::tolower(c));
-        std::string value(field.value());
-        auto [it, inserted] = req.headers.emplace(std::move(name), value);
-        if (!inserted) StrAppend(&it->second, "\n", value);
-      }
-      req.body = msg.body();
-      if (certificate != nullptr) req.client_certificate = *certificate;
-      req.remote_address = remote_address;
-      StreamWriter<Stream> writer(stream, msg.version(), msg.keep_alive(),
-                                  stopping_);
-      handler_(req, writer);
-      writer.Finish();
-      if (!msg.keep_alive() || writer.streamed() || writer.failed()) return;
+      Admit(std::move(socket));
+      Accept();
+    });
+  }
+
+  // Takes a new connection, closing the one idle the longest when the
+  // server is full; refuses it (closes it) when none is idle.
+  void Admit(tcp::socket socket) {
+    beast::error_code ec;
+    socket.set_option(tcp::no_delay(true), ec);
+    const tcp::endpoint peer = socket.remote_endpoint(ec);
+    std::string remote_address = ec ? "" : peer.address().to_string();
+    {
+      absl::MutexLock lock(&mu_);
+      if (stopping_) return;
+      if (connections_ >= max_connections_ && !EvictIdle()) return;
+      ++connections_;  // Ended counts it gone
     }
+    std::shared_ptr<Connection> connection(
+        new Connection(*this, std::move(socket), tls_ ? &ssl_ : nullptr,
+                       std::move(remote_address)),
+        Ended{this});
+    {
+      absl::MutexLock lock(&mu_);
+      connected_[connection->fd()] = connection.get();
+      // Stop() may have shut the others down meanwhile.
+      if (stopping_) ::shutdown(connection->fd(), SHUT_RDWR);
+    }
+    MarkIdle(*connection);
+    net::dispatch(connection->executor(),
+                  [connection] { connection->Start(); });
+  }
+
+  // Runs the event loop until Stop() lets it end. An exception out of a
+  // handler (Beast refuses a header field over 64 KiB by throwing) ends
+  // only the connection it came from: its operation's state unwinds,
+  // dropping the connection, and the loop goes on.
+  void RunEventLoop() {
+    while (true) {
+      try {
+        io_.run();
+        return;
+      } catch (const std::exception& e) {
+        logging::Error("HTTP connection dropped",
+                       {{"err", std::string(e.what())}});
+      }
+    }
+  }
+
+  // Every second: shuts down the connections whose handler has been
+  // blocked in one write for longer than the write timeout.
+  void Sweep() {
+    {
+      absl::MutexLock lock(&mu_);
+      const int64_t now =
+          std::chrono::steady_clock::now().time_since_epoch().count();
+      const int64_t limit =
+          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+              options_.write_timeout)
+              .count();
+      for (const auto& [fd, c] : connected_) {
+        const int64_t since = c->write_since();
+        if (since != 0 && now - since > limit) ::shutdown(fd, SHUT_RDWR);
+      }
+    }
+    sweep_.expires_after(std::chrono::seconds(1));
+    sweep_.async_wait([this](beast::error_code ec) {
+      if (!ec && !stopping_) Sweep();
+    });
+  }
+
+  // Shuts down the connection idle the longest; false when none is.
+  bool EvictIdle() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    while (!idle_.empty()) {
+      std::shared_ptr<Connection> oldest = idle_.front().lock();
+      if (oldest != nullptr) {
+        ForgetIdle(*oldest);
+        ::shutdown(oldest->fd(), SHUT_RDWR);
+        return true;
+      }
+      idle_.pop_front();
+    }
+    return false;
+  }
+
+  void ForgetIdle(const Connection& c) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto it = idle_index_.find(&c);
+    if (it == idle_index_.end()) return;
+    idle_.erase(it->second);
+    idle_index_.erase(it);
   }
 
   const HttpServerOptions options_;
   const HttpHandler handler_;
   net::io_context io_;
+  net::executor_work_guard<net::io_context::executor_type> work_ =
+      net::make_work_guard(io_);
   tcp::acceptor acceptor_;
+  net::steady_timer accept_backoff_;
+  net::steady_timer sweep_;
   ssl::context ssl_;
   bool tls_ = false;
   uint16_t port_ = 0;
+  size_t max_connections_ = 0;
   std::atomic<bool> stopping_{false};
-  std::thread accept_thread_;
+  std::thread io_thread_;
+  std::unique_ptr<internal::HandlerPool> pool_;
+  absl::Mutex stop_mu_;
+  bool stopped_ ABSL_GUARDED_BY(stop_mu_) = false;
   absl::Mutex mu_;
-  absl::CondVar idle_;
-  int connections_ ABSL_GUARDED_BY(mu_) = 0;
-  std::set<int> open_fds_ ABSL_GUARDED_BY(mu_);
-  struct Worker {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-  };
-  // Connection threads, joined when done.
-  std::list<Worker> workers_ ABSL_GUARDED_BY(mu_);
+  size_t connections_ ABSL_GUARDED_BY(mu_) = 0;
+  // Every connection by descriptor; a connection leaves it in its
+  // destructor, before its descriptor closes.
+  absl::flat_hash_map<int, const Connection*> connected_ ABSL_GUARDED_BY(mu_);
+  // Connections waiting for their client, the longest waiting first.
+  std::list<std::weak_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const Connection*,
+                      std::list<std::weak_ptr<Connection>>::iterator>
+      idle_index_ ABSL_GUARDED_BY(mu_);
 };
+
+Connection::Connection(HttpServerImpl& server, tcp::socket socket,
+                       ssl::context* ssl, std::string remote_address)
+    : server_(server),
+      ssl_(ssl),
+      fd_(socket.native_handle()),
+      remote_address_(std::move(remote_address)),
+      timer_(socket.get_executor()) {
+  plain_.emplace(std::move(socket));
+}
+
+Connection::~Connection() { server_.Forget(*this); }
+
+void Connection::Start() {
+  if (ssl_ == nullptr) {
+    ReadHeader(true);
+    return;
+  }
+  // The handshake, from the client's first byte on, within the same
+  // deadline.
+  Deadline(server_.options().header_timeout);
+  plain_->async_wait(tcp::socket::wait_read, [self = shared_from_this()](
+                                                 beast::error_code ec) {
+    if (ec) {
+      self->CancelDeadline();
+      self->Close();
+      return;
+    }
+    self->tls_.emplace(std::move(*self->plain_), *self->ssl_);
+    self->plain_.reset();
+    self->Handshake();
+  });
+}
+
+void Connection::Handshake() {
+  tls_->async_handshake(ssl::stream_base::server, [self = shared_from_this()](
+                                                      beast::error_code ec) {
+    self->CancelDeadline();
+    if (ec) {
+      self->shutting_down_ = true;  // no TLS session to close
+      self->Close();
+      return;
+    }
+    self->certificate_ = PeerCertificate(self->tls_->native_handle());
+    self->ReadHeader(true);
+  });
+}
+
+void Connection::Deadline(std::chrono::seconds d) {
+  const uint64_t generation = ++deadline_generation_;
+  timer_.expires_after(d);
+  timer_.async_wait(
+      [weak = weak_from_this(), generation](beast::error_code ec) {
+        if (ec) return;
+        std::shared_ptr<Connection> self = weak.lock();
+        if (self == nullptr || self->deadline_generation_ != generation) {
+          return;
+        }
+        ::shutdown(self->fd_, SHUT_RDWR);
+      });
+}
+
+void Connection::CancelDeadline() {
+  ++deadline_generation_;
+  timer_.cancel();
+}
+
+void Connection::ReadHeader(bool first) {
+  if (server_.stopping()) {
+    Close();
+    return;
+  }
+  server_.MarkIdle(*this);
+  const HttpServerOptions& o = server_.options();
+  // Memory of a large request is not kept while the client is idle.
+  if (buffer_.size() == 0) buffer_.shrink_to_fit();
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(
+      std::min<size_t>(o.max_header_bytes, UINT32_MAX)));
+  parser_->body_limit(o.max_body_bytes);
+  Deadline(first ? o.header_timeout : o.idle_timeout);
+  WithStream([this](auto& stream) {
+    beast_http::async_read_header(
+        stream, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) {
+          self->OnHeader(ec);
+        });
+  });
+}
+
+void Connection::OnHeader(beast::error_code ec) {
+  CancelDeadline();
+  server_.MarkBusy(*this);
+  const HttpServerOptions& o = server_.options();
+  if (ec == beast_http::error::body_limit) {
+    Refuse(413, {{"Content-Type", "application/json"}}, o.too_large_body);
+    return;
+  }
+  if (ec == beast_http::error::header_limit) {
+    Refuse(431, {{"Content-Type", "text/plain; charset=utf-8"}},
+           "431 Request Header Fields Too Large");
+    return;
+  }
+  if (ec) {
+    Close();  // closed, timed out, or not HTTP
+    return;
+  }
+  if (parser_->is_done()) {
+    Dispatch(false);
+    return;
+  }
+  const auto length = parser_->content_length();
+  if (o.may_read_body && (!length || *length > kBodyCheckedAbove) &&
+      !o.may_read_body(Request())) {
+    Dispatch(true);
+    return;
+  }
+  ReadBody();
+}
+
+void Connection::ReadBody() {
+  Deadline(server_.options().write_timeout);
+  WithStream([this](auto& stream) {
+    beast_http::async_read(
+        stream, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) {
+          self->CancelDeadline();
+          if (ec == beast_http::error::body_limit) {
+            self->Refuse(413, {{"Content-Type", "application/json"}},
+                         self->server_.options().too_large_body);
+          } else if (ec) {
+            self->Close();
+          } else {
+            self->Dispatch(false);
+          }
+        });
+  });
+}
+
+HttpRequest Connection::Request() const {
+  const auto& msg = parser_->get();
+  HttpRequest req;
+  req.method = std::string(msg.method_string());
+  req.target = std::string(msg.target());
+  ParseTarget(req.target, req);
+  for (const auto& field : msg) {
+    std::string name(field.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(c));
+    std::string value(field.value());
+    auto [it, inserted] = req.headers.emplace(std::move(name), value);
+    if (!inserted) StrAppend(&it->second, "\n", value);
+  }
+  req.client_certificate = certificate_;
+  req.remote_address = remote_address_;
+  return req;
+}
+
+void Connection::Dispatch(bool body_withheld) {
+  HttpRequest req = Request();
+  auto& msg = parser_->get();
+  if (body_withheld) {
+    req.body_withheld = true;
+  } else {
+    req.body = std::move(msg.body());
+  }
+  const unsigned version = msg.version();
+  const bool keep_alive = msg.keep_alive() && !body_withheld;
+  const bool running = server_.RunHandler(
+      [self = shared_from_this(), req = std::move(req), version, keep_alive] {
+        self->Serve(req, version, keep_alive);
+      });
+  if (!running) {
+    Refuse(
+        503,
+        {{"Content-Type", "text/plain; charset=utf-8"}, {"Retry-After", "1"}},
+        "The server has no thread free for this request, please try "
+        "again later.\n");
+  }
+}
+
+void Connection::Serve(const HttpRequest& req, unsigned version,
+                       bool keep_alive) {
+  ConnectionWriter writer(*this, version, keep_alive, server_.stopping());
+  server_.handler()(req, writer);
+  writer.Finish();
+  const bool again = keep_alive && !writer.streamed() && !writer.failed();
+  net::post(executor(), [self = shared_from_this(), again] {
+    if (again) {
+      self->ReadHeader(false);
+    } else {
+      self->Close();
+    }
+  });
+}
+
+void Connection::Refuse(int status, const HttpHeaders& headers,
+                        std::string body) {
+  auto res = std::make_shared<beast_http::response<beast_http::string_body>>(
+      static_cast<beast_http::status>(status), 11);
+  for (const auto& [k, v] : headers) res->set(k, v);
+  res->keep_alive(false);
+  res->body() = std::move(body);
+  res->prepare_payload();
+  Deadline(server_.options().write_timeout);
+  WithStream([this, &res](auto& stream) {
+    beast_http::async_write(
+        stream, *res,
+        [self = shared_from_this(), res](beast::error_code, size_t) {
+          self->CancelDeadline();
+          self->Close();
+        });
+  });
+}
+
+void Connection::Close() {
+  if (tls_ && !shutting_down_) {
+    // close_notify, then a short wait for the client's.
+    shutting_down_ = true;
+    Deadline(kTlsShutdownTimeout);
+    tls_->async_shutdown([self = shared_from_this()](beast::error_code) {
+      self->CancelDeadline();
+      self->Close();
+    });
+    return;
+  }
+  beast::error_code ec;
+  Socket().shutdown(tcp::socket::shutdown_both, ec);
+  // The descriptor closes with the last reference.
+}
 
 }  // namespace
 

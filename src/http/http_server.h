@@ -1,9 +1,18 @@
 // A small HTTP/1.1 server (Boost.Beast) with optional TLS, for the API
-// server: one thread per connection with blocking I/O, keep-alive, request
-// body limit, and streamed (chunked) responses for watches.
+// server and every component's metrics and health endpoints.
+//
+// Connections live on an event loop: accepting, TLS handshakes, waiting
+// for and reading requests cost no thread. A request whose header and body
+// have arrived runs its handler on a bounded pool of handler threads, so
+// threads follow the requests being served, not the connections open.
+// Every wait has a deadline (handshake and header, idle keep-alive, body,
+// each write); the number of connections is capped below the process's
+// file-descriptor limit; failing to get a thread answers 503 and never
+// ends the process.
 #ifndef DRAPLANE_HTTP_HTTP_SERVER_H_
 #define DRAPLANE_HTTP_HTTP_SERVER_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -45,6 +54,9 @@ struct HttpRequest {
   std::optional<ClientCertificate> client_certificate;
   // The connection's peer IP address ("" in process), for audit records.
   std::string remote_address;
+  // Set when HttpServerOptions::may_read_body refused the body: `body` is
+  // empty and the handler must refuse the request.
+  bool body_withheld = false;
 
   // The first value of a query parameter, or "" when absent.
   std::string Query(std::string_view name) const;
@@ -73,9 +85,16 @@ class ResponseWriter {
   // True when the client has closed its side (checked without blocking):
   // an idle stream should end.
   virtual bool ClientGone() const = 0;
+  // Ends the exchange at once: callable from any thread while the handler
+  // runs (a write it is blocked in fails, later writes fail), for a stream
+  // whose reader fell too far behind. Writers that never block need not
+  // do anything.
+  virtual void Abort() {}
 };
 
-// Called on the connection's thread; may block (watches do).
+// Called on a handler thread; may block (watches do) and may take as long
+// as it needs, but each write it makes fails after
+// HttpServerOptions::write_timeout without progress.
 using HttpHandler = std::function<void(const HttpRequest&, ResponseWriter&)>;
 
 struct HttpServerOptions {
@@ -92,6 +111,31 @@ struct HttpServerOptions {
   std::string tls_client_ca_pem;
   // Larger request bodies get 413 (the handler never sees them).
   size_t max_body_bytes = 3 * 1024 * 1024;
+  // Larger request headers close the connection (Go's http.Server
+  // DefaultMaxHeaderBytes).
+  size_t max_header_bytes = 1024 * 1024;
+  // Deadline of the TLS handshake and, from then, of the first request's
+  // header (kube-apiserver's ReadHeaderTimeout).
+  std::chrono::seconds header_timeout{32};
+  // How long a kept-alive connection may wait for its next request.
+  std::chrono::seconds idle_timeout{90};
+  // Deadline of reading a request's body, and of each write of a
+  // response (a stream's chunk too).
+  std::chrono::seconds write_timeout{60};
+  // Connections open at once; 0: derived from the file-descriptor limit
+  // (raised to its hard limit when the server starts). At the cap the
+  // connection idle the longest is closed for a new one; when none is
+  // idle the new one is closed at once.
+  size_t max_connections = 0;
+  // Handler threads at most; a request beyond them gets 503 with
+  // Retry-After.
+  size_t max_handler_threads = 1024;
+  // Called on the event loop with a request's header (no body yet) before
+  // a body of more than 64 KiB, or of unknown length, is read; false: the
+  // body is not read, the handler gets the request without it (to answer,
+  // say, 401), and the connection is closed. Must not block. Unset: every
+  // body is read.
+  std::function<bool(const HttpRequest&)> may_read_body;
   // Body of the 413 answer (a Kubernetes Status in the API server).
   std::string too_large_body;
 };

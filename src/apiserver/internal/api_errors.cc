@@ -218,6 +218,12 @@ absl::Status RequestEntityTooLarge(std::string_view message) {
   return ApiError(413, "RequestEntityTooLarge", message);
 }
 
+absl::Status TooManyRequests(std::string_view message,
+                             int retry_after_seconds) {
+  return ApiError(429, "TooManyRequests", message,
+                  api::Json{{"retryAfterSeconds", retry_after_seconds}});
+}
+
 absl::Status InternalServerError(std::string_view message) {
   return ApiError(500, "InternalError",
                   StrCat("Internal error occurred: ", message));

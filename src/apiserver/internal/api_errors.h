@@ -71,6 +71,9 @@ absl::Status RequestForbidden(const auth::RequestAttributes& a,
                               std::string_view reason);
 absl::Status UnsupportedMediaType(std::string_view content_type);
 absl::Status RequestEntityTooLarge(std::string_view message);
+// Upstream's NewTooManyRequests: 429 with the delay in the details (and
+// so in a Retry-After header).
+absl::Status TooManyRequests(std::string_view message, int retry_after_seconds);
 absl::Status InternalServerError(std::string_view message);
 // 504 Timeout (e.g. "Too large resource version").
 absl::Status Timeout(std::string_view message, int retry_after_seconds);

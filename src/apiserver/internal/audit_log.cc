@@ -327,6 +327,7 @@ class AuditedRequest::Recorder : public Responder, public http::ResponseWriter {
   }
   bool Stopping() const override { return inner_.writer().Stopping(); }
   bool ClientGone() const override { return inner_.writer().ClientGone(); }
+  void Abort() override { inner_.writer().Abort(); }
 
  private:
   http::HttpHeaders WithAuditId(const http::HttpHeaders& headers) const {

@@ -172,6 +172,12 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& answer) {
     w.SendError(internal::RequestForbidden(attributes, decision.reason), {});
     return;
   }
+  if (req.body_withheld) {
+    // Refused by MayReadBody a moment ago (credentials that changed since
+    // then): without its body the request cannot be served.
+    w.SendError(internal::Unauthorized(), {});
+    return;
+  }
   const auto segments = SplitPath(req.path);
   if (req.method == "GET" && HandleNonResource(req, segments, w)) return;
   if (HandleReview(req, segments, attributes.user, w)) return;
@@ -182,6 +188,19 @@ void Handlers::Handle(const http::HttpRequest& req, Responder& answer) {
   }
   target->user = std::move(attributes.user);
   Dispatch(req, *target, w);
+}
+
+bool Handlers::MayReadBody(const http::HttpRequest& req) {
+  absl::StatusOr<auth::UserInfo> user = authenticator_.Authenticate(req);
+  if (!user.ok()) return false;
+  auth::RequestAttributes attributes =
+      auth::ResolveRequest(req.method, req.path, req.query);
+  attributes.user = *std::move(user);
+  absl::StatusOr<auth::UserInfo> acting =
+      Impersonate(req, attributes, *authorizer_);
+  if (!acting.ok()) return false;
+  attributes.user = *std::move(acting);
+  return authorizer_->Authorize(attributes).decision == auth::Decision::kAllow;
 }
 
 void Handlers::RunControllersOnce() {

@@ -50,6 +50,8 @@ class Handlers {
 
   // Answers one request; blocks for watches (see ApiServer::Handle).
   void Handle(const http::HttpRequest& req, Responder& answer);
+  // See ApiServer::MayReadBody.
+  bool MayReadBody(const http::HttpRequest& req);
 
   // See ApiServer::RunControllersOnce.
   void RunControllersOnce();

@@ -82,6 +82,26 @@ std::string WatchLine(std::string_view type, const Json& object) {
                 "}\n");
 }
 
+const api::YamlDecodeLimits& RequestYamlLimits() {
+  // Process-wide, as the memory it guards.
+  static api::YamlDecodeBudget* const budget =
+      new api::YamlDecodeBudget(kYamlNodesInFlight);
+  static const api::YamlDecodeLimits limits{kYamlNodesPerRequest, budget};
+  return limits;
+}
+
+absl::Status YamlDecodeError(const absl::Status& s) {
+  const std::string message(s.message());
+  switch (s.code()) {
+    case absl::StatusCode::kResourceExhausted:
+      return RequestEntityTooLarge(message);
+    case absl::StatusCode::kUnavailable:
+      return TooManyRequests(message, 1);
+    default:
+      return BadRequest(message);
+  }
+}
+
 // Parses a request body in the request's Content-Type into JSON (an
 // in-process caller's parsed body is taken as it is).
 absl::StatusOr<Json> ParseBody(const http::HttpRequest& req, Responder& w) {
@@ -109,14 +129,13 @@ absl::StatusOr<Json> ParseBody(const http::HttpRequest& req, Responder& w) {
     return *std::move(json);
   }
   if (type == "application/yaml") {
-    auto docs = api::ParseManifests(req.body, "request body");
-    if (!docs.ok()) {
-      return internal::BadRequest(std::string(docs.status().message()));
-    }
+    auto docs =
+        api::ParseManifests(req.body, "request body", RequestYamlLimits());
+    if (!docs.ok()) return YamlDecodeError(docs.status());
     if (docs->size() != 1) {
       return internal::BadRequest("the request body must hold one object");
     }
-    return (*docs)[0].json;
+    return std::move((*docs)[0].json);
   }
   return internal::UnsupportedMediaType(type);
 }

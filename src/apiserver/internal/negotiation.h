@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "api/manifest.h"
 #include "api/meta_types.h"
 #include "api/object.h"
 #include "apiserver/internal/request_scope.h"
@@ -47,6 +48,19 @@ std::string WatchLine(std::string_view type, const Json& object);
 // Parses a request body in the request's Content-Type into JSON (an
 // in-process caller's parsed body is taken as it is).
 absl::StatusOr<Json> ParseBody(const http::HttpRequest& req, Responder& w);
+
+// Nodes one YAML request body (or apply patch) may decode to, and those
+// all requests being decoded may hold at once: a node of decoded JSON
+// takes some 128 bytes, so about 64 MiB and 128 MiB. Beyond them a
+// request gets 413, or 429 to try again; the second is well above the
+// first, so that a request alone is never put off.
+inline constexpr size_t kYamlNodesPerRequest = 500'000;
+inline constexpr size_t kYamlNodesInFlight = 1'000'000;
+// The limits every YAML request body is decoded with.
+const api::YamlDecodeLimits& RequestYamlLimits();
+// The answer for a YAML decode error: 400, 413 over the per-request
+// budget, 429 when the shared one is spent.
+absl::Status YamlDecodeError(const absl::Status& s);
 
 // A request body (in the URL's version) checked and converted to the
 // storage version; unknown fields handled per fieldValidation, a warning

@@ -2,6 +2,7 @@
 
 #include "api/manifest.h"
 #include "apiserver/internal/api_errors.h"
+#include "apiserver/internal/negotiation.h"
 #include "common/str_cat.h"
 #include "patch/patch.h"
 
@@ -53,8 +54,8 @@ absl::StatusOr<api::Json> ApplyPatch(PatchType type, const ResourceInfo& r,
                                      const ApplyRequest& apply) {
   api::Json patch_doc;
   if (type == PatchType::kApply) {
-    auto docs = api::ParseManifests(body, "apply patch");
-    if (!docs.ok()) return BadRequest(std::string(docs.status().message()));
+    auto docs = api::ParseManifests(body, "apply patch", RequestYamlLimits());
+    if (!docs.ok()) return YamlDecodeError(docs.status());
     if (docs->size() != 1) {
       return BadRequest("an apply patch must hold exactly one object");
     }

@@ -96,7 +96,21 @@ void Responder::SendJson(int code, std::shared_ptr<const api::Json> body,
 
 void Responder::SendError(const absl::Status& status,
                           const std::vector<std::string>& warnings) {
-  SendJson(HttpCode(status), StatusBody(status), warnings);
+  const api::Json body = StatusBody(status);
+  http::HttpHeaders headers = JsonHeaders(warnings, kJsonContentType);
+  // As upstream's ErrorNegotiated: a retry delay in the details is also a
+  // Retry-After header.
+  if (auto details = body.find("details");
+      details != body.end() && details->is_object()) {
+    if (auto after = details->find("retryAfterSeconds");
+        after != details->end() && after->is_number_integer() &&
+        after->get<int64_t>() > 0) {
+      headers.emplace_back("Retry-After",
+                           std::to_string(after->get<int64_t>()));
+    }
+  }
+  SendJsonBody(HttpCode(status), headers,
+               std::make_shared<const api::Json>(body));
 }
 
 std::unique_ptr<Responder> NewHttpResponder(http::ResponseWriter& writer) {

@@ -15,6 +15,65 @@
 namespace draplane::apiserver::internal {
 namespace {
 
+// How often an idle watch checks whether its client is gone, the server
+// stops, its time is up or a bookmark is due.
+constexpr absl::Duration kWatchCheckInterval = absl::Milliseconds(500);
+
+// Events queued by the store's sink for one watcher. An HTTP watcher whose
+// queue passes the limit has fallen too far behind: its stream is aborted
+// (a write it is blocked in fails) and the client resumes from the last
+// revision it saw, as with kube-apiserver's cacher. A watcher in this
+// process is never behind for long: its queue is not limited.
+class WatchQueue {
+ public:
+  // `limit` 0: none. `writer` is aborted on overflow until Detach().
+  WatchQueue(size_t limit, http::ResponseWriter* writer)
+      : limit_(limit), writer_(writer) {}
+
+  // The store's sink.
+  void Push(const store::Event& e) {
+    absl::MutexLock lock(&mu_);
+    if (overflowed_) return;
+    if (limit_ > 0 && events_.size() >= limit_) {
+      overflowed_ = true;
+      events_.clear();
+      if (writer_ != nullptr) writer_->Abort();
+      return;
+    }
+    events_.push_back(e);
+  }
+
+  // Moves the queued events to `batch`, waiting for some at most
+  // kWatchCheckInterval: events wake the watcher at once; the interval
+  // only paces its checks of the client, the server's stop, the deadline
+  // and bookmarks. False once the queue overflowed.
+  bool Take(std::deque<store::Event>& batch) {
+    absl::MutexLock lock(&mu_);
+    mu_.AwaitWithTimeout(absl::Condition(this, &WatchQueue::Ready),
+                         kWatchCheckInterval);
+    if (overflowed_) return false;
+    batch.swap(events_);
+    return true;
+  }
+
+  // The handler is done with the writer.
+  void Detach() {
+    absl::MutexLock lock(&mu_);
+    writer_ = nullptr;
+  }
+
+ private:
+  bool Ready() const ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+    return !events_.empty() || overflowed_;
+  }
+
+  const size_t limit_;
+  absl::Mutex mu_;
+  std::deque<store::Event> events_ ABSL_GUARDED_BY(mu_);
+  bool overflowed_ ABSL_GUARDED_BY(mu_) = false;
+  http::ResponseWriter* writer_ ABSL_GUARDED_BY(mu_);
+};
+
 // The watch's duration: the server's maximum, shortened by timeoutSeconds.
 absl::StatusOr<absl::Duration> WatchTimeout(const http::HttpRequest& req,
                                             absl::Duration max) {
@@ -107,20 +166,16 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   }
   const int64_t start = begin->revision;
 
-  struct Queue {
-    absl::Mutex mu;
-    std::deque<store::Event> events ABSL_GUARDED_BY(mu);
-    bool HasEvents() const ABSL_SHARED_LOCKS_REQUIRED(mu) {
-      return !events.empty();
-    }
-  };
-  auto queue = std::make_shared<Queue>();
-  auto watch =
-      registry_.Watch(r, t.namespace_, start, [queue](const store::Event& e) {
-        absl::MutexLock lock(&queue->mu);
-        queue->events.push_back(e);
-      });
   const bool typed = !n.table && w.TakesTypedEvents();
+  auto queue = std::make_shared<WatchQueue>(
+      w.TakesTypedEvents() ? 0 : options_.watch_queue_limit, &w.writer());
+  struct Detach {
+    WatchQueue* queue;
+    ~Detach() { queue->Detach(); }
+  } detach{queue.get()};
+  auto watch =
+      registry_.Watch(r, t.namespace_, start,
+                      [queue](const store::Event& e) { queue->Push(e); });
   http::HttpHeaders headers{{"Content-Type", kJsonContentType},
                             {"Cache-Control", "no-cache, private"}};
   if (!w.writer().StartStream(200, headers)) return;
@@ -168,13 +223,7 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   int64_t last_revision = start;
   while (!w.writer().Stopping()) {
     std::deque<store::Event> batch;
-    {
-      absl::MutexLock lock(&queue->mu);
-      queue->mu.AwaitWithTimeout(
-          absl::Condition(queue.get(), &Queue::HasEvents),
-          absl::Milliseconds(100));
-      batch.swap(queue->events);
-    }
+    if (!queue->Take(batch)) return;
     for (const store::Event& e : batch) {
       const auto ev = watch_cache_.Decoded(registry_, e);
       last_revision = e.revision;
