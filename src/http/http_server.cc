@@ -143,6 +143,9 @@ size_t DefaultMaxConnections(size_t open_files) {
 // HttpServerOptions::may_read_body agrees; shorter ones arrive with their
 // header anyway.
 constexpr uint64_t kBodyCheckedAbove = 64 * 1024;
+// How long a handler's thread waits for the next request on its
+// connection before handing the connection back to the event loop.
+constexpr int kLingerMilliseconds = 1;
 // How long a TLS connection being closed waits for the client's
 // close_notify.
 constexpr std::chrono::seconds kTlsShutdownTimeout{1};
@@ -200,8 +203,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void ReadBody();
   HttpRequest Request() const;
   void Dispatch(bool body_withheld);
-  // On a pool thread.
-  void Serve(const HttpRequest& req, unsigned version, bool keep_alive);
+  // On a pool thread: serves `req`, and the requests that follow it at
+  // once.
+  void Serve(const HttpRequest& first, unsigned first_version,
+             bool first_keep_alive);
+  enum class NextRequest {
+    kServeHere,    // read in full into parser_
+    kNone,         // nothing came: the event loop waits for it
+    kToEventLoop,  // a header read (or failed, linger_error_) that
+                   // OnHeader must finish
+  };
+  // Reads the next request on the handler's thread if it comes within
+  // kLingerMilliseconds.
+  NextRequest ReadNextHere();
   // Answers without a handler, then closes.
   void Refuse(int status, const HttpHeaders& headers, std::string body);
   void Close();
@@ -222,6 +236,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   uint64_t deadline_generation_ = 0;
   bool shutting_down_ = false;
   std::atomic<int64_t> write_since_{0};
+  beast::error_code linger_error_;
   std::optional<ClientCertificate> certificate_;
   beast::flat_buffer buffer_;
   std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
@@ -554,14 +569,14 @@ class HttpServerImpl : public HttpServer {
 
   // Shuts down the connection idle the longest; false when none is.
   bool EvictIdle() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    while (!idle_.empty()) {
-      std::shared_ptr<Connection> oldest = idle_.front().lock();
-      if (oldest != nullptr) {
-        ForgetIdle(*oldest);
-        ::shutdown(oldest->fd(), SHUT_RDWR);
-        return true;
-      }
-      idle_.pop_front();
+    // A connection being destroyed stays listed until its destructor
+    // forgets it.
+    for (const std::weak_ptr<Connection>& weak : idle_) {
+      std::shared_ptr<Connection> oldest = weak.lock();
+      if (oldest == nullptr) continue;
+      ForgetIdle(*oldest);
+      ::shutdown(oldest->fd(), SHUT_RDWR);
+      return true;
     }
     return false;
   }
@@ -781,19 +796,70 @@ void Connection::Dispatch(bool body_withheld) {
   }
 }
 
-void Connection::Serve(const HttpRequest& req, unsigned version,
-                       bool keep_alive) {
-  ConnectionWriter writer(*this, version, keep_alive, server_.stopping());
-  server_.handler()(req, writer);
-  writer.Finish();
-  const bool again = keep_alive && !writer.streamed() && !writer.failed();
-  net::post(executor(), [self = shared_from_this(), again] {
-    if (again) {
-      self->ReadHeader(false);
-    } else {
-      self->Close();
+void Connection::Serve(const HttpRequest& first, unsigned first_version,
+                       bool first_keep_alive) {
+  HttpRequest req = first;
+  unsigned version = first_version;
+  bool keep_alive = first_keep_alive;
+  while (true) {
+    ConnectionWriter writer(*this, version, keep_alive, server_.stopping());
+    server_.handler()(req, writer);
+    writer.Finish();
+    if (!keep_alive || writer.streamed() || writer.failed() ||
+        server_.stopping()) {
+      net::post(executor(), [self = shared_from_this()] { self->Close(); });
+      return;
     }
+    // A busy client's next request tends to follow at once: read here, a
+    // plain request is served on this thread without handing the
+    // connection to the event loop and back.
+    switch (ReadNextHere()) {
+      case NextRequest::kServeHere: {
+        auto& msg = parser_->get();
+        req = Request();
+        req.body = std::move(msg.body());
+        version = msg.version();
+        keep_alive = msg.keep_alive();
+        continue;
+      }
+      case NextRequest::kNone:
+        net::post(executor(),
+                  [self = shared_from_this()] { self->ReadHeader(false); });
+        return;
+      case NextRequest::kToEventLoop:
+        net::post(executor(), [self = shared_from_this(), ec = linger_error_] {
+          self->OnHeader(ec);
+        });
+        return;
+    }
+  }
+}
+
+Connection::NextRequest Connection::ReadNextHere() {
+  if (buffer_.size() == 0) {
+    pollfd p{};
+    p.fd = fd_;
+    p.events = POLLIN;
+    if (::poll(&p, 1, kLingerMilliseconds) <= 0 || (p.revents & POLLIN) == 0) {
+      return NextRequest::kNone;
+    }
+  }
+  const HttpServerOptions& o = server_.options();
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(
+      std::min<size_t>(o.max_header_bytes, UINT32_MAX)));
+  parser_->body_limit(o.max_body_bytes);
+  // Blocking reads, timed by the sweep as writes are.
+  linger_error_ = Write([this](auto& stream, beast::error_code& ec) {
+    beast_http::read_header(stream, buffer_, *parser_, ec);
+    if (ec || parser_->is_done()) return;
+    const auto length = parser_->content_length();
+    // A large or chunked body waits for may_read_body, on the event loop.
+    if (!length || *length > kBodyCheckedAbove) return;
+    beast_http::read(stream, buffer_, *parser_, ec);
   });
+  return !linger_error_ && parser_->is_done() ? NextRequest::kServeHere
+                                              : NextRequest::kToEventLoop;
 }
 
 void Connection::Refuse(int status, const HttpHeaders& headers,
