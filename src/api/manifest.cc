@@ -409,7 +409,9 @@ class YamlToJson {
   YamlToJson(std::string_view source, const YamlDecodeLimits& limits)
       : source_(source), limits_(limits) {}
   ~YamlToJson() {
-    if (limits_.shared != nullptr) limits_.shared->Give(taken_);
+    if (limits_.shared == nullptr) return;
+    if (opening_) limits_.shared->GiveOpening();
+    limits_.shared->Give(taken_);
   }
   YamlToJson(const YamlToJson&) = delete;
   YamlToJson& operator=(const YamlToJson&) = delete;
@@ -452,7 +454,12 @@ class YamlToJson {
           StrCat("document expands to more than ", limits_.max_nodes,
                  " nodes (alias expansion)"));
     }
-    if (limits_.shared != nullptr && ++used_ > taken_) {
+    if (limits_.shared != nullptr && ++used_ > taken_ + opened_) {
+      if (used_ == 1 && limits_.shared->TakeOpening()) {
+        opening_ = true;
+        opened_ = kYamlOpeningNodes;
+        return absl::OkStatus();
+      }
       if (!limits_.shared->Take(kBudgetChunk)) {
         return absl::UnavailableError(
             StrCat(source_,
@@ -582,8 +589,12 @@ class YamlToJson {
   size_t aliased_ = 0;
   int alias_depth_ = 0;
   absl::flat_hash_set<int> seen_;
-  // Nodes of the shared budget used and taken.
+  // Nodes made since the first document (across documents), the
+  // opening's nodes (when one was had) and nodes of the shared budget
+  // taken.
   size_t used_ = 0;
+  bool opening_ = false;
+  size_t opened_ = 0;
   size_t taken_ = 0;
 };
 
@@ -876,6 +887,16 @@ bool YamlDecodeBudget::Take(size_t nodes) {
 void YamlDecodeBudget::Give(size_t nodes) {
   available_.fetch_add(static_cast<int64_t>(nodes));
 }
+
+bool YamlDecodeBudget::TakeOpening() {
+  int free = openings_.load();
+  do {
+    if (free <= 0) return false;
+  } while (!openings_.compare_exchange_weak(free, free - 1));
+  return true;
+}
+
+void YamlDecodeBudget::GiveOpening() { openings_.fetch_add(1); }
 
 absl::StatusOr<std::vector<ManifestDocument>> ParseManifestsKeepingLists(
     std::string_view text, std::string_view source_name) {

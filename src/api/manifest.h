@@ -29,19 +29,33 @@ namespace draplane::api {
 inline constexpr int kMaxNestingDepth = 512;
 inline constexpr size_t kMaxExpandedNodes = 4'000'000;
 
+// Nodes a decode may make from an opening (below) before it draws on
+// the shared nodes: more than go-yaml's aliasing rule needs to judge a
+// document made of aliases, and more than most manifests have.
+inline constexpr size_t kYamlOpeningNodes = 8192;
+
 // Nodes that YAML decoding may hold at once across the callers sharing
 // it (an API server's requests in flight): a decode takes nodes as it
-// makes them and gives them back when it returns. Thread-safe.
+// makes them and gives them back when it returns. Besides `nodes`, up to
+// `openings` decodes at once make their first kYamlOpeningNodes from a
+// reserve of their own, so small documents are not put off by large ones
+// and an alias bomb is refused by the aliasing rule rather than put off;
+// a decode that finds no opening free draws on `nodes` from its first
+// node. Thread-safe.
 class YamlDecodeBudget {
  public:
-  explicit YamlDecodeBudget(size_t nodes)
-      : available_(static_cast<int64_t>(nodes)) {}
+  explicit YamlDecodeBudget(size_t nodes, int openings = 0)
+      : available_(static_cast<int64_t>(nodes)), openings_(openings) {}
   // False, taking nothing, when fewer than `nodes` are left.
   bool Take(size_t nodes);
   void Give(size_t nodes);
+  // False, taking nothing, when every opening is in use.
+  bool TakeOpening();
+  void GiveOpening();
 
  private:
   std::atomic<int64_t> available_;
+  std::atomic<int> openings_;
 };
 
 struct YamlDecodeLimits {

@@ -1,6 +1,7 @@
 #include "api/manifest.h"
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace draplane::api {
@@ -279,6 +280,63 @@ TEST(ParseManifestsTest, SharesADecodeBudgetAndGivesItBack) {
   EXPECT_EQ(docs.status().code(), absl::StatusCode::kUnavailable);
   budget.Give(10'000);
   EXPECT_TRUE(ParseManifests("kind: X\n", "later.yaml", limits).ok());
+}
+
+TEST(ParseManifestsTest, SmallDecodesUseAnOpeningBeforeTheSharedBudget) {
+  YamlDecodeBudget budget(0, 1);
+  YamlDecodeLimits limits;
+  limits.shared = &budget;
+  // No shared nodes: a small document is decoded from the opening, which
+  // comes back afterwards.
+  EXPECT_TRUE(ParseManifests("kind: X\na: [1]\n", "a.yaml", limits).ok());
+  EXPECT_TRUE(ParseManifests("kind: X\nb: [2]\n", "b.yaml", limits).ok());
+  // A document larger than an opening needs the shared nodes.
+  std::string big = "kind: X\nitems: [";
+  for (size_t i = 0; i < kYamlOpeningNodes; ++i)
+    big += (i == 0 ? "" : ", ") + std::to_string(i);
+  big += "]\n";
+  auto docs = ParseManifests(big, "big.yaml", limits);
+  ASSERT_FALSE(docs.ok());
+  EXPECT_EQ(docs.status().code(), absl::StatusCode::kUnavailable);
+  // With the only opening in use, even a small one must wait.
+  ASSERT_TRUE(budget.TakeOpening());
+  docs = ParseManifests("kind: X\n", "c.yaml", limits);
+  ASSERT_FALSE(docs.ok());
+  EXPECT_EQ(docs.status().code(), absl::StatusCode::kUnavailable);
+  budget.GiveOpening();
+  // With shared nodes for what exceeds the opening, the big one decodes,
+  // and gives back its opening and the nodes.
+  budget.Give(4096);
+  EXPECT_TRUE(ParseManifests(big, "big.yaml", limits).ok());
+  EXPECT_TRUE(budget.Take(4096));
+  EXPECT_TRUE(budget.TakeOpening());
+  EXPECT_FALSE(budget.TakeOpening());
+}
+
+// go-yaml's "excessive aliasing" case (nine levels of eighteen aliases)
+// is judged within an opening's nodes, so that such a bomb is refused as
+// upstream refuses it, never put off for want of shared nodes.
+TEST(ParseManifestsTest, AliasBombIsJudgedWithinAnOpening) {
+  std::string text = "kind: X\nspec:\n  a: &a [";
+  for (int i = 0; i < 9; ++i) text += i == 0 ? "laugh" : ", laugh";
+  text += "]\n";
+  const std::string names = "abcdefghi";
+  for (size_t level = 1; level < names.size(); ++level) {
+    text += absl::StrCat("  ", names.substr(level, 1), ": &",
+                         names.substr(level, 1), " [");
+    for (int i = 0; i < 18; ++i)
+      text += absl::StrCat(i == 0 ? "" : ", ", "*", names.substr(level - 1, 1));
+    text += "]\n";
+  }
+  YamlDecodeBudget budget(0, 1);
+  YamlDecodeLimits limits;
+  limits.shared = &budget;
+  auto docs = ParseManifests(text, "bomb.yaml", limits);
+  ASSERT_FALSE(docs.ok());
+  EXPECT_EQ(docs.status().code(), absl::StatusCode::kInvalidArgument)
+      << docs.status();
+  EXPECT_NE(docs.status().message().find("excessive aliasing"),
+            std::string::npos);
 }
 
 TEST(ToYamlTest, QuotesStringsThatWouldChangeType) {

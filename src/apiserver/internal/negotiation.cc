@@ -85,7 +85,7 @@ std::string WatchLine(std::string_view type, const Json& object) {
 const api::YamlDecodeLimits& RequestYamlLimits() {
   // Process-wide, as the memory it guards.
   static api::YamlDecodeBudget* const budget =
-      new api::YamlDecodeBudget(kYamlNodesInFlight);
+      new api::YamlDecodeBudget(kYamlNodesInFlight, kYamlOpenings);
   static const api::YamlDecodeLimits limits{kYamlNodesPerRequest, budget};
   return limits;
 }

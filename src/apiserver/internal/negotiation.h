@@ -53,9 +53,12 @@ absl::StatusOr<Json> ParseBody(const http::HttpRequest& req, Responder& w);
 // all requests being decoded may hold at once: a node of decoded JSON
 // takes some 128 bytes, so about 64 MiB and 128 MiB. Beyond them a
 // request gets 413, or 429 to try again; the second is well above the
-// first, so that a request alone is never put off.
+// first, so that a request alone is never put off. Besides, 64 requests
+// at once decode their first api::kYamlOpeningNodes from openings of
+// their own (64 MiB more at most).
 inline constexpr size_t kYamlNodesPerRequest = 500'000;
 inline constexpr size_t kYamlNodesInFlight = 1'000'000;
+inline constexpr int kYamlOpenings = 64;
 // The limits every YAML request body is decoded with.
 const api::YamlDecodeLimits& RequestYamlLimits();
 // The answer for a YAML decode error: 400, 413 over the per-request
