@@ -198,6 +198,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
   }
   void Handshake();
+  // A parser for the next request, with the server's limits.
+  void NewParser();
   void ReadHeader(bool first);
   void OnHeader(beast::error_code ec);
   void ReadBody();
@@ -692,10 +694,7 @@ void Connection::ReadHeader(bool first) {
   const HttpServerOptions& o = server_.options();
   // Memory of a large request is not kept while the client is idle.
   if (buffer_.size() == 0) buffer_.shrink_to_fit();
-  parser_.emplace();
-  parser_->header_limit(static_cast<std::uint32_t>(
-      std::min<size_t>(o.max_header_bytes, UINT32_MAX)));
-  parser_->body_limit(o.max_body_bytes);
+  NewParser();
   Deadline(first ? o.header_timeout : o.idle_timeout);
   WithStream([this](auto& stream) {
     beast_http::async_read_header(
@@ -704,6 +703,14 @@ void Connection::ReadHeader(bool first) {
           self->OnHeader(ec);
         });
   });
+}
+
+void Connection::NewParser() {
+  const HttpServerOptions& o = server_.options();
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(
+      std::min<size_t>(o.max_header_bytes, UINT32_MAX)));
+  parser_->body_limit(o.max_body_bytes);
 }
 
 void Connection::OnHeader(beast::error_code ec) {
@@ -844,11 +851,7 @@ Connection::NextRequest Connection::ReadNextHere() {
       return NextRequest::kNone;
     }
   }
-  const HttpServerOptions& o = server_.options();
-  parser_.emplace();
-  parser_->header_limit(static_cast<std::uint32_t>(
-      std::min<size_t>(o.max_header_bytes, UINT32_MAX)));
-  parser_->body_limit(o.max_body_bytes);
+  NewParser();
   // Blocking reads, timed by the sweep as writes are.
   linger_error_ = Write([this](auto& stream, beast::error_code& ec) {
     beast_http::read_header(stream, buffer_, *parser_, ec);

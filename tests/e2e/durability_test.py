@@ -16,15 +16,14 @@ import argparse
 import http.client
 import json
 import os
-import re
 import shutil
 import signal
-import ssl
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+import standalone_server
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLASSES = "/apis/resource.k8s.io/v1/deviceclasses"
@@ -36,28 +35,11 @@ class Server:
         self.proc = None
 
     def start(self):
-        self.proc = subprocess.Popen(
+        started = standalone_server.start(
             [self.binary, "server", "--data-dir", self.data, "--listen", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        url = None
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            m = re.search(r"on https://127\.0\.0\.1:(\d+)", line)
-            if m:
-                url = int(m.group(1))
-            if "export KUBECONFIG" in line:
-                break
-        if url is None:
-            raise RuntimeError("server did not start")
-        threading.Thread(target=lambda: [None for _ in self.proc.stdout],
-                         daemon=True).start()
-        self.port = url
-        self.ctx = ssl.create_default_context(cafile=os.path.join(self.data, "pki", "ca.crt"))
-        with open(os.path.join(self.data, "pki", "admin.token")) as f:
-            self.token = f.read().strip()
+            self.data)
+        self.proc, self.port = started.proc, started.port
+        self.ctx, self.token = started.ctx, started.token
 
     def conn(self):
         return http.client.HTTPSConnection("127.0.0.1", self.port, context=self.ctx,

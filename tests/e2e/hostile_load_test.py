@@ -41,6 +41,8 @@ import tempfile
 import threading
 import time
 
+import standalone_server
+
 UID = 64123  # no user of its own: nothing else runs as it
 CLASSES = "/apis/resource.k8s.io/v1/deviceclasses"
 MIB = 1024 * 1024
@@ -68,31 +70,14 @@ class Server:
         os.makedirs(self.data)
         os.chown(self.data, UID, UID)
         env = dict(os.environ, HOME=self.data)
-        self.proc = subprocess.Popen(
+        started = standalone_server.start(
             ["prlimit", "--nproc=600:600", "--nofile=1024:8192",
              "setpriv", "--reuid=%d" % UID, "--regid=%d" % UID, "--clear-groups",
              "--", self.binary, "server", "--data-dir", self.data,
              "--listen", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-        port = None
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            m = re.search(r"on https://127\.0\.0\.1:(\d+)", line)
-            if m:
-                port = int(m.group(1))
-            if "export KUBECONFIG" in line:
-                break
-        if port is None:
-            raise RuntimeError("server did not start")
-        threading.Thread(target=lambda: [None for _ in self.proc.stdout],
-                         daemon=True).start()
-        self.port = port
-        self.ctx = ssl.create_default_context(cafile=os.path.join(self.data, "pki", "ca.crt"))
-        with open(os.path.join(self.data, "pki", "admin.token")) as f:
-            self.token = f.read().strip()
+            self.data, timeout=60, env=env)
+        self.proc, self.port = started.proc, started.port
+        self.ctx, self.token = started.ctx, started.token
 
     def alive(self):
         return self.proc.poll() is None
