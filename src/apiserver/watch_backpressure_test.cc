@@ -1,10 +1,14 @@
 // A watcher that stops reading is closed once it falls too far behind
 // (ApiServerOptions::watch_queue_limit), and what it held is let go; a
-// watcher that keeps up is not.
+// watcher that keeps up is not. Both for a watch served on its handler's
+// thread and for one whose stream is detached (HTTP).
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "apiserver/api_server_test_util.h"
@@ -97,6 +101,138 @@ TEST(WatchBackpressureTest, AWatcherThatKeepsUpSeesEverything) {
   w.stop = true;  // the server stops: the watch ends
   watcher.join();
   EXPECT_EQ(w.Events().size(), 100u);
+}
+
+// A detached stream whose client reads everything written, or (stuck)
+// nothing: then its queue is always full.
+class FakeStream : public http::DetachedStream {
+ public:
+  explicit FakeStream(bool stuck = false) : stuck_(stuck) {}
+  bool Write(std::string data) override {
+    absl::MutexLock lock(&mu_);
+    if (ended_) return false;
+    chunks_.push_back(std::move(data));
+    return true;
+  }
+  size_t QueuedBytes() const override { return stuck_ ? size_t{1} << 30 : 0; }
+  bool Ended() const override {
+    absl::MutexLock lock(&mu_);
+    return ended_;
+  }
+  void Close() override { End(&closed_); }
+  void Abort() override { End(&aborted_); }
+  void OnDrainOrEnd(std::function<void()> f) override {
+    absl::MutexLock lock(&mu_);
+    on_end_ = std::move(f);
+  }
+  // The client goes away.
+  void ClientCloses() { End(nullptr); }
+
+  size_t Events() const {
+    absl::MutexLock lock(&mu_);
+    return chunks_.size();
+  }
+  bool closed() const {
+    absl::MutexLock lock(&mu_);
+    return closed_;
+  }
+  bool aborted() const {
+    absl::MutexLock lock(&mu_);
+    return aborted_;
+  }
+
+ private:
+  void End(bool* how) {
+    std::function<void()> f;
+    {
+      absl::MutexLock lock(&mu_);
+      if (ended_) return;
+      ended_ = true;
+      if (how != nullptr) *how = true;
+      f = std::move(on_end_);
+    }
+    if (f) f();
+  }
+
+  const bool stuck_;
+  mutable absl::Mutex mu_;
+  std::vector<std::string> chunks_ ABSL_GUARDED_BY(mu_);
+  bool ended_ ABSL_GUARDED_BY(mu_) = false;
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool aborted_ ABSL_GUARDED_BY(mu_) = false;
+  std::function<void()> on_end_ ABSL_GUARDED_BY(mu_);
+};
+
+// An HTTP-like writer whose stream the handler detaches.
+class DetachingWriter : public RecordingWriter {
+ public:
+  explicit DetachingWriter(std::shared_ptr<FakeStream> stream)
+      : stream(std::move(stream)) {}
+  std::shared_ptr<http::DetachedStream> Detach() override { return stream; }
+  std::shared_ptr<FakeStream> stream;
+};
+
+// True once `done` holds, checked for up to 30 s.
+bool Eventually(const std::function<bool()>& done) {
+  const absl::Time give_up = absl::Now() + absl::Seconds(30);
+  while (!done()) {
+    if (absl::Now() > give_up) return false;
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  return true;
+}
+
+TEST(DetachedWatchTest, TheHandlerReturnsAndTheWatcherSeesEverything) {
+  auto store = store::NewMemoryStore();
+  ApiServer server(store.get(), {});
+  const std::string rv =
+      Create(server, "c0").JsonBody()["metadata"]["resourceVersion"];
+  DetachingWriter w(std::make_shared<FakeStream>());
+  server.Handle(WatchFrom(rv), w);  // returns: the stream is detached
+  EXPECT_EQ(w.code, 200);
+  for (int i = 1; i <= 100; ++i) {
+    ASSERT_EQ(Create(server, "c" + std::to_string(i)).code, 201);
+  }
+  EXPECT_TRUE(Eventually([&] { return w.stream->Events() == 100u; }))
+      << w.stream->Events();
+  EXPECT_FALSE(w.stream->Ended());
+  // The client goes away: the watch ends; later events go nowhere.
+  w.stream->ClientCloses();
+  ASSERT_EQ(Create(server, "late").code, 201);
+  absl::SleepFor(absl::Milliseconds(50));
+  EXPECT_EQ(w.stream->Events(), 100u);
+}
+
+TEST(DetachedWatchTest, AWatcherThatStopsReadingIsAborted) {
+  auto store = store::NewMemoryStore();
+  ApiServerOptions options;
+  options.watch_queue_limit = 10;
+  ApiServer server(store.get(), options);
+  const std::string rv =
+      Create(server, "c0").JsonBody()["metadata"]["resourceVersion"];
+  DetachingWriter w(std::make_shared<FakeStream>(/*stuck=*/true));
+  server.Handle(WatchFrom(rv), w);
+  for (int i = 1; i < 40 && !w.stream->aborted(); ++i) {
+    ASSERT_EQ(Create(server, "c" + std::to_string(i)).code, 201);
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  EXPECT_TRUE(Eventually([&] { return w.stream->aborted(); }))
+      << "aborted once more than 10 events waited: " << w.stream->Events();
+  EXPECT_FALSE(w.stream->closed());
+}
+
+TEST(DetachedWatchTest, TheDeadlineClosesTheStream) {
+  auto store = store::NewMemoryStore();
+  ApiServer server(store.get(), {});
+  const std::string rv =
+      Create(server, "c0").JsonBody()["metadata"]["resourceVersion"];
+  DetachingWriter w(std::make_shared<FakeStream>());
+  http::HttpRequest req = WatchFrom(rv);
+  req.query.emplace("timeoutSeconds", "1");
+  server.Handle(req, w);
+  EXPECT_FALSE(w.stream->Ended());
+  EXPECT_TRUE(Eventually([&] { return w.stream->closed(); }));
+  EXPECT_FALSE(w.stream->aborted());
 }
 
 }  // namespace

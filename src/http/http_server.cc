@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/dispatch.hpp>
@@ -19,9 +20,12 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cstdint>
+#include <cstdio>
 #include <list>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 
@@ -187,6 +191,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // When the write in progress began (steady clock ticks), 0 when none.
   int64_t write_since() const { return write_since_.load(); }
 
+  // For a detached stream, on the strand: writes `data` (which must live
+  // until `done` runs) in full within the write timeout, then calls
+  // done(ec).
+  void AsyncWrite(const std::string& data,
+                  std::function<void(beast::error_code)> done);
+  // On the strand: calls `done` once the client sends anything or closes,
+  // or the connection is shut down.
+  template <class Done>
+  void AsyncWaitForClient(Done done) {
+    Socket().async_wait(tcp::socket::wait_read, std::move(done));
+  }
+  // On the strand: closes the connection (TLS close_notify first).
+  void Close();
+
  private:
   tcp::socket& Socket() { return tls_ ? tls_->next_layer() : *plain_; }
   template <class F>
@@ -220,7 +238,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
   NextRequest ReadNextHere();
   // Answers without a handler, then closes.
   void Refuse(int status, const HttpHeaders& headers, std::string body);
-  void Close();
   // Shuts the connection down unless the next CancelDeadline() comes
   // first.
   void Deadline(std::chrono::seconds d);
@@ -242,6 +259,152 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<ClientCertificate> certificate_;
   beast::flat_buffer buffer_;
   std::optional<beast_http::request_parser<beast_http::string_body>> parser_;
+};
+
+// A stream detached from its handler: chunks queue under mu_ and are
+// written on the connection's strand, as many as are queued at once; the
+// connection is released when the stream ends, so that the server's Stop
+// (which shuts every connection down) waits for no stream's owner.
+class ConnectionStream : public DetachedStream,
+                         public std::enable_shared_from_this<ConnectionStream> {
+ public:
+  explicit ConnectionStream(std::shared_ptr<Connection> connection)
+      : connection_(std::move(connection)),
+        executor_(connection_->executor()),
+        fd_(connection_->fd()) {}
+
+  // On the strand, once: watches for the client.
+  void Begin(bool stopping) {
+    if (stopping) {
+      End();
+      return;
+    }
+    connection_->AsyncWaitForClient(
+        [self = shared_from_this()](beast::error_code) { self->End(); });
+  }
+
+  bool Write(std::string data) override {
+    absl::MutexLock lock(&mu_);
+    if (ended_ || closing_) return false;
+    if (data.empty()) return true;
+    std::array<char, 20> size{};
+    const int n =
+        std::snprintf(size.data(), size.size(), "%zx\r\n", data.size());
+    StrAppend(&queued_, std::string_view(size.data(), n), data, "\r\n");
+    SchedulePump();
+    return true;
+  }
+
+  size_t QueuedBytes() const override {
+    absl::MutexLock lock(&mu_);
+    return queued_.size() + writing_bytes_;
+  }
+
+  bool Ended() const override {
+    absl::MutexLock lock(&mu_);
+    return ended_;
+  }
+
+  void Close() override {
+    absl::MutexLock lock(&mu_);
+    if (ended_ || closing_) return;
+    closing_ = true;
+    SchedulePump();
+  }
+
+  void Abort() override {
+    absl::MutexLock lock(&mu_);
+    // The descriptor stays open until ended_ is set (End, under mu_).
+    if (!ended_) ::shutdown(fd_, SHUT_RDWR);
+  }
+
+  void OnDrainOrEnd(std::function<void()> f) override {
+    {
+      absl::MutexLock lock(&mu_);
+      if (!ended_) {
+        notify_ = std::make_shared<std::function<void()>>(std::move(f));
+        return;
+      }
+    }
+    f();
+  }
+
+ private:
+  void SchedulePump() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (pumping_) return;
+    pumping_ = true;
+    net::post(executor_, [self = shared_from_this()] { self->Pump(); });
+  }
+
+  // On the strand: writes what is queued, then what was queued meanwhile;
+  // the last chunk once closing and nothing is left.
+  void Pump() {
+    std::shared_ptr<std::function<void()>> drained;
+    {
+      absl::MutexLock lock(&mu_);
+      if (ended_) return;
+      writing_.clear();
+      writing_.swap(queued_);
+      writing_bytes_ = writing_.size();
+      if (writing_.empty()) {
+        if (!closing_) {
+          pumping_ = false;
+          drained = notify_;
+          // An idle stream keeps no buffers.
+          std::string().swap(queued_);
+          std::string().swap(writing_);
+        } else {
+          writing_ = "0\r\n\r\n";
+          last_ = true;
+        }
+      }
+    }
+    if (drained != nullptr) {
+      (*drained)();
+      return;
+    }
+    if (!last_ && writing_.empty()) return;
+    connection_->AsyncWrite(writing_,
+                            [self = shared_from_this()](beast::error_code ec) {
+                              if (ec || self->last_) {
+                                self->End();
+                                return;
+                              }
+                              self->Pump();
+                            });
+  }
+
+  // On the strand: the stream is over; the connection closes.
+  void End() {
+    std::shared_ptr<std::function<void()>> on_end;
+    {
+      absl::MutexLock lock(&mu_);
+      if (ended_) return;
+      ended_ = true;
+      queued_.clear();
+      writing_bytes_ = 0;
+      on_end = std::move(notify_);
+    }
+    writing_.clear();
+    connection_->Close();
+    connection_.reset();
+    if (on_end != nullptr) (*on_end)();
+  }
+
+  // Touched on the strand only (connection_ is null once ended).
+  std::shared_ptr<Connection> connection_;
+  std::string writing_;
+  bool last_ = false;
+  const net::any_io_executor executor_;
+  const int fd_;
+  mutable absl::Mutex mu_;
+  std::string queued_ ABSL_GUARDED_BY(mu_);
+  size_t writing_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  bool pumping_ ABSL_GUARDED_BY(mu_) = false;
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;
+  bool ended_ ABSL_GUARDED_BY(mu_) = false;
+  // Shared, so that it runs outside mu_.
+  std::shared_ptr<std::function<void()>> notify_ ABSL_GUARDED_BY(mu_);
 };
 
 // Writes one request's response from its handler's thread.
@@ -306,7 +469,19 @@ class ConnectionWriter : public ResponseWriter {
 
   void Abort() override { ::shutdown(connection_.fd(), SHUT_RDWR); }
 
+  std::shared_ptr<DetachedStream> Detach() override {
+    if (!streamed_ || failed_ || detached_) return nullptr;
+    detached_ = true;
+    auto stream =
+        std::make_shared<ConnectionStream>(connection_.shared_from_this());
+    net::post(connection_.executor(), [stream, &stopping = stopping_] {
+      stream->Begin(stopping.load());
+    });
+    return stream;
+  }
+
   void Finish() {
+    if (detached_) return;
     if (!answered_) {
       Send(500, {{"Content-Type", "text/plain"}}, "no response\n");
     } else if (streamed_ && !failed_) {
@@ -318,6 +493,7 @@ class ConnectionWriter : public ResponseWriter {
   }
   bool streamed() const { return streamed_; }
   bool failed() const { return failed_; }
+  bool detached() const { return detached_; }
 
  private:
   void Check(beast::error_code ec) {
@@ -331,6 +507,7 @@ class ConnectionWriter : public ResponseWriter {
   bool answered_ = false;
   bool streamed_ = false;
   bool failed_ = false;
+  bool detached_ = false;
 };
 
 class HttpServerImpl : public HttpServer {
@@ -666,6 +843,19 @@ void Connection::Handshake() {
   });
 }
 
+void Connection::AsyncWrite(const std::string& data,
+                            std::function<void(beast::error_code)> done) {
+  Deadline(server_.options().write_timeout);
+  WithStream([this, &data, &done](auto& stream) {
+    net::async_write(stream, net::buffer(data),
+                     [self = shared_from_this(), done = std::move(done)](
+                         beast::error_code ec, size_t) {
+                       self->CancelDeadline();
+                       done(ec);
+                     });
+  });
+}
+
 void Connection::Deadline(std::chrono::seconds d) {
   const uint64_t generation = ++deadline_generation_;
   timer_.expires_after(d);
@@ -811,6 +1001,8 @@ void Connection::Serve(const HttpRequest& first, unsigned first_version,
   while (true) {
     ConnectionWriter writer(*this, version, keep_alive, server_.stopping());
     server_.handler()(req, writer);
+    // A detached stream closes the connection when it ends.
+    if (writer.detached()) return;
     writer.Finish();
     if (!keep_alive || writer.streamed() || writer.failed() ||
         server_.stopping()) {

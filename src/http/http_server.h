@@ -67,6 +67,31 @@ struct HttpRequest {
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
+// A streamed response its handler handed over (ResponseWriter::Detach) so
+// that no thread waits on it: writes queue without blocking and go out on
+// the server's event loop; the connection stays open until the stream
+// ends. Thread-safe.
+class DetachedStream {
+ public:
+  virtual ~DetachedStream() = default;
+  // Queues one chunk; false once the stream has ended.
+  virtual bool Write(std::string data) = 0;
+  // Bytes queued or being written.
+  virtual size_t QueuedBytes() const = 0;
+  // True once the stream has ended: the client closed the connection or
+  // sent anything on it, a write failed or passed the write timeout, the
+  // server stopped, or Close() or Abort() ended it.
+  virtual bool Ended() const = 0;
+  // Ends the response once what is queued has been written.
+  virtual void Close() = 0;
+  // Ends it at once; what is queued is dropped.
+  virtual void Abort() = 0;
+  // `f` runs on the event loop each time everything queued has been
+  // written, and once more when the stream ends (at once, on this thread,
+  // if it has ended already). It must not block.
+  virtual void OnDrainOrEnd(std::function<void()> f) = 0;
+};
+
 // How a handler answers. Exactly one of Send() or StartStream() must be
 // called, once.
 class ResponseWriter {
@@ -90,6 +115,12 @@ class ResponseWriter {
   // whose reader fell too far behind. Writers that never block need not
   // do anything.
   virtual void Abort() {}
+  // After StartStream(): hands the stream over, so that the handler can
+  // return and write through the result from any thread, and the rest of
+  // the stream costs no thread. Null when this writer keeps streams on
+  // the handler's thread (in process): the handler streams as before.
+  // Once detached, the writer must not be used again.
+  virtual std::shared_ptr<DetachedStream> Detach() { return nullptr; }
 };
 
 // Called on a handler thread; may block (watches do) and may take as long

@@ -1,13 +1,20 @@
 #include "http/http_server.h"
 
+#include <atomic>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "apiserver/tls_credentials.h"
 #include "gtest/gtest.h"
 
@@ -238,6 +245,174 @@ TEST(HttpServerTest, ClientCertificatesAreCheckedAgainstTheClientCa) {
       FetchWho(port, creds->ca_cert_pem, {creds->cert_pem, creds->key_pem}),
       "unverified/draplane-apiserver//unsuitable certificate purpose");
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace draplane::http
+
+namespace draplane::http {
+namespace {
+
+// Streams handed over by the /detach handler.
+class DetachedStreams {
+ public:
+  void Handle(const HttpRequest& req, ResponseWriter& w) {
+    if (req.path != "/detach") {
+      w.Send(200, {{"Content-Type", "text/plain"}}, "plain");
+      return;
+    }
+    w.StartStream(200, {{"Content-Type", "text/plain"}});
+    w.WriteChunk("first\n");  // before: on the handler's thread
+    std::shared_ptr<DetachedStream> stream = w.Detach();
+    ASSERT_NE(stream, nullptr);
+    EXPECT_EQ(w.Detach(), nullptr);  // once only
+    absl::MutexLock lock(&mu_);
+    streams_.push_back(std::move(stream));
+  }
+  // The n-th stream, waiting up to 10 s for it.
+  std::shared_ptr<DetachedStream> Get(size_t n) {
+    absl::MutexLock lock(&mu_);
+    auto arrived = [this, n]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return streams_.size() > n;
+    };
+    if (!mu_.AwaitWithTimeout(absl::Condition(&arrived), absl::Seconds(10))) {
+      return nullptr;
+    }
+    return streams_[n];
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::vector<std::shared_ptr<DetachedStream>> streams_ ABSL_GUARDED_BY(mu_);
+};
+
+// Sends GET `target` and reads the response's header.
+void StartGet(tcp::socket& socket, const std::string& target,
+              beast::flat_buffer& buffer,
+              beast_http::response_parser<beast_http::string_body>& parser) {
+  beast_http::request<beast_http::string_body> req{beast_http::verb::get,
+                                                   target, 11};
+  req.set(beast_http::field::host, "127.0.0.1");
+  beast_http::write(socket, req);
+  beast_http::read_header(socket, buffer, parser);
+}
+
+// True once `done` holds, checked for up to 10 s.
+template <class F>
+bool Within10s(F done) {
+  for (int i = 0; i < 10'000 && !done(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return done();
+}
+
+TEST(DetachedStreamTest, HoldsNoThreadAndWritesFromAnyThread) {
+  DetachedStreams streams;
+  HttpServerOptions options;
+  options.max_handler_threads = 1;
+  auto server = HttpServer::Start(
+      options, [&](const HttpRequest& req, ResponseWriter& w) {
+        streams.Handle(req, w);
+      });
+  ASSERT_TRUE(server.ok()) << server.status();
+  net::io_context io;
+  tcp::socket watcher(io);
+  watcher.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
+  beast::flat_buffer buffer;
+  beast_http::response_parser<beast_http::string_body> parser;
+  StartGet(watcher, "/detach", buffer, parser);
+  EXPECT_EQ(parser.get().result_int(), 200);
+  std::shared_ptr<DetachedStream> stream = streams.Get(0);
+  ASSERT_NE(stream, nullptr);
+  // The only handler thread is free again.
+  tcp::socket other(io);
+  other.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
+  auto res = Fetch(other, beast_http::verb::get, "/x");
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_EQ(res.body(), "plain");
+  std::atomic<int> notified{0};
+  stream->OnDrainOrEnd([&notified] { notified.fetch_add(1); });
+  ASSERT_TRUE(stream->Write("drained?\n"));
+  EXPECT_TRUE(Within10s([&] { return notified.load() == 1; }));
+  EXPECT_EQ(stream->QueuedBytes(), 0u);
+  // Writes from other threads, in order; Close ends the response.
+  std::thread writer([&stream] {
+    for (int i = 0; i < 100; ++i) {
+      EXPECT_TRUE(stream->Write("line " + std::to_string(i) + "\n"));
+    }
+    stream->Close();
+  });
+  writer.join();
+  beast_http::read(watcher, buffer, parser);
+  std::string expected = "first\ndrained?\n";
+  for (int i = 0; i < 100; ++i) {
+    expected += "line " + std::to_string(i) + "\n";
+  }
+  EXPECT_EQ(parser.get().body(), expected);
+  EXPECT_TRUE(parser.is_done());
+  EXPECT_TRUE(Within10s([&] { return stream->Ended(); }));
+  // Drained, and ended (the call follows Ended()).
+  EXPECT_TRUE(Within10s([&] { return notified.load() >= 2; }));
+  EXPECT_FALSE(stream->Write("late\n"));
+  EXPECT_EQ(stream->QueuedBytes(), 0u);
+}
+
+TEST(DetachedStreamTest, EndsWhenTheClientCloses) {
+  DetachedStreams streams;
+  auto server =
+      HttpServer::Start({}, [&](const HttpRequest& req, ResponseWriter& w) {
+        streams.Handle(req, w);
+      });
+  ASSERT_TRUE(server.ok()) << server.status();
+  net::io_context io;
+  auto watcher = std::make_unique<tcp::socket>(io);
+  watcher->connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
+  beast::flat_buffer buffer;
+  beast_http::response_parser<beast_http::string_body> parser;
+  StartGet(*watcher, "/detach", buffer, parser);
+  std::shared_ptr<DetachedStream> stream = streams.Get(0);
+  ASSERT_NE(stream, nullptr);
+  std::atomic<int> ended{0};
+  stream->OnDrainOrEnd([&ended] { ended.fetch_add(1); });
+  EXPECT_FALSE(stream->Ended());
+  watcher.reset();  // the client goes away
+  EXPECT_TRUE(Within10s([&] { return ended.load() == 1; }));
+  EXPECT_TRUE(stream->Ended());
+  EXPECT_FALSE(stream->Write("nobody\n"));
+  // Registered after the end: runs at once.
+  stream->OnDrainOrEnd([&ended] { ended.fetch_add(1); });
+  EXPECT_EQ(ended.load(), 2);
+}
+
+TEST(DetachedStreamTest, AbortAndStopEndStreams) {
+  DetachedStreams streams;
+  auto server =
+      HttpServer::Start({}, [&](const HttpRequest& req, ResponseWriter& w) {
+        streams.Handle(req, w);
+      });
+  ASSERT_TRUE(server.ok()) << server.status();
+  net::io_context io;
+  std::vector<std::unique_ptr<tcp::socket>> watchers;
+  for (int i = 0; i < 2; ++i) {
+    watchers.push_back(std::make_unique<tcp::socket>(io));
+    watchers.back()->connect(
+        {net::ip::make_address("127.0.0.1"), (*server)->port()});
+    beast::flat_buffer buffer;
+    beast_http::response_parser<beast_http::string_body> parser;
+    StartGet(*watchers.back(), "/detach", buffer, parser);
+  }
+  std::shared_ptr<DetachedStream> aborted = streams.Get(0);
+  std::shared_ptr<DetachedStream> stopped = streams.Get(1);
+  ASSERT_NE(aborted, nullptr);
+  ASSERT_NE(stopped, nullptr);
+  aborted->Write("queued\n");
+  aborted->Abort();
+  EXPECT_TRUE(Within10s([&] { return aborted->Ended(); }));
+  EXPECT_FALSE(stopped->Ended());
+  // Stop returns although the stream's owner still holds it.
+  (*server)->Stop();
+  EXPECT_TRUE(stopped->Ended());
+  EXPECT_FALSE(stopped->Write("after stop\n"));
 }
 
 }  // namespace

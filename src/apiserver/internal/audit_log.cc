@@ -328,6 +328,11 @@ class AuditedRequest::Recorder : public Responder, public http::ResponseWriter {
   bool Stopping() const override { return inner_.writer().Stopping(); }
   bool ClientGone() const override { return inner_.writer().ClientGone(); }
   void Abort() override { inner_.writer().Abort(); }
+  // A stream the policy records stays on the handler's thread, so that
+  // ResponseComplete is written when it ends.
+  std::shared_ptr<http::DetachedStream> Detach() override {
+    return Active() ? nullptr : inner_.writer().Detach();
+  }
 
  private:
   http::HttpHeaders WithAuditId(const http::HttpHeaders& headers) const {

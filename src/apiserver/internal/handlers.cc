@@ -25,6 +25,14 @@ namespace draplane::apiserver::internal {
 // gets the ResourceQuota plugin (to attach to the registry).
 namespace {
 
+// Threads serving the watches whose streams are detached: an event's
+// conversion and line are shared by the watchers of a version, so a few
+// keep up with many watchers.
+constexpr int kWatchDispatcherThreads = 4;
+// How often a detached watch checks its deadline and bookmarks (events
+// wake it at once; the end of its stream too).
+constexpr absl::Duration kWatchDispatcherTick = absl::Seconds(1);
+
 // The options' ServiceAccount token machinery, or null (the log says why
 // when the options name a key that does not work).
 std::unique_ptr<const ServiceAccountTokens> NewServiceAccountTokens(
@@ -66,6 +74,8 @@ std::vector<std::shared_ptr<AdmissionPlugin>> AdmissionChain(
 
 }  // namespace
 
+Handlers::~Handlers() { watch_dispatcher_->Stop(); }
+
 Handlers::Handlers(store::Store* store, ApiServerOptions options)
     : registry_(
           store,
@@ -76,7 +86,9 @@ Handlers::Handlers(store::Store* store, ApiServerOptions options)
                      service_account_tokens_.get()),
       max_in_flight_(options.max_requests_inflight,
                      options.max_mutating_requests_inflight),
-      options_(std::move(options)) {
+      options_(std::move(options)),
+      watch_dispatcher_(std::make_shared<WatchDispatcher>(
+          kWatchDispatcherThreads, kWatchDispatcherTick)) {
   quota_->Attach(&registry_);
   if (node_restriction_ != nullptr) node_restriction_->Attach(&registry_);
   EnsureDefaultNamespaces();

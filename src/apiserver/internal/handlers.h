@@ -38,6 +38,7 @@
 #include "apiserver/internal/responder.h"
 #include "apiserver/internal/service_account_tokens.h"
 #include "apiserver/internal/watch_cache.h"
+#include "apiserver/internal/watch_dispatcher.h"
 #include "http/http_server.h"
 #include "store/store.h"
 
@@ -47,6 +48,10 @@ class Handlers {
  public:
   // `store` outlives the handlers. Creates the default namespaces.
   Handlers(store::Store* store, ApiServerOptions options);
+  // Ends the watches the dispatcher serves.
+  ~Handlers();
+  Handlers(const Handlers&) = delete;
+  Handlers& operator=(const Handlers&) = delete;
 
   // Answers one request; blocks for watches (see ApiServer::Handle).
   void Handle(const http::HttpRequest& req, Responder& answer);
@@ -57,6 +62,8 @@ class Handlers {
   void RunControllersOnce();
 
  private:
+  friend class WatchSession;
+
   // handlers.cc: routing and what the verbs share.
   void Dispatch(const http::HttpRequest& req, const Target& t, Responder& w);
   void EnsureDefaultNamespaces();
@@ -176,6 +183,9 @@ class Handlers {
   const ApiServerOptions options_;
   // Null unless options_ name an audit policy and log.
   std::unique_ptr<AuditLog> audit_log_;
+  // Serves the watches whose HTTP streams are detached (shared with
+  // them, so that a store's sink may still wake one while it ends).
+  const std::shared_ptr<WatchDispatcher> watch_dispatcher_;
 };
 
 }  // namespace draplane::apiserver::internal

@@ -1,6 +1,7 @@
-
+#include <algorithm>
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/handlers.h"
 #include "apiserver/internal/negotiation.h"
+#include "apiserver/internal/watch_dispatcher.h"
 #include "common/str_cat.h"
 
 namespace draplane::apiserver::internal {
@@ -18,6 +20,12 @@ namespace {
 // How often an idle watch checks whether its client is gone, the server
 // stops, its time is up or a bookmark is due.
 constexpr absl::Duration kWatchCheckInterval = absl::Milliseconds(500);
+// A detached watch converts events only while less than this is waiting
+// to be written: the rest wait as store events (shared with every
+// watcher), counted against the queue's limit.
+constexpr size_t kDetachedWindowBytes = 256 * 1024;
+// Events converted at a time between checks of the window.
+constexpr size_t kDetachedBatch = 64;
 
 // Events queued by the store's sink for one watcher. An HTTP watcher whose
 // queue passes the limit has fallen too far behind: its stream is aborted
@@ -54,6 +62,22 @@ class WatchQueue {
     if (overflowed_) return false;
     batch.swap(events_);
     return true;
+  }
+
+  // Take() without waiting, and at most `max` events.
+  bool TakeNow(std::deque<store::Event>& batch, size_t max) {
+    absl::MutexLock lock(&mu_);
+    if (overflowed_) return false;
+    while (!events_.empty() && batch.size() < max) {
+      batch.push_back(std::move(events_.front()));
+      events_.pop_front();
+    }
+    return true;
+  }
+
+  bool Overflowed() {
+    absl::MutexLock lock(&mu_);
+    return overflowed_;
   }
 
   // The handler is done with the writer.
@@ -139,8 +163,266 @@ absl::StatusOr<WatchStart> StartOfWatch(const Registry& registry,
 
 }  // namespace
 
-// A watch: events queued by the store's sink, converted and filtered on
-// the connection's thread.
+// One watch after its start: its events converted, filtered and written,
+// its deadline and bookmarks. Served on the handler's thread (Serve) or,
+// once its HTTP stream is detached, by the watch dispatcher (Run).
+class WatchSession : public WatchDispatcher::Session,
+                     public std::enable_shared_from_this<WatchSession> {
+ public:
+  WatchSession(Handlers& h, const http::HttpRequest& req, const Target& t,
+               const Negotiated& n, ObjectFilter filter, Responder& w,
+               int64_t start, absl::Duration timeout)
+      : h_(h),
+        req_(req),
+        t_(t),
+        n_(n),
+        filter_(std::move(filter)),
+        w_(&w),
+        typed_(!n.table && w.TakesTypedEvents()),
+        drop_managed_fields_(w.DropsManagedFields()),
+        bookmarks_(req.Query("allowWatchBookmarks") == "true"),
+        start_(start),
+        last_revision_(start),
+        deadline_(h.registry_.clock().Now() + timeout),
+        next_bookmark_(h.registry_.clock().Now() +
+                       h.options_.bookmark_interval),
+        queue_(std::make_shared<WatchQueue>(
+            w.TakesTypedEvents() ? 0 : h.options_.watch_queue_limit,
+            &w.writer())) {}
+  // The store's watch must have ended by now (Unwatch, or a last Run):
+  // a sink may hold the last reference, and the store's sinks run under
+  // its lock, which ending the watch takes.
+  ~WatchSession() override { queue_->Detach(); }
+  WatchSession(const WatchSession&) = delete;
+  WatchSession& operator=(const WatchSession&) = delete;
+
+  // The store's sink: queues the event and, once detached, wakes the
+  // session.
+  store::WatchSink Sink() {
+    return [queue = queue_, weak = weak_from_this()](const store::Event& e) {
+      queue->Push(e);
+      if (auto self = weak.lock()) self->Wake();
+    };
+  }
+
+  void Watching(std::unique_ptr<store::Watch> watch) {
+    watch_ = std::move(watch);
+  }
+
+  // Ends the store's watch unless the dispatcher serves the session.
+  void UnwatchUnlessDetached() {
+    if (stream_ == nullptr) watch_.reset();
+  }
+
+  // One event or bookmark; false when the client is gone or the object
+  // does not convert.
+  bool Send(std::string_view type, const Json& object) {
+    Json out;
+    if (type == "BOOKMARK" || type == "ERROR") {
+      out = object;
+    } else if (n_.table) {
+      auto table = h_.Table(req_, t_, {object}, "", "", n_);
+      if (!table.ok()) return false;
+      out = *std::move(table);
+      if (!first_table_) out.erase("columnDefinitions");
+      first_table_ = false;
+    } else {
+      auto v = ToVersion(*t_.resource, object, t_.version);
+      if (!v.ok()) return false;
+      out = *std::move(v);
+    }
+    return Write(
+        api::DumpJson(Json{{"type", std::string(type)}, {"object", out}}) +
+        "\n");
+  }
+
+  bool Bookmark(int64_t revision, bool initial_end) {
+    const ResourceInfo& r = *t_.resource;
+    Json meta{{"resourceVersion", std::to_string(revision)}};
+    if (initial_end) {
+      meta["annotations"] = Json{{"k8s.io/initial-events-end", "true"}};
+    }
+    return Send("BOOKMARK", Json{{"kind", std::string(r.kind->kind)},
+                                 {"apiVersion", r.ApiVersion(t_.version)},
+                                 {"metadata", std::move(meta)}});
+  }
+
+  // Serves the watch on this thread until it ends.
+  void Serve() {
+    while (!w_->writer().Stopping()) {
+      std::deque<store::Event> batch;
+      if (!queue_->Take(batch) || !Deliver(batch)) return;
+      if (!Checks()) return;
+      if (w_->writer().ClientGone()) return;
+    }
+  }
+
+  // Hands the stream to `dispatcher`; false (nothing changed) when the
+  // writer keeps its stream or the dispatcher cannot take the session.
+  bool Detach(const std::shared_ptr<WatchDispatcher>& dispatcher) {
+    if (typed_ || dispatcher == nullptr) return false;
+    std::shared_ptr<http::DetachedStream> stream = w_->writer().Detach();
+    if (stream == nullptr) return false;
+    queue_->Detach();
+    stream_ = std::move(stream);
+    w_ = nullptr;
+    if (!dispatcher->Add(shared_from_this())) {
+      // No thread for it: the stream ends (the client resumes).
+      watch_.reset();
+      stream_->Abort();
+      return true;
+    }
+    {
+      absl::MutexLock lock(&mu_);
+      dispatcher_ = dispatcher;
+    }
+    // Events that came before the sink could wake the session.
+    Wake();
+    // Written out (room for more) or ended: run again.
+    stream_->OnDrainOrEnd([weak = weak_from_this()] {
+      if (auto self = weak.lock()) self->Wake();
+    });
+    return true;
+  }
+
+  // WatchDispatcher::Session: the store's watch ends with the last run.
+  bool Run() override {
+    const bool more = RunOnce();
+    if (!more) watch_.reset();
+    return more;
+  }
+  void Dropped() override {
+    watch_.reset();
+    stream_->Abort();
+  }
+
+ private:
+  bool RunOnce() {
+    if (stream_->Ended()) return false;
+    if (queue_->Overflowed()) {
+      stream_->Abort();  // fell too far behind
+      return false;
+    }
+    while (stream_->QueuedBytes() < kDetachedWindowBytes) {
+      std::deque<store::Event> batch;
+      if (!queue_->TakeNow(batch, kDetachedBatch)) {
+        stream_->Abort();  // fell too far behind
+        return false;
+      }
+      if (batch.empty()) break;
+      if (!Deliver(batch)) {
+        stream_->Close();
+        return false;
+      }
+    }
+    if (!Checks()) {
+      stream_->Close();
+      return false;
+    }
+    return true;
+  }
+
+  void Wake() {
+    std::shared_ptr<WatchDispatcher> dispatcher;
+    {
+      absl::MutexLock lock(&mu_);
+      dispatcher = dispatcher_;
+    }
+    if (dispatcher != nullptr) dispatcher->Schedule(shared_from_this());
+  }
+
+  bool Write(std::string_view chunk) {
+    return stream_ != nullptr ? stream_->Write(std::string(chunk))
+                              : w_->writer().WriteChunk(chunk);
+  }
+
+  // Writes the events of `batch` the watcher sees; false when the client
+  // is gone or an object does not convert.
+  bool Deliver(const std::deque<store::Event>& batch) {
+    const ResourceInfo& r = *t_.resource;
+    for (const store::Event& e : batch) {
+      const auto ev = h_.watch_cache_.Decoded(h_.registry_, e);
+      last_revision_ = e.revision;
+      const std::string_view type = WatchEventType(*ev, filter_);
+      if (type.empty()) continue;
+      if (n_.table) {
+        if (!Send(type, *ev->object)) return false;
+        continue;
+      }
+      // The stored version of a live object, managedFields dropped: the
+      // registry's typed form, shared with the next update's validation.
+      if (typed_ && drop_managed_fields_ && t_.version == r.StorageVersion() &&
+          ev->type != internal::ObjectEvent::kDeleted) {
+        if (auto object = h_.registry_.TypedObject(e.value, e.revision)) {
+          if (!w_->WriteEvent(type, std::move(object))) return false;
+          continue;
+        }
+      }
+      if (typed_) {
+        auto object = h_.watch_cache_.Typed(
+            e.revision, t_.version, drop_managed_fields_, [&] {
+              return TypedEventObject(r, *ev->object, t_.version,
+                                      drop_managed_fields_);
+            });
+        // An object that does not decode goes out as a line: the caller
+        // reports it as it would have.
+        if (object.ok()) {
+          if (!w_->WriteEvent(type, *std::move(object))) return false;
+          continue;
+        }
+      }
+      // Plain JSON lines are the same for every watcher of this version.
+      auto line = h_.watch_cache_.Line(
+          e.revision, type, t_.version, [&]() -> absl::StatusOr<std::string> {
+            if (t_.version == r.StorageVersion()) {
+              return WatchLine(type, *ev->object);
+            }
+            auto v = ToVersion(r, *ev->object, t_.version);
+            if (!v.ok()) return v.status();
+            return WatchLine(type, *v);
+          });
+      if (!line.ok() || !Write(**line)) return false;
+    }
+    return true;
+  }
+
+  // The deadline and bookmarks; false once the watch's time is up (or a
+  // bookmark cannot be written).
+  bool Checks() {
+    const absl::Time now = h_.registry_.clock().Now();
+    if (now >= deadline_) return false;
+    if (bookmarks_ && now >= next_bookmark_) {
+      if (!Bookmark(std::max(last_revision_, start_), false)) return false;
+      next_bookmark_ = now + h_.options_.bookmark_interval;
+    }
+    return true;
+  }
+
+  Handlers& h_;
+  const http::HttpRequest req_;
+  const Target t_;
+  const Negotiated n_;
+  const ObjectFilter filter_;
+  // The handler's responder until detached, then the stream.
+  Responder* w_;
+  std::shared_ptr<http::DetachedStream> stream_;
+  const bool typed_;
+  const bool drop_managed_fields_;
+  const bool bookmarks_;
+  const int64_t start_;
+  int64_t last_revision_;
+  const absl::Time deadline_;
+  absl::Time next_bookmark_;
+  bool first_table_ = true;
+  const std::shared_ptr<WatchQueue> queue_;
+  std::unique_ptr<store::Watch> watch_;
+  absl::Mutex mu_;
+  std::shared_ptr<WatchDispatcher> dispatcher_ ABSL_GUARDED_BY(mu_);
+};
+
+// A watch: the initial events on the handler's thread, then the rest on
+// the watch dispatcher once the stream is detached (HTTP), or on the
+// handler's thread (in process).
 void Handlers::Watch(const http::HttpRequest& req, const Target& t,
                      Responder& w) {
   const ResourceInfo& r = *t.resource;
@@ -149,8 +431,6 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
     w.SendError(filter.status(), {});
     return;
   }
-  const Negotiated n = Negotiate(req.Header("accept"));
-  const bool bookmarks = req.Query("allowWatchBookmarks") == "true";
   const bool send_initial = req.Query("sendInitialEvents") == "true";
   const absl::StatusOr<absl::Duration> timeout =
       WatchTimeout(req, options_.max_watch);
@@ -165,116 +445,29 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
     return;
   }
   const int64_t start = begin->revision;
-
-  const bool typed = !n.table && w.TakesTypedEvents();
-  auto queue = std::make_shared<WatchQueue>(
-      w.TakesTypedEvents() ? 0 : options_.watch_queue_limit, &w.writer());
-  struct Detach {
-    WatchQueue* queue;
-    ~Detach() { queue->Detach(); }
-  } detach{queue.get()};
-  auto watch =
-      registry_.Watch(r, t.namespace_, start,
-                      [queue](const store::Event& e) { queue->Push(e); });
+  auto session = std::make_shared<WatchSession>(*this, req, t,
+                                                Negotiate(req.Header("accept")),
+                                                *filter, w, start, *timeout);
+  auto watch = registry_.Watch(r, t.namespace_, start, session->Sink());
   http::HttpHeaders headers{{"Content-Type", kJsonContentType},
                             {"Cache-Control", "no-cache, private"}};
   if (!w.writer().StartStream(200, headers)) return;
-  bool first_table = true;
-  auto send = [&](std::string_view type, const Json& object) -> bool {
-    Json out;
-    if (type == "BOOKMARK" || type == "ERROR") {
-      out = object;
-    } else if (n.table) {
-      auto table = Table(req, t, {object}, "", "", n);
-      if (!table.ok()) return false;
-      out = *std::move(table);
-      if (!first_table) out.erase("columnDefinitions");
-      first_table = false;
-    } else {
-      auto v = ToVersion(r, object, t.version);
-      if (!v.ok()) return false;
-      out = *std::move(v);
-    }
-    return w.writer().WriteChunk(
-        api::DumpJson(Json{{"type", std::string(type)}, {"object", out}}) +
-        "\n");
-  };
-  auto bookmark = [&](int64_t revision, bool initial_end) {
-    Json meta{{"resourceVersion", std::to_string(revision)}};
-    if (initial_end) {
-      meta["annotations"] = Json{{"k8s.io/initial-events-end", "true"}};
-    }
-    return send("BOOKMARK", Json{{"kind", std::string(r.kind->kind)},
-                                 {"apiVersion", r.ApiVersion(t.version)},
-                                 {"metadata", std::move(meta)}});
-  };
   if (!watch.ok()) {
-    send("ERROR", internal::StatusBody(watch.status()));
+    session->Send("ERROR", internal::StatusBody(watch.status()));
     return;
   }
+  session->Watching(*std::move(watch));
+  struct Unwatch {
+    WatchSession& session;
+    ~Unwatch() { session.UnwatchUnlessDetached(); }
+  } unwatch{*session};
   for (const Json& object : begin->initial) {
-    if (!send("ADDED", object)) return;
+    if (!session->Send("ADDED", object)) return;
   }
-  if (send_initial && bookmarks && !bookmark(start, true)) return;
-
-  Clock& clock = registry_.clock();
-  const absl::Time deadline = clock.Now() + *timeout;
-  absl::Time next_bookmark = clock.Now() + options_.bookmark_interval;
-  int64_t last_revision = start;
-  while (!w.writer().Stopping()) {
-    std::deque<store::Event> batch;
-    if (!queue->Take(batch)) return;
-    for (const store::Event& e : batch) {
-      const auto ev = watch_cache_.Decoded(registry_, e);
-      last_revision = e.revision;
-      const std::string_view type = WatchEventType(*ev, *filter);
-      if (type.empty()) continue;
-      if (n.table) {
-        if (!send(type, *ev->object)) return;
-        continue;
-      }
-      // The stored version of a live object, managedFields dropped: the
-      // registry's typed form, shared with the next update's validation.
-      if (typed && w.DropsManagedFields() && t.version == r.StorageVersion() &&
-          ev->type != internal::ObjectEvent::kDeleted) {
-        if (auto object = registry_.TypedObject(e.value, e.revision)) {
-          if (!w.WriteEvent(type, std::move(object))) return;
-          continue;
-        }
-      }
-      if (typed) {
-        auto object = watch_cache_.Typed(
-            e.revision, t.version, w.DropsManagedFields(), [&] {
-              return TypedEventObject(r, *ev->object, t.version,
-                                      w.DropsManagedFields());
-            });
-        // An object that does not decode goes out as a line: the caller
-        // reports it as it would have.
-        if (object.ok()) {
-          if (!w.WriteEvent(type, *std::move(object))) return;
-          continue;
-        }
-      }
-      // Plain JSON lines are the same for every watcher of this version.
-      auto line = watch_cache_.Line(
-          e.revision, type, t.version, [&]() -> absl::StatusOr<std::string> {
-            if (t.version == r.StorageVersion()) {
-              return WatchLine(type, *ev->object);
-            }
-            auto v = ToVersion(r, *ev->object, t.version);
-            if (!v.ok()) return v.status();
-            return WatchLine(type, *v);
-          });
-      if (!line.ok() || !w.writer().WriteChunk(**line)) return;
-    }
-    const absl::Time now = clock.Now();
-    if (now >= deadline) break;
-    if (bookmarks && now >= next_bookmark) {
-      if (!bookmark(std::max(last_revision, start), false)) return;
-      next_bookmark = now + options_.bookmark_interval;
-    }
-    if (w.writer().ClientGone()) break;
-  }
+  const bool bookmarks = req.Query("allowWatchBookmarks") == "true";
+  if (send_initial && bookmarks && !session->Bookmark(start, true)) return;
+  if (session->Detach(watch_dispatcher_)) return;
+  session->Serve();
 }
 
 }  // namespace draplane::apiserver::internal
