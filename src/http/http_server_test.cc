@@ -253,21 +253,15 @@ TEST(HttpServerTest, ClientCertificatesAreCheckedAgainstTheClientCa) {
 namespace draplane::http {
 namespace {
 
-// Streams handed over by the /detach handler.
+// A server whose /detach handler starts a stream, writes one chunk and
+// hands the stream over; the streams handed over.
 class DetachedStreams {
  public:
-  void Handle(const HttpRequest& req, ResponseWriter& w) {
-    if (req.path != "/detach") {
-      w.Send(200, {{"Content-Type", "text/plain"}}, "plain");
-      return;
-    }
-    w.StartStream(200, {{"Content-Type", "text/plain"}});
-    w.WriteChunk("first\n");  // before: on the handler's thread
-    std::shared_ptr<DetachedStream> stream = w.Detach();
-    ASSERT_NE(stream, nullptr);
-    EXPECT_EQ(w.Detach(), nullptr);  // once only
-    absl::MutexLock lock(&mu_);
-    streams_.push_back(std::move(stream));
+  absl::StatusOr<std::unique_ptr<HttpServer>> Serve(
+      const HttpServerOptions& options = {}) {
+    return HttpServer::Start(
+        options,
+        [this](const HttpRequest& req, ResponseWriter& w) { Handle(req, w); });
   }
   // The n-th stream, waiting up to 10 s for it.
   std::shared_ptr<DetachedStream> Get(size_t n) {
@@ -282,20 +276,39 @@ class DetachedStreams {
   }
 
  private:
+  void Handle(const HttpRequest& req, ResponseWriter& w) {
+    if (req.path != "/detach") {
+      w.Send(200, {{"Content-Type", "text/plain"}}, "plain");
+      return;
+    }
+    w.StartStream(200, {{"Content-Type", "text/plain"}});
+    w.WriteChunk("first\n");  // before: on the handler's thread
+    std::shared_ptr<DetachedStream> stream = w.Detach();
+    ASSERT_NE(stream, nullptr);
+    EXPECT_EQ(w.Detach(), nullptr);  // once only
+    absl::MutexLock lock(&mu_);
+    streams_.push_back(std::move(stream));
+  }
+
   absl::Mutex mu_;
   std::vector<std::shared_ptr<DetachedStream>> streams_ ABSL_GUARDED_BY(mu_);
 };
 
-// Sends GET `target` and reads the response's header.
-void StartGet(tcp::socket& socket, const std::string& target,
-              beast::flat_buffer& buffer,
-              beast_http::response_parser<beast_http::string_body>& parser) {
-  beast_http::request<beast_http::string_body> req{beast_http::verb::get,
-                                                   target, 11};
-  req.set(beast_http::field::host, "127.0.0.1");
-  beast_http::write(socket, req);
-  beast_http::read_header(socket, buffer, parser);
-}
+// A client of /detach: connected, its request sent and the response's
+// header read.
+struct StreamClient {
+  StreamClient(net::io_context& io, uint16_t port) : socket(io) {
+    socket.connect({net::ip::make_address("127.0.0.1"), port});
+    beast_http::request<beast_http::string_body> req{beast_http::verb::get,
+                                                     "/detach", 11};
+    req.set(beast_http::field::host, "127.0.0.1");
+    beast_http::write(socket, req);
+    beast_http::read_header(socket, buffer, parser);
+  }
+  tcp::socket socket;
+  beast::flat_buffer buffer;
+  beast_http::response_parser<beast_http::string_body> parser;
+};
 
 // True once `done` holds, checked for up to 10 s.
 template <class F>
@@ -310,18 +323,11 @@ TEST(DetachedStreamTest, HoldsNoThreadAndWritesFromAnyThread) {
   DetachedStreams streams;
   HttpServerOptions options;
   options.max_handler_threads = 1;
-  auto server = HttpServer::Start(
-      options, [&](const HttpRequest& req, ResponseWriter& w) {
-        streams.Handle(req, w);
-      });
+  auto server = streams.Serve(options);
   ASSERT_TRUE(server.ok()) << server.status();
   net::io_context io;
-  tcp::socket watcher(io);
-  watcher.connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
-  beast::flat_buffer buffer;
-  beast_http::response_parser<beast_http::string_body> parser;
-  StartGet(watcher, "/detach", buffer, parser);
-  EXPECT_EQ(parser.get().result_int(), 200);
+  StreamClient watcher(io, (*server)->port());
+  EXPECT_EQ(watcher.parser.get().result_int(), 200);
   std::shared_ptr<DetachedStream> stream = streams.Get(0);
   ASSERT_NE(stream, nullptr);
   // The only handler thread is free again.
@@ -343,13 +349,13 @@ TEST(DetachedStreamTest, HoldsNoThreadAndWritesFromAnyThread) {
     stream->Close();
   });
   writer.join();
-  beast_http::read(watcher, buffer, parser);
+  beast_http::read(watcher.socket, watcher.buffer, watcher.parser);
   std::string expected = "first\ndrained?\n";
   for (int i = 0; i < 100; ++i) {
     expected += "line " + std::to_string(i) + "\n";
   }
-  EXPECT_EQ(parser.get().body(), expected);
-  EXPECT_TRUE(parser.is_done());
+  EXPECT_EQ(watcher.parser.get().body(), expected);
+  EXPECT_TRUE(watcher.parser.is_done());
   EXPECT_TRUE(Within10s([&] { return stream->Ended(); }));
   // Drained, and ended (the call follows Ended()).
   EXPECT_TRUE(Within10s([&] { return notified.load() >= 2; }));
@@ -359,17 +365,10 @@ TEST(DetachedStreamTest, HoldsNoThreadAndWritesFromAnyThread) {
 
 TEST(DetachedStreamTest, EndsWhenTheClientCloses) {
   DetachedStreams streams;
-  auto server =
-      HttpServer::Start({}, [&](const HttpRequest& req, ResponseWriter& w) {
-        streams.Handle(req, w);
-      });
+  auto server = streams.Serve();
   ASSERT_TRUE(server.ok()) << server.status();
   net::io_context io;
-  auto watcher = std::make_unique<tcp::socket>(io);
-  watcher->connect({net::ip::make_address("127.0.0.1"), (*server)->port()});
-  beast::flat_buffer buffer;
-  beast_http::response_parser<beast_http::string_body> parser;
-  StartGet(*watcher, "/detach", buffer, parser);
+  auto watcher = std::make_unique<StreamClient>(io, (*server)->port());
   std::shared_ptr<DetachedStream> stream = streams.Get(0);
   ASSERT_NE(stream, nullptr);
   std::atomic<int> ended{0};
@@ -386,21 +385,11 @@ TEST(DetachedStreamTest, EndsWhenTheClientCloses) {
 
 TEST(DetachedStreamTest, AbortAndStopEndStreams) {
   DetachedStreams streams;
-  auto server =
-      HttpServer::Start({}, [&](const HttpRequest& req, ResponseWriter& w) {
-        streams.Handle(req, w);
-      });
+  auto server = streams.Serve();
   ASSERT_TRUE(server.ok()) << server.status();
   net::io_context io;
-  std::vector<std::unique_ptr<tcp::socket>> watchers;
-  for (int i = 0; i < 2; ++i) {
-    watchers.push_back(std::make_unique<tcp::socket>(io));
-    watchers.back()->connect(
-        {net::ip::make_address("127.0.0.1"), (*server)->port()});
-    beast::flat_buffer buffer;
-    beast_http::response_parser<beast_http::string_body> parser;
-    StartGet(*watchers.back(), "/detach", buffer, parser);
-  }
+  StreamClient first(io, (*server)->port());
+  StreamClient second(io, (*server)->port());
   std::shared_ptr<DetachedStream> aborted = streams.Get(0);
   std::shared_ptr<DetachedStream> stopped = streams.Get(1);
   ASSERT_NE(aborted, nullptr);

@@ -328,6 +328,17 @@ def server_established(server):
     return ports
 
 
+def open_watches(server, path, n):
+    """`n` TLS connections, each with a watch of `path` sent."""
+    watchers = []
+    for _ in range(n):
+        s = server.tls_socket()
+        s.sendall(("GET %s?watch=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Authorization: Bearer %s\r\n\r\n" % (path, server.token)).encode())
+        watchers.append(s)
+    return watchers
+
+
 def phase_watchers(server):
     conn = server.conn()
     # Objects of some 2 KiB, so that 10,000 events outgrow socket buffers.
@@ -338,12 +349,7 @@ def phase_watchers(server):
             "apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
             "metadata": {"name": name, "annotations": {"pad": pad}}, "spec": {}})
     base_rss = server.rss()
-    watchers = []
-    for _ in range(50):
-        s = server.tls_socket()
-        s.sendall(("GET %s?watch=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                   "Authorization: Bearer %s\r\n\r\n" % (CLASSES, server.token)).encode())
-        watchers.append(s)
+    watchers = open_watches(server, CLASSES, 50)
     time.sleep(1)
     ports = {s.getsockname()[1] for s in watchers}
     check("the server holds the 50 watches open before the events",
@@ -411,12 +417,7 @@ def read_until(sock, marker, deadline):
 
 
 def phase_idle_watchers(server):
-    watchers = []
-    for _ in range(1000):
-        s = server.tls_socket()
-        s.sendall(("GET %s?watch=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                   "Authorization: Bearer %s\r\n\r\n" % (CLAIMS, server.token)).encode())
-        watchers.append(s)
+    watchers = open_watches(server, CLAIMS, 1000)
     deadline = time.monotonic() + 60
     answered = sum(1 for s in watchers
                    if read_until(s, b"\r\n\r\n", deadline).startswith(b"HTTP/1.1 200"))
