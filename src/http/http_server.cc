@@ -270,8 +270,8 @@ class ConnectionStream : public DetachedStream,
  public:
   explicit ConnectionStream(std::shared_ptr<Connection> connection)
       : connection_(std::move(connection)),
-        executor_(connection_->executor()),
-        fd_(connection_->fd()) {}
+        fd_(connection_->fd()),
+        executor_(connection_->executor()) {}
 
   // On the strand, once: watches for the client.
   void Begin(bool stopping) {
@@ -333,7 +333,7 @@ class ConnectionStream : public DetachedStream,
   void SchedulePump() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (pumping_) return;
     pumping_ = true;
-    net::post(executor_, [self = shared_from_this()] { self->Pump(); });
+    net::post(*executor_, [self = shared_from_this()] { self->Pump(); });
   }
 
   // On the strand: writes what is queued, then what was queued meanwhile;
@@ -364,8 +364,10 @@ class ConnectionStream : public DetachedStream,
       return;
     }
     if (!last_ && writing_.empty()) return;
+    write_in_flight_ = true;
     connection_->AsyncWrite(writing_,
                             [self = shared_from_this()](beast::error_code ec) {
+                              self->write_in_flight_ = false;
                               if (ec || self->last_) {
                                 self->End();
                                 return;
@@ -384,9 +386,18 @@ class ConnectionStream : public DetachedStream,
       queued_.clear();
       writing_bytes_ = 0;
       on_end = std::move(notify_);
+      // The strand must not outlive the server's event loop.
+      executor_.reset();
     }
-    writing_.clear();
-    connection_->Close();
+    if (write_in_flight_) {
+      // Nothing else (a TLS close_notify) may be written meanwhile: the
+      // write fails once the connection is shut down under it, and its
+      // handler lets the connection go.
+      ::shutdown(fd_, SHUT_RDWR);
+    } else {
+      writing_.clear();
+      connection_->Close();
+    }
     connection_.reset();
     if (on_end != nullptr) (*on_end)();
   }
@@ -394,10 +405,13 @@ class ConnectionStream : public DetachedStream,
   // Touched on the strand only (connection_ is null once ended).
   std::shared_ptr<Connection> connection_;
   std::string writing_;
+  bool write_in_flight_ = false;
   bool last_ = false;
-  const net::any_io_executor executor_;
   const int fd_;
   mutable absl::Mutex mu_;
+  // The connection's strand until the stream ends (the server's Stop
+  // waits for every stream to end before its event loop goes).
+  std::optional<net::any_io_executor> executor_ ABSL_GUARDED_BY(mu_);
   std::string queued_ ABSL_GUARDED_BY(mu_);
   size_t writing_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   bool pumping_ ABSL_GUARDED_BY(mu_) = false;

@@ -29,9 +29,10 @@ namespace {
 // conversion and line are shared by the watchers of a version, so a few
 // keep up with many watchers.
 constexpr int kWatchDispatcherThreads = 4;
-// How often a detached watch checks its deadline and bookmarks (events
-// wake it at once; the end of its stream too).
-constexpr absl::Duration kWatchDispatcherTick = absl::Seconds(1);
+// How often a detached watch checks its deadline and bookmarks, as one on
+// its handler's thread does (events wake it at once; the end of its
+// stream too).
+constexpr absl::Duration kWatchDispatcherTick = absl::Milliseconds(500);
 
 // The options' ServiceAccount token machinery, or null (the log says why
 // when the options name a key that does not work).

@@ -183,9 +183,7 @@ class WatchSession : public WatchDispatcher::Session,
         bookmarks_(req.Query("allowWatchBookmarks") == "true"),
         start_(start),
         last_revision_(start),
-        deadline_(h.registry_.clock().Now() + timeout),
-        next_bookmark_(h.registry_.clock().Now() +
-                       h.options_.bookmark_interval),
+        timeout_(timeout),
         queue_(std::make_shared<WatchQueue>(
             w.TakesTypedEvents() ? 0 : h.options_.watch_queue_limit,
             &w.writer())) {}
@@ -207,6 +205,14 @@ class WatchSession : public WatchDispatcher::Session,
 
   void Watching(std::unique_ptr<store::Watch> watch) {
     watch_ = std::move(watch);
+  }
+
+  // The initial events are sent: the watch's time and the bookmarks'
+  // interval run from now.
+  void Started() {
+    const absl::Time now = h_.registry_.clock().Now();
+    deadline_ = now + timeout_;
+    next_bookmark_ = now + h_.options_.bookmark_interval;
   }
 
   // Ends the store's watch unless the dispatcher serves the session.
@@ -276,12 +282,12 @@ class WatchSession : public WatchDispatcher::Session,
       absl::MutexLock lock(&mu_);
       dispatcher_ = dispatcher;
     }
-    // Events that came before the sink could wake the session.
-    Wake();
     // Written out (room for more) or ended: run again.
     stream_->OnDrainOrEnd([weak = weak_from_this()] {
       if (auto self = weak.lock()) self->Wake();
     });
+    // What came before the sink and the stream could wake the session.
+    Wake();
     return true;
   }
 
@@ -411,7 +417,9 @@ class WatchSession : public WatchDispatcher::Session,
   const bool bookmarks_;
   const int64_t start_;
   int64_t last_revision_;
-  const absl::Time deadline_;
+  const absl::Duration timeout_;
+  // Set by Started().
+  absl::Time deadline_;
   absl::Time next_bookmark_;
   bool first_table_ = true;
   const std::shared_ptr<WatchQueue> queue_;
@@ -466,6 +474,7 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   }
   const bool bookmarks = req.Query("allowWatchBookmarks") == "true";
   if (send_initial && bookmarks && !session->Bookmark(start, true)) return;
+  session->Started();
   if (session->Detach(watch_dispatcher_)) return;
   session->Serve();
 }
