@@ -4,7 +4,9 @@
 // Connections live on an event loop: accepting, TLS handshakes, waiting
 // for and reading requests cost no thread. A request whose header and body
 // have arrived runs its handler on a bounded pool of handler threads, so
-// threads follow the requests being served, not the connections open.
+// threads follow the requests being served, not the connections open; a
+// handler may detach a streamed response (a watch), which then costs no
+// thread either.
 // Every wait has a deadline (handshake and header, idle keep-alive, body,
 // each write); the number of connections is capped below the process's
 // file-descriptor limit; failing to get a thread answers 503 and never
