@@ -20,12 +20,11 @@ namespace {
 // How often an idle watch checks whether its client is gone, the server
 // stops, its time is up or a bookmark is due.
 constexpr absl::Duration kWatchCheckInterval = absl::Milliseconds(500);
-// A detached watch converts events only while less than this is waiting
-// to be written: the rest wait as store events (shared with every
-// watcher), counted against the queue's limit.
+// A detached watch converts events one at a time, only while less than
+// this is waiting to be written (so at most this and one event per
+// watcher): the rest wait as store events (shared with every watcher),
+// counted against the queue's limit.
 constexpr size_t kDetachedWindowBytes = 256 * 1024;
-// Events converted at a time between checks of the window.
-constexpr size_t kDetachedBatch = 64;
 
 // Events queued by the store's sink for one watcher. An HTTP watcher whose
 // queue passes the limit has fallen too far behind: its stream is aborted
@@ -207,6 +206,8 @@ class WatchSession : public WatchDispatcher::Session,
     watch_ = std::move(watch);
   }
 
+  bool bookmarks() const { return bookmarks_; }
+
   // The initial events are sent: the watch's time and the bookmarks'
   // interval run from now.
   void Started() {
@@ -311,7 +312,7 @@ class WatchSession : public WatchDispatcher::Session,
     }
     while (stream_->QueuedBytes() < kDetachedWindowBytes) {
       std::deque<store::Event> batch;
-      if (!queue_->TakeNow(batch, kDetachedBatch)) {
+      if (!queue_->TakeNow(batch, 1)) {
         stream_->Abort();  // fell too far behind
         return false;
       }
@@ -472,8 +473,9 @@ void Handlers::Watch(const http::HttpRequest& req, const Target& t,
   for (const Json& object : begin->initial) {
     if (!session->Send("ADDED", object)) return;
   }
-  const bool bookmarks = req.Query("allowWatchBookmarks") == "true";
-  if (send_initial && bookmarks && !session->Bookmark(start, true)) return;
+  if (send_initial && session->bookmarks() && !session->Bookmark(start, true)) {
+    return;
+  }
   session->Started();
   if (session->Detach(watch_dispatcher_)) return;
   session->Serve();
