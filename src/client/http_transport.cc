@@ -1,7 +1,11 @@
-// The HTTP/1.1 transport: Boost.Beast over TCP or OpenSSL TLS. Every
-// operation is asynchronous on a per-connection io_context that the calling
-// thread runs in short slices, so that deadlines and cancellation are
-// noticed within ~50 ms without extra threads.
+// The HTTP transport. Over TLS it offers HTTP/2 by ALPN, as client-go
+// does: requests and watches share connections (internal/http2_connection.h)
+// of up to the server's SETTINGS_MAX_CONCURRENT_STREAMS streams each, and
+// another connection opens when all are full. HTTP/1.1 (plain HTTP, or a
+// server that does not choose h2) is Boost.Beast: every operation is
+// asynchronous on a per-connection io_context that the calling thread runs
+// in short slices, so that deadlines and cancellation are noticed within
+// ~50 ms without extra threads.
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <sys/socket.h>
@@ -29,6 +33,8 @@
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "client/internal/connection.h"
+#include "client/internal/http2_connection.h"
 #include "client/internal/url.h"
 #include "client/transport.h"
 #include "common/str_cat.h"
@@ -42,104 +48,10 @@ namespace beast = boost::beast;
 namespace beast_http = boost::beast::http;
 using tcp = net::ip::tcp;
 using boost::system::error_code;
+using internal::Conn;
+using internal::Http2Connection;
 
 constexpr size_t kMaxIdleConnections = 32;
-
-// One connection with its own io_context.
-class Conn {
- public:
-  explicit Conn(bool tls, ssl::context* ctx) {
-    if (tls) {
-      tls_.emplace(ioc_, *ctx);
-    } else {
-      plain_.emplace(ioc_);
-    }
-  }
-
-  tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
-  bool is_tls() const { return tls_.has_value(); }
-  ssl::stream<tcp::socket>& tls() { return *tls_; }
-  net::io_context& ioc() { return ioc_; }
-  beast::flat_buffer& buffer() { return buffer_; }
-
-  // Calls `fn` with the stream to read and write.
-  template <class Fn>
-  void WithStream(Fn&& fn) {
-    if (tls_) {
-      fn(*tls_);
-    } else {
-      fn(*plain_);
-    }
-  }
-
-  void Close() {
-    error_code ignored;
-    socket().shutdown(tcp::socket::shutdown_both, ignored);
-    socket().close(ignored);
-  }
-
-  // Runs the io_context until `done`; on the deadline or `cancel`, closes
-  // the socket, lets the pending operation finish, and returns
-  // DeadlineExceeded or Cancelled.
-  absl::Status Run(const bool& done, absl::Time deadline,
-                   const CancelFlag* cancel) {
-    ioc_.restart();
-    while (!done) {
-      const absl::Time now = absl::Now();
-      const bool cancelled = cancel != nullptr && cancel->load();
-      if (cancelled || now >= deadline) {
-        Close();
-        Drain(done);
-        return cancelled ? absl::CancelledError("cancelled")
-                         : absl::DeadlineExceededError("timed out");
-      }
-      const absl::Duration slice = std::clamp(
-          deadline - now, absl::Milliseconds(1), absl::Milliseconds(50));
-      ioc_.run_one_for(
-          std::chrono::microseconds(absl::ToInt64Microseconds(slice)));
-      if (ioc_.stopped()) {
-        if (done) break;
-        ioc_.restart();
-        // Stopped without the operation finishing: nothing is pending.
-        if (ioc_.poll() == 0 && ioc_.stopped() && !done) {
-          return absl::InternalError("I/O operation lost");
-        }
-      }
-    }
-    return absl::OkStatus();
-  }
-
-  // Whether an idle pooled connection still looks usable: the peer has not
-  // closed it and (for plain HTTP) sent nothing unasked.
-  bool LooksAlive() {
-    if (!socket().is_open() || buffer_.size() != 0) return false;
-    char c;
-    const ssize_t n =
-        ::recv(socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (n == 0) return false;  // EOF
-    if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK;
-    return is_tls();  // TLS: e.g. a session ticket; plain: garbage
-  }
-
- private:
-  void Drain(const bool& done) {
-    ioc_.restart();
-    const auto until =
-        std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (!done && std::chrono::steady_clock::now() < until) {
-      if (ioc_.run_one_for(std::chrono::milliseconds(50)) == 0 &&
-          ioc_.stopped()) {
-        ioc_.restart();
-        if (ioc_.poll() == 0 && ioc_.stopped()) break;
-      }
-    }
-  }
-
-  net::io_context ioc_{1};
-  std::optional<tcp::socket> plain_;
-  std::optional<ssl::stream<tcp::socket>> tls_;
-  beast::flat_buffer buffer_;
-};
 
 std::string ErrorText(const error_code& ec) {
   std::string text = ec.message();
@@ -150,6 +62,12 @@ std::string ErrorText(const error_code& ec) {
     text = StrCat(text, " (", buf, ")");
   }
   return text;
+}
+
+bool ConnectionSpecific(std::string_view lower) {
+  return lower == "connection" || lower == "keep-alive" ||
+         lower == "transfer-encoding" || lower == "upgrade" ||
+         lower == "proxy-connection" || lower == "host";
 }
 
 bool Idempotent(std::string_view method) {
@@ -222,13 +140,31 @@ class HttpTransport : public Transport {
     return absl::OkStatus();
   }
 
+  ~HttpTransport() override {
+    std::vector<std::shared_ptr<Http2Connection>> h2;
+    {
+      absl::MutexLock lock(&mu_);
+      h2.swap(h2_);
+    }
+    for (const auto& c : h2) c->Shutdown();
+  }
+  HttpTransport(const HttpTransport&) = delete;
+  HttpTransport& operator=(const HttpTransport&) = delete;
+
   absl::StatusOr<HttpReply> RoundTrip(const HttpCall& call) override {
     const absl::Time deadline = config_.timeout > absl::ZeroDuration()
                                     ? absl::Now() + config_.timeout
                                     : absl::InfiniteFuture();
     bool reused = false;
     bool retryable = false;
-    std::unique_ptr<Conn> conn = Take(&reused);
+    std::unique_ptr<Conn> conn;
+    if (UseHttp2()) {
+      auto reply = RoundTripHttp2(call, deadline, &conn);
+      if (conn == nullptr) return reply;
+      reused = true;  // connected, and the server chose HTTP/1.1
+    } else {
+      conn = Take(&reused);
+    }
     auto reply =
         TryRoundTrip(std::move(conn), call, deadline, reused, &retryable);
     if (!reply.ok() && retryable && Idempotent(call.method)) {
@@ -249,10 +185,18 @@ class HttpTransport : public Transport {
     const absl::Time header_deadline = config_.timeout > absl::ZeroDuration()
                                            ? absl::Now() + config_.timeout
                                            : absl::InfiniteFuture();
-    auto conn = std::make_unique<Conn>(url_.tls, &ssl_ctx_);
-    absl::Status st = Connect(*conn, header_deadline, &cancel);
-    if (absl::IsCancelled(st)) return absl::OkStatus();
-    if (!st.ok()) return st;
+    std::unique_ptr<Conn> conn;
+    absl::Status st;
+    if (UseHttp2()) {
+      st =
+          StreamHttp2(call, on_status, on_data, cancel, header_deadline, &conn);
+      if (conn == nullptr) return st;
+    } else {
+      conn = std::make_unique<Conn>(url_.tls, &ssl_ctx_);
+      st = Connect(*conn, header_deadline, &cancel, false);
+      if (absl::IsCancelled(st)) return absl::OkStatus();
+      if (!st.ok()) return st;
+    }
     st = Write(*conn, call, header_deadline, &cancel);
     if (absl::IsCancelled(st)) return absl::OkStatus();
     if (!st.ok()) return st;
@@ -310,6 +254,113 @@ class HttpTransport : public Transport {
   }
 
  private:
+  bool UseHttp2() const { return url_.tls && !http11_only_.load(); }
+
+  // A connection with a stream slot taken for the caller; a new one only
+  // when every connection is full (one dialled at a time). When the
+  // server chooses HTTP/1.1 instead, returns null with `*http11` the
+  // connection, connected.
+  absl::StatusOr<std::shared_ptr<Http2Connection>> AcquireHttp2(
+      absl::Time deadline, const CancelFlag* cancel,
+      std::unique_ptr<Conn>* http11) {
+    absl::MutexLock dial_lock(&dial_mu_);
+    if (std::shared_ptr<Http2Connection> c = ReserveHttp2()) return c;
+    auto conn = std::make_unique<Conn>(true, &ssl_ctx_);
+    absl::Status st = Connect(*conn, deadline, cancel, true);
+    if (!st.ok()) return st;
+    const unsigned char* alpn = nullptr;
+    unsigned alpn_length = 0;
+    SSL_get0_alpn_selected(conn->tls().native_handle(), &alpn, &alpn_length);
+    if (alpn_length != 2 || std::memcmp(alpn, "h2", 2) != 0) {
+      http11_only_ = true;
+      *http11 = std::move(conn);
+      return nullptr;
+    }
+    auto c = Http2Connection::Start(std::move(conn));
+    if (!c.ok()) return c.status();
+    (*c)->Reserve();  // a new connection has room
+    absl::MutexLock lock(&mu_);
+    h2_.push_back(*c);
+    return *c;
+  }
+
+  // A slot on a pooled connection, or null; drops the connections that
+  // can take no more streams and serve none.
+  std::shared_ptr<Http2Connection> ReserveHttp2() {
+    std::vector<std::shared_ptr<Http2Connection>> done;
+    std::shared_ptr<Http2Connection> found;
+    {
+      absl::MutexLock lock(&mu_);
+      for (auto it = h2_.begin(); it != h2_.end();) {
+        if (!(*it)->Usable() && (*it)->active() == 0) {
+          done.push_back(std::move(*it));
+          it = h2_.erase(it);
+          continue;
+        }
+        if (found == nullptr && (*it)->Reserve()) found = *it;
+        ++it;
+      }
+    }
+    for (const auto& c : done) c->Shutdown();
+    return found;
+  }
+
+  absl::StatusOr<HttpReply> RoundTripHttp2(const HttpCall& call,
+                                           absl::Time deadline,
+                                           std::unique_ptr<Conn>* http11) {
+    const internal::Http2Request req = Http2Call(call);
+    absl::Status st;
+    // A request the server did not process goes again on another
+    // connection (as does an idempotent one whose connection was lost).
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      auto c = AcquireHttp2(deadline, nullptr, http11);
+      if (!c.ok()) return c.status();
+      if (*c == nullptr) return absl::UnavailableError("HTTP/1.1");
+      HttpReply reply;
+      bool refused = false;
+      st = (*c)->Exchange(
+          req,
+          [&reply](int status, const std::map<std::string, std::string>& h) {
+            reply.status = status;
+            reply.headers = h;
+          },
+          [&reply](std::string_view data) {
+            reply.body.append(data);
+            return true;
+          },
+          deadline, deadline, nullptr, &refused);
+      if (st.ok()) return reply;
+      const bool retry =
+          refused || (absl::IsUnavailable(st) && reply.status == 0 &&
+                      Idempotent(call.method));
+      if (!retry) break;
+    }
+    return Failed(call, "HTTP/2", st);
+  }
+
+  absl::Status StreamHttp2(
+      const HttpCall& call,
+      const std::function<void(int, const std::map<std::string, std::string>&)>&
+          on_status,
+      const std::function<bool(std::string_view)>& on_data,
+      const CancelFlag& cancel, absl::Time header_deadline,
+      std::unique_ptr<Conn>* http11) {
+    const internal::Http2Request req = Http2Call(call);
+    absl::Status st;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      auto c = AcquireHttp2(header_deadline, &cancel, http11);
+      if (absl::IsCancelled(c.status())) return absl::OkStatus();
+      if (!c.ok()) return c.status();
+      if (*c == nullptr) return absl::OkStatus();
+      bool refused = false;
+      st = (*c)->Exchange(req, on_status, on_data, header_deadline,
+                          absl::InfiniteFuture(), &cancel, &refused);
+      if (st.ok() || !refused) break;
+    }
+    if (!st.ok()) return Failed(call, "HTTP/2", st);
+    return st;
+  }
+
   std::unique_ptr<Conn> Take(bool* reused) {
     {
       absl::MutexLock lock(&mu_);
@@ -344,8 +395,10 @@ class HttpTransport : public Transport {
                                          ErrorText(ec)));
   }
 
+  // Dials and, for https, shakes hands, offering HTTP/2 by ALPN when
+  // `offer_http2`.
   absl::Status Connect(Conn& conn, absl::Time deadline,
-                       const CancelFlag* cancel) {
+                       const CancelFlag* cancel, bool offer_http2) {
     bool done = false;
     error_code ec;
     tcp::resolver resolver(conn.ioc());
@@ -394,6 +447,13 @@ class HttpTransport : public Transport {
     if (not_ip) {
       SSL_set_tlsext_host_name(ssl, name.c_str());
     }
+    if (offer_http2) {
+      SSL_set_alpn_protos(
+          ssl,
+          reinterpret_cast<const unsigned char*>(
+              internal::kAlpnH2AndHttp11.data()),
+          static_cast<unsigned>(internal::kAlpnH2AndHttp11.size()));
+    }
     if (!config_.insecure_skip_tls_verify) {
       X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
       X509_VERIFY_PARAM_set_hostflags(param,
@@ -431,17 +491,14 @@ class HttpTransport : public Transport {
     return absl::OkStatus();
   }
 
-  absl::Status Write(Conn& conn, const HttpCall& call, absl::Time deadline,
-                     const CancelFlag* cancel) {
-    beast_http::request<beast_http::string_body> req;
-    req.method_string(call.method);
-    req.target(url_.Target(call.path, call.query));
-    req.version(11);
-    req.keep_alive(true);
-    req.set(beast_http::field::host, url_.HostHeader());
+  // The call's headers and the transport's defaults (Authorization,
+  // User-Agent, Accept, Content-Type), names as given.
+  std::vector<std::pair<std::string, std::string>> Headers(
+      const HttpCall& call, bool has_body) const {
+    std::vector<std::pair<std::string, std::string>> out;
     bool has_auth = false, has_ua = false, has_accept = false, has_type = false;
     for (const auto& [name, value] : call.headers) {
-      req.insert(name, value);
+      out.emplace_back(name, value);
       std::string lower = name;
       for (char& c : lower) c = static_cast<char>(std::tolower(c));
       has_auth |= lower == "authorization";
@@ -450,15 +507,47 @@ class HttpTransport : public Transport {
       has_type |= lower == "content-type";
     }
     if (!has_auth && !config_.bearer_token.empty()) {
-      req.set(beast_http::field::authorization,
-              StrCat("Bearer ", config_.bearer_token));
+      out.emplace_back("Authorization",
+                       StrCat("Bearer ", config_.bearer_token));
     }
-    if (!has_ua) req.set(beast_http::field::user_agent, config_.user_agent);
-    if (!has_accept) req.set(beast_http::field::accept, "application/json");
-    req.body() =
-        call.json_body != nullptr ? api::DumpJson(*call.json_body) : call.body;
-    if (!has_type && !req.body().empty()) {
-      req.set(beast_http::field::content_type, "application/json");
+    if (!has_ua) out.emplace_back("User-Agent", config_.user_agent);
+    if (!has_accept) out.emplace_back("Accept", "application/json");
+    if (!has_type && has_body) {
+      out.emplace_back("Content-Type", "application/json");
+    }
+    return out;
+  }
+
+  static std::string Body(const HttpCall& call) {
+    return call.json_body != nullptr ? api::DumpJson(*call.json_body)
+                                     : call.body;
+  }
+
+  internal::Http2Request Http2Call(const HttpCall& call) const {
+    internal::Http2Request req;
+    req.method = call.method;
+    req.authority = url_.HostHeader();
+    req.target = url_.Target(call.path, call.query);
+    req.body = Body(call);
+    for (auto& [name, value] : Headers(call, !req.body.empty())) {
+      for (char& c : name) c = static_cast<char>(std::tolower(c));
+      if (ConnectionSpecific(name)) continue;
+      req.headers.emplace_back(std::move(name), std::move(value));
+    }
+    return req;
+  }
+
+  absl::Status Write(Conn& conn, const HttpCall& call, absl::Time deadline,
+                     const CancelFlag* cancel) {
+    beast_http::request<beast_http::string_body> req;
+    req.method_string(call.method);
+    req.target(url_.Target(call.path, call.query));
+    req.version(11);
+    req.keep_alive(true);
+    req.set(beast_http::field::host, url_.HostHeader());
+    req.body() = Body(call);
+    for (const auto& [name, value] : Headers(call, !req.body().empty())) {
+      req.insert(name, value);
     }
     req.prepare_payload();
     bool done = false;
@@ -486,7 +575,7 @@ class HttpTransport : public Transport {
                                          bool* retryable) {
     *retryable = false;
     if (!reused) {
-      absl::Status st = Connect(*conn, deadline, nullptr);
+      absl::Status st = Connect(*conn, deadline, nullptr, false);
       if (!st.ok()) return st;
     }
     absl::Status st = Write(*conn, call, deadline, nullptr);
@@ -531,8 +620,13 @@ class HttpTransport : public Transport {
   const RestConfig config_;
   const internal::Url url_;
   ssl::context ssl_ctx_;
+  // Set once the server chose HTTP/1.1 by ALPN: HTTP/2 is not offered
+  // again.
+  std::atomic<bool> http11_only_{false};
+  absl::Mutex dial_mu_;  // held while a new HTTP/2 connection is dialled
   absl::Mutex mu_;
-  std::vector<std::unique_ptr<Conn>> idle_;
+  std::vector<std::unique_ptr<Conn>> idle_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<Http2Connection>> h2_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace

@@ -1,4 +1,6 @@
 #include <atomic>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "absl/time/clock.h"
@@ -209,6 +211,129 @@ TEST_F(HttpsTest, StreamCancellationIsPrompt) {
               absl::FormatDuration(absl::Now() - start).c_str());
   EXPECT_TRUE(st.ok()) << st;
   EXPECT_EQ(status, 200);
+}
+
+// Client connections to `port` ESTABLISHED now (/proc/net/tcp).
+int ConnectionsTo(uint16_t port) {
+  std::ifstream in("/proc/net/tcp");
+  std::string line;
+  std::getline(in, line);  // the heading
+  int n = 0;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string slot, local, remote, state;
+    fields >> slot >> local >> remote >> state;
+    const size_t colon = remote.find(':');
+    if (state == "01" && colon != std::string::npos &&
+        std::stoul(remote.substr(colon + 1), nullptr, 16) == port) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+// A TLS server whose /watch streams "hello" and holds the stream until
+// the client goes; anything else answers "ok".
+class Http2Server {
+ public:
+  explicit Http2Server(bool http2) {
+    auto creds = apiserver::LoadOrCreateCredentials(testing::TempDir("h2creds"),
+                                                    {"127.0.0.1"});
+    EXPECT_TRUE(creds.ok()) << creds.status();
+    ca_ = creds->ca_cert_pem;
+    http::HttpServerOptions o;
+    o.tls_cert_pem = creds->cert_pem;
+    o.tls_key_pem = creds->key_pem;
+    o.http2 = http2;
+    auto server = http::HttpServer::Start(
+        o, [](const http::HttpRequest& req, http::ResponseWriter& w) {
+          if (req.path != "/watch") {
+            w.Send(200, {{"Content-Type", "text/plain"}},
+                   "ok " + req.Header("authorization"));
+            return;
+          }
+          w.StartStream(200, {{"Content-Type", "text/plain"}});
+          w.WriteChunk("hello\n");
+          while (!w.ClientGone() && !w.Stopping()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          }
+        });
+    EXPECT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+  }
+  RestConfig Config() const {
+    RestConfig config;
+    config.server = "https://127.0.0.1:" + std::to_string(server_->port());
+    config.ca_pem = ca_;
+    config.bearer_token = "token";
+    return config;
+  }
+  uint16_t port() const { return server_->port(); }
+
+ private:
+  std::string ca_;
+  std::unique_ptr<http::HttpServer> server_;
+};
+
+// 150 watches at once from one transport: two HTTP/2 connections (the
+// server allows 100 streams on each), and plain requests share them.
+TEST(HttpTransportHttp2Test, WatchesShareConnectionsUpToTheStreamLimit) {
+  Http2Server server(true);
+  auto transport = NewHttpTransport(server.Config());
+  ASSERT_TRUE(transport.ok()) << transport.status();
+  constexpr int kWatches = 150;
+  CancelFlag cancel{false};
+  std::atomic<int> hellos{0};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> watchers;
+  watchers.reserve(kWatches);
+  for (int i = 0; i < kWatches; ++i) {
+    watchers.emplace_back([&] {
+      absl::Status st =
+          (*transport)
+              ->Stream(
+                  Get("/watch"), nullptr,
+                  [&](std::string_view data) {
+                    if (data.find("hello") != std::string_view::npos) ++hellos;
+                    return true;
+                  },
+                  nullptr, cancel);
+      if (!st.ok()) ++failures;
+    });
+  }
+  ASSERT_TRUE(
+      draplane::testing::Eventually([&] { return hellos == kWatches; }));
+  EXPECT_EQ(ConnectionsTo(server.port()), 2);
+  auto reply = (*transport)->RoundTrip(Get("/version"));
+  ASSERT_TRUE(reply.ok()) << reply.status();
+  EXPECT_EQ(reply->body, "ok Bearer token");
+  EXPECT_EQ(ConnectionsTo(server.port()), 2);
+  cancel = true;
+  for (auto& t : watchers) t.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+TEST(HttpTransportHttp2Test, FallsBackToHttp11WhenTheServerDoesNotChooseH2) {
+  Http2Server server(false);
+  auto transport = NewHttpTransport(server.Config());
+  ASSERT_TRUE(transport.ok()) << transport.status();
+  for (int i = 0; i < 3; ++i) {
+    auto reply = (*transport)->RoundTrip(Get("/x"));
+    ASSERT_TRUE(reply.ok()) << reply.status();
+    EXPECT_EQ(reply->body, "ok Bearer token");
+  }
+  CancelFlag cancel{false};
+  std::string got;
+  absl::Status st = (*transport)
+                        ->Stream(
+                            Get("/watch"), nullptr,
+                            [&](std::string_view data) {
+                              got.append(data);
+                              return false;  // ends the stream
+                            },
+                            nullptr, cancel);
+  EXPECT_TRUE(st.ok()) << st;
+  EXPECT_EQ(got, "hello\n");
 }
 
 TEST(HttpTransportTest, PlainHttpAndAServerRestartBehindAPooledConnection) {

@@ -21,6 +21,7 @@
 #include <boost/beast/http.hpp>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <list>
 #include <memory>
 #include <optional>
@@ -33,6 +34,8 @@
 #include "absl/synchronization/mutex.h"
 #include "common/str_cat.h"
 #include "http/internal/handler_pool.h"
+#include "http/internal/http2_connection.h"
+#include "http/internal/request_target.h"
 #include "logging/log.h"
 #include "openssl/ssl.h"
 #include "openssl/x509.h"
@@ -78,47 +81,21 @@ std::optional<ClientCertificate> PeerCertificate(SSL* ssl) {
   return c;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Percent-decoding as Go's url package: in queries '+' is a space.
-std::string PercentDecode(std::string_view s, bool plus_is_space) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      const int hi = HexValue(s[i + 1]), lo = HexValue(s[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out.push_back(static_cast<char>(hi * 16 + lo));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(plus_is_space && s[i] == '+' ? ' ' : s[i]);
+// OpenSSL's ALPN choice: the server's first protocol (`arg`, wire form)
+// that the client offers; no ALPN when none is.
+int SelectAlpn(SSL*, const unsigned char** out, unsigned char* outlen,
+               const unsigned char* in, unsigned inlen, void* arg) {
+  const auto* offered = static_cast<const std::string*>(arg);
+  unsigned char* chosen = nullptr;
+  if (SSL_select_next_proto(
+          &chosen, outlen,
+          reinterpret_cast<const unsigned char*>(offered->data()),
+          static_cast<unsigned>(offered->size()), in,
+          inlen) != OPENSSL_NPN_NEGOTIATED) {
+    return SSL_TLSEXT_ERR_NOACK;
   }
-  return out;
-}
-
-void ParseTarget(std::string_view target, HttpRequest& req) {
-  const size_t q = target.find('?');
-  req.path = PercentDecode(target.substr(0, q), false);
-  if (q == std::string_view::npos) return;
-  std::string_view query = target.substr(q + 1);
-  while (!query.empty()) {
-    const size_t amp = query.find('&');
-    std::string_view pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
-    if (pair.empty()) continue;
-    const size_t eq = pair.find('=');
-    req.query.emplace(PercentDecode(pair.substr(0, eq), true),
-                      eq == std::string_view::npos
-                          ? ""
-                          : PercentDecode(pair.substr(eq + 1), true));
-  }
+  *out = chosen;
+  return SSL_TLSEXT_ERR_OK;
 }
 
 // Raises the soft limit of open files to the hard one, as Go programs do
@@ -216,6 +193,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
   }
   void Handshake();
+  // After a handshake that chose "h2": the connection speaks HTTP/2 until
+  // it closes.
+  void ServeHttp2();
   // A parser for the next request, with the server's limits.
   void NewParser();
   void ReadHeader(bool first);
@@ -662,6 +642,8 @@ class HttpServerImpl : public HttpServer {
       return absl::InvalidArgumentError(
           StrCat("invalid TLS certificate or key: ", ec.message()));
     }
+    alpn_ = internal::AlpnProtocols(options_.http2);
+    SSL_CTX_set_alpn_select_cb(ssl_.native_handle(), &SelectAlpn, &alpn_);
     if (!options_.tls_client_ca_pem.empty()) {
       ssl_.add_certificate_authority(net::buffer(options_.tls_client_ca_pem),
                                      ec);
@@ -791,6 +773,7 @@ class HttpServerImpl : public HttpServer {
   net::steady_timer sweep_;
   ssl::context ssl_;
   bool tls_ = false;
+  std::string alpn_;  // the protocols offered, in ALPN's wire form
   uint16_t port_ = 0;
   size_t max_connections_ = 0;
   std::atomic<bool> stopping_{false};
@@ -853,8 +836,38 @@ void Connection::Handshake() {
       return;
     }
     self->certificate_ = PeerCertificate(self->tls_->native_handle());
+    const unsigned char* alpn = nullptr;
+    unsigned alpn_length = 0;
+    SSL_get0_alpn_selected(self->tls_->native_handle(), &alpn, &alpn_length);
+    if (alpn_length == 2 && std::memcmp(alpn, "h2", 2) == 0) {
+      self->ServeHttp2();
+      return;
+    }
     self->ReadHeader(true);
   });
+}
+
+void Connection::ServeHttp2() {
+  internal::Http2Environment env;
+  env.options = &server_.options();
+  env.handler = &server_.handler();
+  env.stopping = &server_.stopping();
+  env.run_handler = [server = &server_](std::function<void()> task) {
+    return server->RunHandler(std::move(task));
+  };
+  env.set_idle = [server = &server_, weak = weak_from_this()](bool idle) {
+    std::shared_ptr<Connection> self = weak.lock();
+    if (self == nullptr) return;
+    if (idle) {
+      server->MarkIdle(*self);
+    } else {
+      server->MarkBusy(*self);
+    }
+  };
+  env.certificate = certificate_;
+  env.remote_address = remote_address_;
+  internal::ServeHttp2(std::move(env), *tls_, shared_from_this(),
+                       [self = shared_from_this()] { self->Close(); });
 }
 
 void Connection::AsyncWrite(const std::string& data,
@@ -971,7 +984,7 @@ HttpRequest Connection::Request() const {
   HttpRequest req;
   req.method = std::string(msg.method_string());
   req.target = std::string(msg.target());
-  ParseTarget(req.target, req);
+  internal::ParseTarget(req.target, req);
   for (const auto& field : msg) {
     std::string name(field.name_string());
     for (char& c : name) c = static_cast<char>(std::tolower(c));

@@ -1,5 +1,8 @@
-// A small HTTP/1.1 server (Boost.Beast) with optional TLS, for the API
-// server and every component's metrics and health endpoints.
+// A small HTTP server with optional TLS, for the API server and every
+// component's metrics and health endpoints: HTTP/1.1 (Boost.Beast), and
+// over TLS HTTP/2 (nghttp2) for clients that offer "h2" by ALPN, as
+// kube-apiserver serves it (kubectl and client-go multiplex requests and
+// watches on one connection).
 //
 // Connections live on an event loop: accepting, TLS handshakes, waiting
 // for and reading requests cost no thread. A request whose header and body
@@ -163,6 +166,13 @@ struct HttpServerOptions {
   // Handler threads at most; a request beyond them gets 503 with
   // Retry-After.
   size_t max_handler_threads = 1024;
+  // With TLS: offer HTTP/2 by ALPN.
+  bool http2 = true;
+  // HTTP/2 streams open at once per connection, as advertised in
+  // SETTINGS_MAX_CONCURRENT_STREAMS (kube-apiserver's default); handlers
+  // running for a connection's streams, reset ones included, are bounded
+  // by it too.
+  size_t max_concurrent_streams = 100;
   // Called on the event loop with a request's header (no body yet) before
   // a body of more than 64 KiB, or of unknown length, is read; false: the
   // body is not read, the handler gets the request without it (to answer,

@@ -22,6 +22,14 @@ Needs root to switch uid: run as another user it prints SKIPPED and exits 0.
      with under 300 threads (a thread each could not be had under the
      process limit), under 2 % of a core over 10 s while idle, and an
      event reaches every one within 5 s.
+  5. HTTP/2 (ALPN h2): 1,000 watches from one client that opens another
+     connection only when one is full (the server's
+     SETTINGS_MAX_CONCURRENT_STREAMS), so over at most 10 connections: all
+     answered 200, held with under 300 threads, an event reaches every one
+     within 5 s; then 5,000 streams opened and reset at once (rapid reset)
+     and a header block of 10,000 CONTINUATION frames: the flood's
+     connection gets GOAWAY, and the server answers in under 1 s after
+     both.
 
 Prints "N passed, N failed" and exits 1 on any failure.
 
@@ -45,6 +53,7 @@ import tempfile
 import threading
 import time
 
+import h2_raw
 import standalone_server
 
 UID = 64123  # no user of its own: nothing else runs as it
@@ -448,6 +457,95 @@ def phase_idle_watchers(server):
         s.close()
 
 
+def h2_watches(server, path, n):
+    """`n` watches over HTTP/2, on a new connection only when all are full."""
+    cafile = os.path.join(server.data, "pki", "ca.crt")
+    conns, streams = [], []
+    for _ in range(n):
+        conn = next((c for c in conns if not c.full() and not c.closed), None)
+        if conn is None:
+            conn = h2_raw.Connection(server.port, cafile)
+            conns.append(conn)
+            h2_raw.pump([conn], lambda c=conn: c.max_streams is not None or c.closed,
+                        time.monotonic() + 10)
+        streams.append((conn, conn.request("GET", path + "?watch=1", server.token)))
+    return conns, streams
+
+
+def phase_http2(server):
+    cafile = os.path.join(server.data, "pki", "ca.crt")
+    conns, streams = h2_watches(server, CLAIMS, 1000)
+    check("HTTP/2 chosen by ALPN", all(c.alpn == "h2" for c in conns))
+    check("1,000 HTTP/2 watches over at most 10 connections", len(conns) <= 10,
+          "%d connections, %s streams each at most" % (len(conns), conns[0].max_streams))
+    h2_raw.pump(conns, lambda: all(sid in c.status for c, sid in streams),
+                time.monotonic() + 60)
+    answered = sum(1 for c, sid in streams if c.status.get(sid))
+    check("1,000 HTTP/2 watches answered 200", answered == len(streams),
+          "%d of %d" % (answered, len(streams)))
+    time.sleep(2)
+    threads = server.threads()
+    check("1,000 HTTP/2 watches held with under 300 threads", threads < 300,
+          "%d threads" % threads)
+    conn = server.conn()
+    code, _ = server.request(conn, "POST", CLAIMS, {
+        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "seen-over-h2"},
+        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
+            "deviceClassName": "watched-0", "allocationMode": "ExactCount",
+            "count": 1}}]}}})
+    h2_raw.pump(conns, lambda: all(b"seen-over-h2" in c.data.get(sid, b"")
+                                   for c, sid in streams), time.monotonic() + 5)
+    seen = sum(1 for c, sid in streams if b"seen-over-h2" in c.data.get(sid, b""))
+    check("an event reaches all 1,000 HTTP/2 watches within 5 s",
+          code == 201 and seen == len(streams),
+          "created: %s, %d of %d" % (code, seen, len(streams)))
+    for c in conns:
+        c.close()
+
+    # Rapid reset: streams opened and cancelled at once, 100 at a time.
+    attacker = h2_raw.Connection(server.port, cafile)
+    h2_raw.pump([attacker], lambda: attacker.max_streams is not None,
+                time.monotonic() + 10)
+    opened = 0
+    for _ in range(50):
+        if attacker.closed:
+            break
+        for _ in range(100):
+            attacker.rst(attacker.request("GET", CLAIMS + "?watch=1", server.token))
+            opened += 1
+        h2_raw.pump([attacker], lambda: False, time.monotonic() + 0.01)
+    version = server.timed_get("/version", token=False)
+    listed = server.timed_get(CLAIMS)
+    check("rapid reset (%d streams opened and reset): server answers in under 1 s"
+          % opened, server.alive() and version is not None and version < 1 and
+          listed is not None and listed < 1,
+          "/version %s s, list %s s, GOAWAY %s" % (version, listed, attacker.goaway))
+    attacker.close()
+
+    # A header block that never ends.
+    flood = h2_raw.Connection(server.port, cafile)
+    h2_raw.pump([flood], lambda: flood.max_streams is not None, time.monotonic() + 10)
+    block = h2_raw.request_block("GET", CLAIMS, server.token)
+    flood.send(h2_raw.frame(h2_raw.HEADERS, 0, 1, block))
+    # 10,000 CONTINUATION frames, 50 at a time, reading between them (a
+    # GOAWAY is not lost to the reset that unread frames cause).
+    field = h2_raw.frame(h2_raw.CONTINUATION, 0, 1, h2_raw.hpack_literal("x-a", "b"))
+    for _ in range(200):
+        if flood.closed or flood.goaway is not None:
+            break
+        flood.send(field * 50)
+        h2_raw.pump([flood], lambda: flood.closed or flood.goaway is not None,
+                    time.monotonic() + 0.01)
+    h2_raw.pump([flood], lambda: flood.closed, time.monotonic() + 10)
+    check("a CONTINUATION flood gets GOAWAY with an error and is closed",
+          flood.closed and flood.goaway not in (None, 0), "GOAWAY %s" % flood.goaway)
+    flood.close()
+    version = server.timed_get("/version", token=False)
+    check("the server answers in under 1 s after the flood",
+          server.alive() and version is not None and version < 1, "%s s" % version)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--draplane", required=True)
@@ -470,6 +568,7 @@ def main():
         phase_bombs(server)
         phase_watchers(server)
         phase_idle_watchers(server)
+        phase_http2(server)
         check("stops cleanly", server.stop() == 0)
     finally:
         if server.alive():
