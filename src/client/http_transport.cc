@@ -44,7 +44,6 @@ namespace {
 
 namespace net = boost::asio;
 namespace ssl = boost::asio::ssl;
-namespace beast = boost::beast;
 namespace beast_http = boost::beast::http;
 using tcp = net::ip::tcp;
 using boost::system::error_code;

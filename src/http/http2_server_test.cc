@@ -4,6 +4,7 @@
 #include <nghttp2/nghttp2.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -111,6 +112,7 @@ class H2Client {
         {":path", path}};
     for (auto& e : extra) h.push_back(std::move(e));
     std::vector<nghttp2_nv> nva;
+    nva.reserve(h.size());
     for (auto& [n, v] : h) {
       nva.push_back({reinterpret_cast<uint8_t*>(n.data()),
                      reinterpret_cast<uint8_t*>(v.data()), n.size(), v.size(),
@@ -124,7 +126,7 @@ class H2Client {
                                 nghttp2_data_source* src, void*) -> ssize_t {
       auto* s = static_cast<std::pair<std::string, size_t>*>(src->ptr);
       const size_t n = std::min(length, s->first.size() - s->second);
-      std::memcpy(buf, s->first.data() + s->second, n);
+      std::copy_n(s->first.data() + s->second, n, buf);
       s->second += n;
       if (s->second == s->first.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
       return static_cast<ssize_t>(n);
@@ -243,9 +245,11 @@ void Echo(const HttpRequest& req, ResponseWriter& w) {
     return;
   }
   std::string out = req.method + " " + req.path;
-  for (const auto& [k, v] : req.query) out += " " + k + "=" + v;
-  out += " [" + req.body + "] " + req.Header("x-test") + " " +
-         req.Header("host") + (req.body_withheld ? " withheld" : "");
+  for (const auto& [k, v] : req.query)
+    out.append(" ").append(k).append("=").append(v);
+  out.append(" [").append(req.body).append("] ").append(req.Header("x-test"));
+  out.append(" ").append(req.Header("host"));
+  if (req.body_withheld) out.append(" withheld");
   w.Send(200, {{"Content-Type", "text/plain"}, {"Connection", "close"}}, out);
 }
 
@@ -307,6 +311,7 @@ TEST(Http2ServerTest, MultiplexesStreamsUpToTheLimit) {
   ASSERT_TRUE(server.ok()) << server.status();
   H2Client c((*server)->port());
   std::vector<int32_t> ids;
+  ids.reserve(100);
   for (int i = 0; i < 100; ++i) ids.push_back(c.Submit("GET", "/"));
   ASSERT_TRUE(c.RunUntil(
       [&] {

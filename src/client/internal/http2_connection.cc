@@ -2,13 +2,13 @@
 
 #include <nghttp2/nghttp2.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -538,7 +538,7 @@ ssize_t Http2ConnectionImpl::ReadBody(nghttp2_session*, int32_t, uint8_t* buf,
                                       nghttp2_data_source* source, void*) {
   auto* st = static_cast<StreamState*>(source->ptr);
   const size_t n = std::min(length, st->body.size() - st->body_offset);
-  std::memcpy(buf, st->body.data() + st->body_offset, n);
+  std::copy_n(st->body.data() + st->body_offset, n, buf);
   st->body_offset += n;
   if (st->body_offset == st->body.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
   return static_cast<ssize_t>(n);

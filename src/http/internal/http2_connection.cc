@@ -11,7 +11,6 @@
 #include <cctype>
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -176,9 +175,7 @@ class Http2Writer : public ResponseWriter {
     if (answered_) return;
     answered_ = true;
     stream_->Respond(status, headers, std::move(body), true);
-    // As over HTTP/1.1, the handler's thread waits for a slow reader, so
-    // that responses waiting for one are bounded by the handler threads.
-    stream_->WaitQueuedAtMost(0, timeout_);
+    WaitWritten();
   }
 
   bool StartStream(int status, const HttpHeaders& headers) override {
@@ -213,11 +210,18 @@ class Http2Writer : public ResponseWriter {
       Send(500, {{"Content-Type", "text/plain"}}, "no response\n");
     } else if (streamed_) {
       stream_->Close();
-      stream_->WaitQueuedAtMost(0, timeout_);
+      WaitWritten();
     }
   }
 
  private:
+  // As over HTTP/1.1, the handler's thread waits for a slow reader, so
+  // that responses waiting for one are bounded by the handler threads; a
+  // reader that takes nothing for the write timeout loses the stream.
+  void WaitWritten() {
+    if (!stream_->WaitQueuedAtMost(0, timeout_)) stream_->Abort();
+  }
+
   const std::shared_ptr<Http2Stream> stream_;
   const std::atomic<bool>& stopping_;
   const absl::Duration timeout_;
@@ -366,7 +370,11 @@ void Http2Stream::Respond(int status, const HttpHeaders& headers,
   std::optional<size_t> length;
   if (end) {
     length = body.size();
-    queued_.append(body);
+    if (queued_.empty()) {
+      queued_ = std::move(body);
+    } else {
+      queued_.append(body);
+    }
     closing_ = true;
   }
   Post([id = id_, status, headers, length](Http2Session& session) {
@@ -382,37 +390,32 @@ void Http2Stream::Abort() {
 }
 
 ssize_t Http2Stream::ReadData(uint8_t* buf, size_t length, uint32_t* flags) {
-  std::shared_ptr<std::function<void()>> drained;
-  size_t n = 0;
-  {
-    absl::MutexLock lock(&mu_);
-    if (ended_) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
-    n = std::min(length, queued_.size() - offset_);
-    std::memcpy(buf, queued_.data() + offset_, n);
-    offset_ += n;
-    progress_ += n;
-    if (n > 0) changed_.SignalAll();
-    if (offset_ == queued_.size()) {
-      // An idle stream keeps no buffer.
-      std::string().swap(queued_);
-      offset_ = 0;
-      if (closing_) {
-        *flags |= NGHTTP2_DATA_FLAG_EOF;
-      } else {
-        drained = notify_;
-        if (n == 0) deferred_ = true;
-      }
-    } else if (offset_ > kThreadedWriteWindow && offset_ * 2 > queued_.size()) {
-      queued_.erase(0, offset_);
-      offset_ = 0;
+  absl::MutexLock lock(&mu_);
+  if (ended_) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  const size_t n = std::min(length, queued_.size() - offset_);
+  std::copy_n(queued_.data() + offset_, n, buf);
+  offset_ += n;
+  progress_ += n;
+  if (n > 0) changed_.SignalAll();
+  if (offset_ == queued_.size()) {
+    // An idle stream keeps no buffer.
+    std::string().swap(queued_);
+    offset_ = 0;
+    if (closing_) {
+      *flags |= NGHTTP2_DATA_FLAG_EOF;
+      return static_cast<ssize_t>(n);
     }
-  }
-  if (drained != nullptr) {
-    // Not from within nghttp2: the owner may write at once.
-    Post([drained](Http2Session&) { (*drained)(); });
-  }
-  if (n == 0 && (*flags & NGHTTP2_DATA_FLAG_EOF) == 0) {
-    return NGHTTP2_ERR_DEFERRED;
+    if (n > 0 && notify_ != nullptr) {
+      // Run later, not from within nghttp2: the owner may write at once.
+      Post([drained = notify_](Http2Session&) { (*drained)(); });
+    }
+    if (n == 0) {
+      deferred_ = true;
+      return NGHTTP2_ERR_DEFERRED;
+    }
+  } else if (offset_ > kThreadedWriteWindow && offset_ * 2 > queued_.size()) {
+    queued_.erase(0, offset_);
+    offset_ = 0;
   }
   return static_cast<ssize_t>(n);
 }
