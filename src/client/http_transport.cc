@@ -38,6 +38,7 @@
 #include "client/internal/url.h"
 #include "client/transport.h"
 #include "common/str_cat.h"
+#include "http/http2_fields.h"
 
 namespace draplane::client {
 namespace {
@@ -61,12 +62,6 @@ std::string ErrorText(const error_code& ec) {
     text = StrCat(text, " (", buf, ")");
   }
   return text;
-}
-
-bool ConnectionSpecific(std::string_view lower) {
-  return lower == "connection" || lower == "keep-alive" ||
-         lower == "transfer-encoding" || lower == "upgrade" ||
-         lower == "proxy-connection" || lower == "host";
 }
 
 bool Idempotent(std::string_view method) {
@@ -530,7 +525,7 @@ class HttpTransport : public Transport {
     req.body = Body(call);
     for (auto& [name, value] : Headers(call, !req.body.empty())) {
       for (char& c : name) c = static_cast<char>(std::tolower(c));
-      if (ConnectionSpecific(name)) continue;
+      if (name == "host" || http::IsConnectionSpecificHeader(name)) continue;
       req.headers.emplace_back(std::move(name), std::move(value));
     }
     return req;

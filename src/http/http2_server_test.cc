@@ -139,6 +139,28 @@ class H2Client {
     return id;
   }
 
+  // Opens a stream with a header and no END_STREAM: its body is still to
+  // come.
+  int32_t OpenWithoutBody(const std::string& path,
+                          std::vector<std::pair<std::string, std::string>> h) {
+    h.insert(h.begin(), {{":method", "POST"},
+                         {":scheme", "https"},
+                         {":authority", "127.0.0.1"},
+                         {":path", path}});
+    std::vector<nghttp2_nv> nva;
+    nva.reserve(h.size());
+    for (auto& [n, v] : h) {
+      nva.push_back({reinterpret_cast<uint8_t*>(n.data()),
+                     reinterpret_cast<uint8_t*>(v.data()), n.size(), v.size(),
+                     NGHTTP2_NV_FLAG_NONE});
+    }
+    const int32_t id =
+        nghttp2_submit_headers(session_, NGHTTP2_FLAG_NONE, -1, nullptr,
+                               nva.data(), nva.size(), nullptr);
+    responses[id];
+    return id;
+  }
+
   void Reset(int32_t id) {
     nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, id, NGHTTP2_CANCEL);
   }
@@ -385,14 +407,12 @@ TEST(Http2ServerTest, RefusesLargeHeadersAndBodiesAndWithholdsUnsanctioned) {
   const int32_t big_body = c.Submit("POST", "/", std::string(200 * 1024, 'b'),
                                     {{"authorization", "ok"}});
   const int32_t withheld = c.Submit("POST", "/", std::string(70 * 1024, 'w'));
-  const int32_t allowed = c.Submit("POST", "/", std::string(70 * 1024, 'a'),
-                                   {{"authorization", "ok"}});
   ASSERT_TRUE(c.RunUntil(
       [&] {
         return c.responses[big_header].status != 0 &&
                c.responses[big_body].status != 0 &&
                c.responses[declared].status != 0 &&
-               c.responses[withheld].status != 0 && c.Finished(allowed);
+               c.responses[withheld].status != 0;
       },
       kWait));
   EXPECT_EQ(c.responses[big_header].status, 431);
@@ -400,12 +420,46 @@ TEST(Http2ServerTest, RefusesLargeHeadersAndBodiesAndWithholdsUnsanctioned) {
   EXPECT_EQ(c.responses[big_body].status, 413);
   EXPECT_EQ(c.responses[big_body].body, "too large");
   EXPECT_EQ(c.responses[withheld].body, "POST / []  127.0.0.1 withheld");
+  // Once the refused ones are done (a connection holds one request of the
+  // largest size still arriving at a time), a sanctioned large body.
+  const int32_t allowed = c.Submit("POST", "/", std::string(70 * 1024, 'a'),
+                                   {{"authorization", "ok"}});
+  ASSERT_TRUE(c.RunUntil([&] { return c.Finished(allowed); }, kWait));
   EXPECT_EQ(c.responses[allowed].body.size(),
             std::string("POST / []  127.0.0.1").size() + 70 * 1024);
   // The connection still serves.
   const int32_t after = c.Submit("GET", "/after");
   ASSERT_TRUE(c.RunUntil([&] { return c.Finished(after); }, kWait));
   EXPECT_EQ(c.responses[after].status, 200);
+}
+
+// Requests still arriving hold at most one request of the largest size
+// per connection: streams past it are refused, and the connection serves
+// on.
+TEST(Http2ServerTest, RequestsStillArrivingAreBoundedPerConnection) {
+  HttpServerOptions o = TlsOptions();
+  o.max_header_bytes = 4096;
+  o.max_body_bytes = 8192;  // 12 KiB held at most: three of these
+  auto server = HttpServer::Start(o, Echo);
+  ASSERT_TRUE(server.ok()) << server.status();
+  H2Client c((*server)->port());
+  std::vector<int32_t> pending;
+  pending.reserve(10);
+  for (int i = 0; i < 10; ++i) {
+    pending.push_back(
+        c.OpenWithoutBody("/", {{"x-pad", std::string(3000, 'p')}}));
+  }
+  const int32_t after = c.Submit("GET", "/after");
+  ASSERT_TRUE(c.RunUntil([&] { return c.Finished(after); }, kWait));
+  EXPECT_EQ(c.responses[after].status, 200);
+  int refused = 0;
+  for (int32_t id : pending) {
+    if (c.responses[id].closed &&
+        c.responses[id].error == NGHTTP2_REFUSED_STREAM) {
+      ++refused;
+    }
+  }
+  EXPECT_EQ(refused, 7);
 }
 
 // CVE-2023-44487: streams opened and reset at once. Handlers of reset

@@ -19,6 +19,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "common/str_cat.h"
+#include "http/http2_fields.h"
 
 namespace draplane::client::internal {
 namespace {
@@ -28,8 +29,10 @@ constexpr int32_t kStreamWindow = 1 << 20;
 // The connection's receive window, large enough that streams' windows
 // (not the connection's) hold back a slow caller, as client-go's 1 GiB.
 constexpr int32_t kConnectionWindow = 1 << 30;
-// Streams assumed allowed until the server's SETTINGS say.
+// Streams assumed allowed until the server's SETTINGS say, and at most
+// when they set no limit.
 constexpr size_t kDefaultMaxStreams = 100;
+constexpr size_t kUnlimitedMaxStreams = 1000;
 // Bytes gathered from nghttp2 for one socket write.
 constexpr size_t kWriteBatch = 64 * 1024;
 // How often a waiting caller checks its cancel flag.
@@ -52,15 +55,6 @@ struct StreamState {
   std::string body;
   size_t body_offset = 0;
 };
-
-nghttp2_nv Nv(const std::string& name, const std::string& value) {
-  // NOLINTBEGIN(cppcoreguidelines-pro-type-const-cast): nghttp2 copies them
-  return nghttp2_nv{
-      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.data())),
-      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.data())),
-      name.size(), value.size(), NGHTTP2_NV_FLAG_NONE};
-  // NOLINTEND(cppcoreguidelines-pro-type-const-cast)
-}
 
 class Http2ConnectionImpl : public Http2Connection {
  public:
@@ -323,11 +317,12 @@ void Http2ConnectionImpl::Submit(const std::shared_ptr<StreamState>& st,
                            kPath = ":path";
   std::vector<nghttp2_nv> nva;
   nva.reserve(req.headers.size() + 4);
-  nva.push_back(Nv(kMethod, req.method));
-  nva.push_back(Nv(kScheme, kHttps));
-  nva.push_back(Nv(kAuthority, req.authority));
-  nva.push_back(Nv(kPath, req.target));
-  for (const auto& [name, value] : req.headers) nva.push_back(Nv(name, value));
+  nva.push_back(http::Http2Field(kMethod, req.method));
+  nva.push_back(http::Http2Field(kScheme, kHttps));
+  nva.push_back(http::Http2Field(kAuthority, req.authority));
+  nva.push_back(http::Http2Field(kPath, req.target));
+  for (const auto& [name, value] : req.headers)
+    nva.push_back(http::Http2Field(name, value));
   nghttp2_data_provider provider{};
   provider.source.ptr = st.get();
   provider.read_callback = &ReadBody;
@@ -461,9 +456,13 @@ int Http2ConnectionImpl::OnFrameRecv(nghttp2_session* session,
     }
     case NGHTTP2_SETTINGS:
       if ((frame->hd.flags & NGHTTP2_FLAG_ACK) == 0) {
+        // A server that sets no limit gets at most kUnlimitedMaxStreams
+        // (Go's http2 client: 1,000).
         absl::MutexLock lock(&self.mu_);
-        self.max_streams_ = nghttp2_session_get_remote_settings(
-            session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS);
+        self.max_streams_ = std::min<size_t>(
+            kUnlimitedMaxStreams,
+            nghttp2_session_get_remote_settings(
+                session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS));
       }
       break;
     case NGHTTP2_GOAWAY: {

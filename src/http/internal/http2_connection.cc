@@ -21,6 +21,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "common/str_cat.h"
+#include "http/http2_fields.h"
 #include "http/internal/request_target.h"
 
 namespace draplane::http::internal {
@@ -58,6 +59,7 @@ class Http2Stream : public DetachedStream,
   // On the strand, while the request arrives.
   HttpRequest request;
   size_t header_bytes = 0;
+  size_t held = 0;  // of the connection's held request bytes
   bool header_too_large = false;
   bool remote_ended = false;  // the client sent END_STREAM
   bool dispatched = false;    // handed to a handler (or answered)
@@ -230,22 +232,6 @@ class Http2Writer : public ResponseWriter {
   bool detached_ = false;
 };
 
-// Header names that HTTP/2 forbids (RFC 9113 8.2.2).
-bool ConnectionSpecific(std::string_view name) {
-  return name == "connection" || name == "keep-alive" ||
-         name == "transfer-encoding" || name == "upgrade" ||
-         name == "proxy-connection";
-}
-
-nghttp2_nv Nv(const std::string& name, const std::string& value) {
-  // NOLINTBEGIN(cppcoreguidelines-pro-type-const-cast): nghttp2 copies them
-  return nghttp2_nv{
-      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.data())),
-      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.data())),
-      name.size(), value.size(), NGHTTP2_NV_FLAG_NONE};
-  // NOLINTEND(cppcoreguidelines-pro-type-const-cast)
-}
-
 class Http2Session : public std::enable_shared_from_this<Http2Session> {
  public:
   Http2Session(Http2Environment env, TlsStream& stream,
@@ -309,6 +295,15 @@ class Http2Session : public std::enable_shared_from_this<Http2Session> {
   // Answers without a handler; what else the client sends is dropped.
   void Refuse(Http2Stream& s, int status, std::string content_type,
               std::string body);
+  // Counts `n` more bytes of the request `s` is receiving; false, with
+  // the stream refused (REFUSED_STREAM), when the connection would hold
+  // more than one request of the largest size.
+  bool Hold(Http2Stream& s, size_t n);
+  // The request's bytes are no longer held (handed over or dropped).
+  void Release(Http2Stream& s) {
+    held_bytes_ -= s.held;
+    s.held = 0;
+  }
 
   void Read();
   // Writes what nghttp2 has to send, one batch at a time.
@@ -336,7 +331,8 @@ class Http2Session : public std::enable_shared_from_this<Http2Session> {
   bool had_request_ = false;
   Clock::time_point write_since_{};
   Clock::time_point idle_since_ = Clock::now();
-  size_t buffered_body_bytes_ = 0;
+  // Header and body bytes of requests not yet handed to a handler.
+  size_t held_bytes_ = 0;
   absl::flat_hash_map<int32_t, std::shared_ptr<Http2Stream>> streams_;
   // Handlers running for this connection's streams, reset ones included.
   std::shared_ptr<std::atomic<size_t>> running_ =
@@ -604,15 +600,19 @@ int Http2Session::OnHeader(nghttp2_session*, const nghttp2_frame* frame,
                            const uint8_t* name, size_t namelen,
                            const uint8_t* value, size_t valuelen, uint8_t,
                            void* user_data) {
-  Http2Stream* s = Of(user_data).StreamOf(frame->hd.stream_id);
+  Http2Session& self = Of(user_data);
+  Http2Stream* s = self.StreamOf(frame->hd.stream_id);
   if (s == nullptr || s->dispatched || s->header_too_large) return 0;
   // Counted as SETTINGS_MAX_HEADER_LIST_SIZE is (RFC 9113 6.5.2).
-  s->header_bytes += namelen + valuelen + 32;
-  if (s->header_bytes > Of(user_data).env_.options->max_header_bytes) {
+  const size_t size = namelen + valuelen + 32;
+  s->header_bytes += size;
+  if (s->header_bytes > self.env_.options->max_header_bytes) {
     s->header_too_large = true;
     s->request.headers.clear();
+    self.Release(*s);
     return 0;
   }
+  if (!self.Hold(*s, size)) return 0;
   std::string_view n(reinterpret_cast<const char*>(name), namelen);
   std::string v(reinterpret_cast<const char*>(value), valuelen);
   HttpRequest& req = s->request;
@@ -637,6 +637,7 @@ int Http2Session::OnFrameRecv(nghttp2_session*, const nghttp2_frame* frame,
   if (s == nullptr) return 0;
   const bool end_stream = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
   if (end_stream) s->remote_ended = true;
+  if (s->dispatched) return 0;  // answered or refused already
   switch (frame->hd.type) {
     case NGHTTP2_HEADERS:
       if (frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
@@ -656,9 +657,9 @@ int Http2Session::OnFrameRecv(nghttp2_session*, const nghttp2_frame* frame,
   return 0;
 }
 
-int Http2Session::OnDataChunk(nghttp2_session* session, uint8_t,
-                              int32_t stream_id, const uint8_t* data,
-                              size_t len, void* user_data) {
+int Http2Session::OnDataChunk(nghttp2_session*, uint8_t, int32_t stream_id,
+                              const uint8_t* data, size_t len,
+                              void* user_data) {
   Http2Session& self = Of(user_data);
   Http2Stream* s = self.StreamOf(stream_id);
   if (s == nullptr || s->dispatched || s->discard_body) return 0;
@@ -667,16 +668,8 @@ int Http2Session::OnDataChunk(nghttp2_session* session, uint8_t,
     self.Refuse(*s, 413, "application/json", o.too_large_body);
     return 0;
   }
-  if (self.buffered_body_bytes_ + len > kMaxBufferedBodyBytes) {
-    self.buffered_body_bytes_ -= s->request.body.size();
-    std::string().swap(s->request.body);
-    s->discard_body = true;
-    nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, stream_id,
-                              NGHTTP2_REFUSED_STREAM);
-    return 0;
-  }
+  if (!self.Hold(*s, len)) return 0;
   s->request.body.append(reinterpret_cast<const char*>(data), len);
-  self.buffered_body_bytes_ += len;
   return 0;
 }
 
@@ -687,7 +680,7 @@ int Http2Session::OnStreamClose(nghttp2_session*, int32_t stream_id, uint32_t,
   if (it == self.streams_.end()) return 0;
   std::shared_ptr<Http2Stream> s = std::move(it->second);
   self.streams_.erase(it);
-  if (!s->dispatched) self.buffered_body_bytes_ -= s->request.body.size();
+  self.Release(*s);
   s->MarkEnded();
   if (self.streams_.empty()) {
     self.idle_since_ = Clock::now();
@@ -740,8 +733,8 @@ void Http2Session::OnRequestHeader(Http2Stream& s, bool end_stream) {
 
 void Http2Session::Dispatch(Http2Stream& s, bool body_withheld) {
   s.dispatched = true;
+  Release(s);
   auto req = std::make_shared<HttpRequest>(std::move(s.request));
-  buffered_body_bytes_ -= req->body.size();
   req->body_withheld = body_withheld;
   if (body_withheld) req->body.clear();
   running_->fetch_add(1);
@@ -765,12 +758,28 @@ void Http2Session::Dispatch(Http2Stream& s, bool body_withheld) {
 
 void Http2Session::Refuse(Http2Stream& s, int status, std::string content_type,
                           std::string body) {
-  if (!s.dispatched) buffered_body_bytes_ -= s.request.body.size();
-  std::string().swap(s.request.body);
+  Release(s);
+  s.request = HttpRequest();
   s.dispatched = true;
   s.discard_body = true;
   s.Respond(status, {{"Content-Type", std::move(content_type)}},
             std::move(body), true);
+}
+
+bool Http2Session::Hold(Http2Stream& s, size_t n) {
+  const HttpServerOptions& o = *env_.options;
+  if (held_bytes_ + n <= o.max_header_bytes + o.max_body_bytes) {
+    held_bytes_ += n;
+    s.held += n;
+    return true;
+  }
+  Release(s);
+  s.request = HttpRequest();
+  s.dispatched = true;
+  s.discard_body = true;
+  nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, s.id(),
+                            NGHTTP2_REFUSED_STREAM);
+  return false;
 }
 
 void Http2Session::SubmitResponse(int32_t id, int status,
@@ -785,17 +794,17 @@ void Http2Session::SubmitResponse(int32_t id, int status,
   names.reserve(headers.size());
   std::vector<nghttp2_nv> nva;
   nva.reserve(headers.size() + 2);
-  nva.push_back(Nv(kStatus, status_text));
+  nva.push_back(Http2Field(kStatus, status_text));
   for (const auto& [name, value] : headers) {
     std::string lower = name;
     for (char& c : lower) c = static_cast<char>(std::tolower(c));
-    if (ConnectionSpecific(lower) || lower == kContentLength) continue;
+    if (IsConnectionSpecificHeader(lower) || lower == kContentLength) continue;
     names.push_back(std::move(lower));
-    nva.push_back(Nv(names.back(), value));
+    nva.push_back(Http2Field(names.back(), value));
   }
   const std::string length_text =
       content_length ? std::to_string(*content_length) : "";
-  if (content_length) nva.push_back(Nv(kContentLength, length_text));
+  if (content_length) nva.push_back(Http2Field(kContentLength, length_text));
   nghttp2_data_provider provider{};
   provider.source.ptr = s;
   provider.read_callback = &ReadCallback;

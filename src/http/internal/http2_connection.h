@@ -13,9 +13,10 @@
 // - a header block of at most kMaxContinuations CONTINUATION frames
 //   (counted by nghttp2) and max_header_bytes decoded (CONTINUATION
 //   floods, as CVE-2024-28182);
-// - request bodies not yet handed to a handler: kMaxBufferedBodyBytes per
-//   connection; a stream past it is refused (REFUSED_STREAM, retried by
-//   clients);
+// - requests not yet handed to a handler (headers and bodies being
+//   received) hold at most max_header_bytes + max_body_bytes per
+//   connection, one request of the largest size; a stream past it is
+//   refused (REFUSED_STREAM, which clients retry);
 // - a request that is not complete within write_timeout is reset; a
 //   connection without streams closes after header_timeout (no request
 //   yet) or idle_timeout.
@@ -36,7 +37,6 @@
 namespace draplane::http::internal {
 
 inline constexpr size_t kMaxContinuations = 8;
-inline constexpr size_t kMaxBufferedBodyBytes = 8 * 1024 * 1024;
 
 // What an HTTP/2 connection needs of its server.
 struct Http2Environment {
