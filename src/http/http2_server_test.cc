@@ -105,19 +105,9 @@ class H2Client {
   int32_t Submit(const std::string& method, const std::string& path,
                  const std::string& body = "",
                  std::vector<std::pair<std::string, std::string>> extra = {}) {
-    std::vector<std::pair<std::string, std::string>> h = {
-        {":method", method},
-        {":scheme", "https"},
-        {":authority", "127.0.0.1"},
-        {":path", path}};
-    for (auto& e : extra) h.push_back(std::move(e));
-    std::vector<nghttp2_nv> nva;
-    nva.reserve(h.size());
-    for (auto& [n, v] : h) {
-      nva.push_back({reinterpret_cast<uint8_t*>(n.data()),
-                     reinterpret_cast<uint8_t*>(v.data()), n.size(), v.size(),
-                     NGHTTP2_NV_FLAG_NONE});
-    }
+    std::vector<std::pair<std::string, std::string>> h =
+        Fields(method, path, std::move(extra));
+    std::vector<nghttp2_nv> nva = Nva(h);
     auto source = std::make_shared<std::pair<std::string, size_t>>(body, 0);
     nghttp2_data_provider provider{};
     provider.source.ptr = source.get();
@@ -143,17 +133,8 @@ class H2Client {
   // come.
   int32_t OpenWithoutBody(const std::string& path,
                           std::vector<std::pair<std::string, std::string>> h) {
-    h.insert(h.begin(), {{":method", "POST"},
-                         {":scheme", "https"},
-                         {":authority", "127.0.0.1"},
-                         {":path", path}});
-    std::vector<nghttp2_nv> nva;
-    nva.reserve(h.size());
-    for (auto& [n, v] : h) {
-      nva.push_back({reinterpret_cast<uint8_t*>(n.data()),
-                     reinterpret_cast<uint8_t*>(v.data()), n.size(), v.size(),
-                     NGHTTP2_NV_FLAG_NONE});
-    }
+    h = Fields("POST", path, std::move(h));
+    std::vector<nghttp2_nv> nva = Nva(h);
     const int32_t id =
         nghttp2_submit_headers(session_, NGHTTP2_FLAG_NONE, -1, nullptr,
                                nva.data(), nva.size(), nullptr);
@@ -206,6 +187,30 @@ class H2Client {
   uint32_t goaway_error = 0;
 
  private:
+  static std::vector<std::pair<std::string, std::string>> Fields(
+      const std::string& method, const std::string& path,
+      std::vector<std::pair<std::string, std::string>> extra) {
+    std::vector<std::pair<std::string, std::string>> h = {
+        {":method", method},
+        {":scheme", "https"},
+        {":authority", "127.0.0.1"},
+        {":path", path}};
+    for (auto& e : extra) h.push_back(std::move(e));
+    return h;
+  }
+  // Views of `h`, which must outlive them.
+  static std::vector<nghttp2_nv> Nva(
+      std::vector<std::pair<std::string, std::string>>& h) {
+    std::vector<nghttp2_nv> nva;
+    nva.reserve(h.size());
+    for (auto& [n, v] : h) {
+      nva.push_back({reinterpret_cast<uint8_t*>(n.data()),
+                     reinterpret_cast<uint8_t*>(v.data()), n.size(), v.size(),
+                     NGHTTP2_NV_FLAG_NONE});
+    }
+    return nva;
+  }
+
   void Pump() {
     if (closed) return;
     std::string out;

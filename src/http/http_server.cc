@@ -112,6 +112,19 @@ size_t RaiseFileLimit() {
   return static_cast<size_t>(limit.rlim_cur);
 }
 
+// Handler threads a server may start: half the process limit
+// (RLIMIT_NPROC, which counts every thread of the user), so that a burst
+// of requests leaves threads for the rest of the process and for other
+// processes; unlimited without one.
+size_t ThreadsAllowed() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NPROC, &limit) != 0 ||
+      limit.rlim_cur == RLIM_INFINITY) {
+    return SIZE_MAX;
+  }
+  return std::max<size_t>(1, static_cast<size_t>(limit.rlim_cur) / 2);
+}
+
 // Connections one server may hold with `open_files` descriptors: an
 // eighth of them (64 at least) is kept for the store, logs, outgoing
 // connections and the other servers of the process.
@@ -514,7 +527,7 @@ class HttpServerImpl : public HttpServer {
         sweep_(io_),
         ssl_(ssl::context::tls_server),
         pool_(std::make_unique<internal::HandlerPool>(
-            options_.max_handler_threads)) {}
+            std::min(options_.max_handler_threads, ThreadsAllowed()))) {}
 
   ~HttpServerImpl() override { Stop(); }
 
@@ -572,6 +585,12 @@ class HttpServerImpl : public HttpServer {
   // Runs `task` on a handler thread; false when none can be had.
   bool RunHandler(std::function<void()> task) {
     return pool_->Run(std::move(task));
+  }
+  // As RunHandler, but `task` waits for a busy handler thread when no
+  // other can be had (at most max_handler_threads tasks wait): for
+  // HTTP/2 streams, which a client opens by the hundred at once.
+  bool RunOrQueueHandler(std::function<void()> task) {
+    return pool_->RunOrQueue(std::move(task), options_.max_handler_threads);
   }
 
   // The connection waits for its client (a handshake, a request): it may
@@ -853,7 +872,7 @@ void Connection::ServeHttp2() {
   env.handler = &server_.handler();
   env.stopping = &server_.stopping();
   env.run_handler = [server = &server_](std::function<void()> task) {
-    return server->RunHandler(std::move(task));
+    return server->RunOrQueueHandler(std::move(task));
   };
   env.set_idle = [server = &server_, weak = weak_from_this()](bool idle) {
     std::shared_ptr<Connection> self = weak.lock();

@@ -163,8 +163,10 @@ struct HttpServerOptions {
   // connection idle the longest is closed for a new one; when none is
   // idle the new one is closed at once.
   size_t max_connections = 0;
-  // Handler threads at most; a request beyond them gets 503 with
-  // Retry-After.
+  // Handler threads at most (and at most half the process limit,
+  // RLIMIT_NPROC, when there is one); an HTTP/1.1 request beyond them gets
+  // 503 with Retry-After, an HTTP/2 stream waits for a thread (at most
+  // this many streams wait; beyond that, 503).
   size_t max_handler_threads = 1024;
   // With TLS: offer HTTP/2 by ALPN.
   bool http2 = true;

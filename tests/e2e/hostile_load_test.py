@@ -407,6 +407,15 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def check_idle_cpu(server, what):
+    """Checks that the server uses under 2 % of a core over 10 s."""
+    before = cpu_seconds(server.proc.pid)
+    time.sleep(10)
+    used = (cpu_seconds(server.proc.pid) - before) / 10
+    check("%s use under 2 %% of a core" % what, used < 0.02,
+          "%.2f %% of a core" % (used * 100))
+
+
 def read_until(sock, marker, deadline):
     """Bytes read from `sock` until `marker` arrives (or the deadline)."""
     data = b""
@@ -436,11 +445,7 @@ def phase_idle_watchers(server):
     threads = server.threads()
     check("1,000 watches held with under 300 threads", threads < 300,
           "%d threads" % threads)
-    before = cpu_seconds(server.proc.pid)
-    time.sleep(10)
-    used = (cpu_seconds(server.proc.pid) - before) / 10
-    check("1,000 idle watchers use under 2 % of a core", used < 0.02,
-          "%.2f %% of a core" % (used * 100))
+    check_idle_cpu(server, "1,000 idle watchers")
     conn = server.conn()
     code, _ = server.request(conn, "POST", CLAIMS, {
         "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
@@ -483,15 +488,19 @@ def phase_http2(server):
     answered = sum(1 for c, sid in streams if c.status.get(sid))
     check("1,000 HTTP/2 watches answered 200", answered == len(streams),
           "%d of %d" % (answered, len(streams)))
-    time.sleep(2)
-    threads = server.threads()
-    check("1,000 HTTP/2 watches held with under 300 threads", threads < 300,
-          "%d threads" % threads)
-    before = cpu_seconds(server.proc.pid)
-    time.sleep(10)
-    used = (cpu_seconds(server.proc.pid) - before) / 10
-    check("1,000 idle HTTP/2 watches use under 2 % of a core", used < 0.02,
-          "%.2f %% of a core" % (used * 100))
+    # Opening 100 streams at once per connection may start handler threads
+    # by the hundred (at most half the process limit); they leave after
+    # 30 s without work. What holds the watches is what is left then.
+    burst = server.threads()
+    deadline = time.monotonic() + 40
+    threads = burst
+    while threads >= 100 and time.monotonic() < deadline:
+        time.sleep(1)
+        threads = server.threads()
+    check("1,000 HTTP/2 watches held with under 300 threads (once the burst's "
+          "idle handler threads left)", threads < 300,
+          "%d threads, %d in the burst" % (threads, burst))
+    check_idle_cpu(server, "1,000 idle HTTP/2 watches")
     conn = server.conn()
     code, _ = server.request(conn, "POST", CLAIMS, {
         "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",

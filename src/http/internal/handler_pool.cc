@@ -42,14 +42,7 @@ void HandlerPool::Reap() {
   }
 }
 
-bool HandlerPool::Run(std::function<void()> task) {
-  absl::MutexLock lock(&mu_);
-  if (stopping_) return false;
-  Reap();
-  if (idle_ > tasks_.size()) {
-    tasks_.push_back(std::move(task));
-    return true;
-  }
+bool HandlerPool::StartWorker() {
   if (alive_ >= max_threads_) return false;
   workers_.emplace_back();
   auto self = std::prev(workers_.end());
@@ -57,11 +50,28 @@ bool HandlerPool::Run(std::function<void()> task) {
     self->thread = std::thread([this, self] { Loop(self); });
   } catch (const std::system_error&) {
     // Out of threads (a process limit, memory): the caller refuses the
-    // request; the process goes on.
+    // request or waits; the process goes on.
     workers_.erase(self);
     return false;
   }
   ++alive_;
+  return true;
+}
+
+bool HandlerPool::Run(std::function<void()> task) {
+  return RunOrQueue(std::move(task), 0);
+}
+
+bool HandlerPool::RunOrQueue(std::function<void()> task, size_t max_waiting) {
+  absl::MutexLock lock(&mu_);
+  if (stopping_) return false;
+  Reap();
+  if (idle_ > tasks_.size() || StartWorker()) {
+    tasks_.push_back(std::move(task));
+    return true;
+  }
+  // Every thread is busy.
+  if (alive_ == 0 || tasks_.size() >= max_waiting) return false;
   tasks_.push_back(std::move(task));
   return true;
 }

@@ -31,6 +31,11 @@ class HandlerPool {
   // run, when every thread is busy and no other can be had: the maximum is
   // reached or the system refused a thread. Never throws.
   bool Run(std::function<void()> task);
+  // As Run, but when no thread can be had while some run, `task` waits
+  // for the first to finish, unless `max_waiting` tasks are queued
+  // already. False, with `task` not run, then or when no thread runs at
+  // all.
+  bool RunOrQueue(std::function<void()> task, size_t max_waiting);
 
   // Threads alive now (for tests).
   size_t threads() const;
@@ -43,6 +48,9 @@ class HandlerPool {
   void Loop(std::list<Worker>::iterator self);
   // Joins the threads that left.
   void Reap() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Adds a thread; false when the maximum is reached or the system
+  // refused one.
+  bool StartWorker() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Whether a thread waiting for work should wake.
   bool HasWorkOrStop() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
 

@@ -39,6 +39,29 @@ TEST(HandlerPoolTest, RunsTasksOnThreadsUpToTheMaximum) {
   EXPECT_TRUE(queued);
 }
 
+TEST(HandlerPoolTest, RunOrQueueWaitsForABusyThreadUpToALimit) {
+  HandlerPool pool(1);
+  absl::Notification started, release;
+  std::atomic<int> ran{0};
+  ASSERT_TRUE(pool.Run([&] {
+    started.Notify();
+    release.WaitForNotification();
+    ++ran;
+  }));
+  started.WaitForNotification();
+  EXPECT_FALSE(pool.Run([&] { ++ran; }));
+  // One may wait for the busy thread; a second may not.
+  EXPECT_TRUE(pool.RunOrQueue([&] { ++ran; }, 1));
+  EXPECT_FALSE(pool.RunOrQueue([&] { ++ran; }, 1));
+  EXPECT_EQ(pool.threads(), 1u);
+  release.Notify();
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  while (ran.load() < 2 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  EXPECT_EQ(ran.load(), 2);
+}
+
 TEST(HandlerPoolTest, IdleThreadsLeave) {
   HandlerPool pool(4, std::chrono::milliseconds(20));
   for (int i = 0; i < 4; ++i) {

@@ -43,7 +43,8 @@ struct Http2Environment {
   const HttpServerOptions* options = nullptr;
   const HttpHandler* handler = nullptr;
   const std::atomic<bool>* stopping = nullptr;
-  // Runs a task on a handler thread; false when none can be had.
+  // Runs a task on a handler thread, or queues it for a busy one; false
+  // when neither can be (the stream is answered 503).
   std::function<bool(std::function<void()>)> run_handler;
   // Called with true when the connection has no stream open (it may be
   // closed for a new connection), false when one opens.
