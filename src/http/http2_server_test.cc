@@ -467,6 +467,62 @@ TEST(Http2ServerTest, RequestsStillArrivingAreBoundedPerConnection) {
   EXPECT_EQ(refused, 7);
 }
 
+// Requests waiting for a handler thread stay held by their connection:
+// with every thread busy, the connection takes as many waiting requests
+// as the bound allows and refuses the rest, rather than queueing them all.
+TEST(Http2ServerTest, RequestsWaitingForAThreadCountAgainstTheBound) {
+  HttpServerOptions o = TlsOptions();
+  o.max_header_bytes = 4096;
+  o.max_body_bytes = 8192;  // 12 KiB held at most: three of those below
+  o.max_handler_threads = 4;
+  absl::Mutex mu;
+  bool release = false;
+  auto server =
+      HttpServer::Start(o, [&](const HttpRequest&, ResponseWriter& w) {
+        {
+          absl::MutexLock lock(&mu);
+          mu.AwaitWithTimeout(absl::Condition(&release), absl::Seconds(30));
+        }
+        w.Send(200, {}, "ok");
+      });
+  ASSERT_TRUE(server.ok()) << server.status();
+  H2Client c((*server)->port());
+  std::vector<int32_t> busy, waiting;
+  for (int i = 0; i < 4; ++i) busy.push_back(c.Submit("GET", "/busy"));
+  c.RunUntil([] { return false; }, absl::Milliseconds(300));
+  for (int i = 0; i < 10; ++i) {
+    waiting.push_back(
+        c.Submit("GET", "/wait", "", {{"x-pad", std::string(3000, 'p')}}));
+  }
+  ASSERT_TRUE(c.RunUntil(
+      [&] {
+        int closed = 0;
+        for (int32_t id : waiting) closed += c.responses[id].closed ? 1 : 0;
+        return closed == 7;
+      },
+      kWait));
+  {
+    absl::MutexLock lock(&mu);
+    release = true;
+  }
+  ASSERT_TRUE(c.RunUntil(
+      [&] {
+        for (int32_t id : busy)
+          if (!c.Finished(id)) return false;
+        for (int32_t id : waiting)
+          if (!c.Finished(id)) return false;
+        return true;
+      },
+      kWait));
+  int refused = 0, served = 0;
+  for (int32_t id : waiting) {
+    if (c.responses[id].error == NGHTTP2_REFUSED_STREAM) ++refused;
+    if (c.responses[id].status == 200) ++served;
+  }
+  EXPECT_EQ(refused, 7);
+  EXPECT_EQ(served, 3);
+}
+
 // CVE-2023-44487: streams opened and reset at once. Handlers of reset
 // streams still count, so no more than the stream limit ever run for one
 // connection, and the server goes on answering others.

@@ -407,6 +407,17 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def create_claim(server, name):
+    """Creates a ResourceClaim `name` of class watched-0; the status code."""
+    code, _ = server.request(server.conn(), "POST", CLAIMS, {
+        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": name},
+        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
+            "deviceClassName": "watched-0", "allocationMode": "ExactCount",
+            "count": 1}}]}}})
+    return code
+
+
 def check_idle_cpu(server, what):
     """Checks that the server uses under 2 % of a core over 10 s."""
     before = cpu_seconds(server.proc.pid)
@@ -446,13 +457,7 @@ def phase_idle_watchers(server):
     check("1,000 watches held with under 300 threads", threads < 300,
           "%d threads" % threads)
     check_idle_cpu(server, "1,000 idle watchers")
-    conn = server.conn()
-    code, _ = server.request(conn, "POST", CLAIMS, {
-        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
-        "metadata": {"name": "seen-by-all"},
-        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
-            "deviceClassName": "watched-0", "allocationMode": "ExactCount",
-            "count": 1}}]}}})
+    code = create_claim(server, "seen-by-all")
     deadline = time.monotonic() + 5
     seen = sum(1 for s in watchers if b"seen-by-all" in read_until(s, b"seen-by-all", deadline))
     check("an event reaches all 1,000 watchers within 5 s",
@@ -501,13 +506,7 @@ def phase_http2(server):
           "idle handler threads left)", threads < 300,
           "%d threads, %d in the burst" % (threads, burst))
     check_idle_cpu(server, "1,000 idle HTTP/2 watches")
-    conn = server.conn()
-    code, _ = server.request(conn, "POST", CLAIMS, {
-        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
-        "metadata": {"name": "seen-over-h2"},
-        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
-            "deviceClassName": "watched-0", "allocationMode": "ExactCount",
-            "count": 1}}]}}})
+    code = create_claim(server, "seen-over-h2")
     h2_raw.pump(conns, lambda: all(b"seen-over-h2" in c.data.get(sid, b"")
                                    for c, sid in streams), time.monotonic() + 5)
     seen = sum(1 for c, sid in streams if b"seen-over-h2" in c.data.get(sid, b""))

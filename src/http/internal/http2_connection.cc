@@ -98,6 +98,10 @@ class Http2Stream : public DetachedStream,
 
   void Abort() override;
 
+  // From the handler's thread as it begins: the request's bytes are the
+  // handler's now, no longer held by the connection.
+  void Started();
+
   void OnDrainOrEnd(std::function<void()> f) override {
     {
       absl::MutexLock lock(&mu_);
@@ -258,6 +262,9 @@ class Http2Session : public std::enable_shared_from_this<Http2Session> {
     nghttp2_session_resume_data(session_, id);
     Flush();
   }
+  void Started(int32_t id) {
+    if (Http2Stream* s = StreamOf(id)) Release(*s);
+  }
   void Reset(int32_t id, uint32_t code) {
     if (session_ == nullptr || !streams_.contains(id)) return;
     nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, id, code);
@@ -297,9 +304,11 @@ class Http2Session : public std::enable_shared_from_this<Http2Session> {
               std::string body);
   // Counts `n` more bytes of the request `s` is receiving; false, with
   // the stream refused (REFUSED_STREAM), when the connection would hold
-  // more than one request of the largest size.
+  // more than one request of the largest size. A request is held until
+  // its handler begins (Started) or its stream closes.
   bool Hold(Http2Stream& s, size_t n);
-  // The request's bytes are no longer held (handed over or dropped).
+  // The request's bytes are no longer held (its handler began, or it was
+  // dropped).
   void Release(Http2Stream& s) {
     held_bytes_ -= s.held;
     s.held = 0;
@@ -376,6 +385,11 @@ void Http2Stream::Respond(int status, const HttpHeaders& headers,
   Post([id = id_, status, headers, length](Http2Session& session) {
     session.SubmitResponse(id, status, headers, length);
   });
+}
+
+void Http2Stream::Started() {
+  absl::MutexLock lock(&mu_);
+  Post([id = id_](Http2Session& session) { session.Started(id); });
 }
 
 void Http2Stream::Abort() {
@@ -732,8 +746,9 @@ void Http2Session::OnRequestHeader(Http2Stream& s, bool end_stream) {
 }
 
 void Http2Session::Dispatch(Http2Stream& s, bool body_withheld) {
+  // The request stays held (Hold) until its handler begins: requests
+  // waiting for a thread count against the connection's bound too.
   s.dispatched = true;
-  Release(s);
   auto req = std::make_shared<HttpRequest>(std::move(s.request));
   req->body_withheld = body_withheld;
   if (body_withheld) req->body.clear();
@@ -741,6 +756,7 @@ void Http2Session::Dispatch(Http2Stream& s, bool body_withheld) {
   const bool running = env_.run_handler(
       [stream = s.shared_from_this(), req, handler = env_.handler,
        options = env_.options, stopping = env_.stopping, running = running_] {
+        stream->Started();
         {
           Http2Writer writer(stream, *options, *stopping);
           (*handler)(*req, writer);

@@ -13,10 +13,11 @@
 // - a header block of at most kMaxContinuations CONTINUATION frames
 //   (counted by nghttp2) and max_header_bytes decoded (CONTINUATION
 //   floods, as CVE-2024-28182);
-// - requests not yet handed to a handler (headers and bodies being
-//   received) hold at most max_header_bytes + max_body_bytes per
-//   connection, one request of the largest size; a stream past it is
-//   refused (REFUSED_STREAM, which clients retry);
+// - requests no handler has begun yet (headers and bodies being
+//   received, or waiting for a handler thread) hold at most
+//   max_header_bytes + max_body_bytes per connection, one request of the
+//   largest size; a stream past it is refused (REFUSED_STREAM, which
+//   clients retry);
 // - a request that is not complete within write_timeout is reset; a
 //   connection without streams closes after header_timeout (no request
 //   yet) or idle_timeout.
