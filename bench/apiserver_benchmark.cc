@@ -2,7 +2,7 @@
 // JSON (one run, ratios measured side by side; machines here are noisy).
 //
 //   apiserver_benchmark [--creates N] [--clients K] [--watchers W]
-//                       [--watch-events M] [--dir DIR]
+//                       [--watch-events M] [--restart-objects R] [--dir DIR]
 //
 // creates: K clients POST DeviceClasses over loopback HTTP to draplane's
 //   API server on a SQLite store (WAL, synchronous=FULL: every answered
@@ -10,6 +10,10 @@
 //   the same size, one transaction each, with the same settings.
 // watch: W clients watch deviceclasses; M objects are created; the time
 //   until every watcher has received every event.
+// restart: R objects created through the API (default 100,000; 0 skips),
+//   the server stopped, then the time until a restarted one on the same
+//   file answers a full list: the store's open (its replay of the file)
+//   and the API server's start.
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -24,6 +28,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -66,12 +71,12 @@ struct Server {
   std::unique_ptr<draplane::http::HttpServer> http;
 };
 
+// Throws std::runtime_error when the server cannot start (main reports it).
 Server StartServer(const std::string& db) {
   Server s;
   auto store = draplane::store::OpenSqliteStore(db);
   if (!store.ok()) {
-    std::fprintf(stderr, "%s\n", std::string(store.status().message()).c_str());
-    std::exit(1);
+    throw std::runtime_error(std::string(store.status().message()));
   }
   s.store = *std::move(store);
   s.api = std::make_unique<draplane::apiserver::ApiServer>(
@@ -80,7 +85,9 @@ Server StartServer(const std::string& db) {
   auto started = draplane::http::HttpServer::Start(
       {}, [api](const draplane::http::HttpRequest& req,
                 draplane::http::ResponseWriter& w) { api->Handle(req, w); });
-  if (!started.ok()) std::exit(1);
+  if (!started.ok()) {
+    throw std::runtime_error(std::string(started.status().message()));
+  }
   s.http = *std::move(started);
   return s;
 }
@@ -105,6 +112,29 @@ int CreateMany(uint16_t port, const std::string& prefix, int count) {
     if (res.result_int() == 201) ++ok;
   }
   return ok;
+}
+
+// The number of DeviceClasses one full list returns (items have a uid,
+// the list itself has none).
+size_t ListCount(uint16_t port) {
+  net::io_context io;
+  tcp::socket socket(io);
+  socket.connect({net::ip::make_address("127.0.0.1"), port});
+  beast_http::request<beast_http::string_body> req{
+      beast_http::verb::get, "/apis/resource.k8s.io/v1/deviceclasses", 11};
+  req.set(beast_http::field::host, "127.0.0.1");
+  beast_http::write(socket, req);
+  beast::flat_buffer buffer;
+  beast_http::response_parser<beast_http::string_body> parser;
+  parser.body_limit(uint64_t{1} << 32);
+  beast_http::read(socket, buffer, parser);
+  const std::string& body = parser.get().body();
+  size_t n = 0;
+  for (size_t pos = 0; (pos = body.find("\"uid\":", pos)) != std::string::npos;
+       ++pos) {
+    ++n;
+  }
+  return n;
 }
 
 double RawSqliteInsertsPerSecond(const std::string& path, int count,
@@ -185,8 +215,9 @@ struct Watcher : std::enable_shared_from_this<Watcher> {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   int creates = 2000, clients = 8, watchers = 1000, watch_events = 100;
+  int restart_objects = 100000;
   std::string dir;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -195,6 +226,7 @@ int main(int argc, char** argv) {
     if (flag == "--clients") clients = value;
     if (flag == "--watchers") watchers = value;
     if (flag == "--watch-events") watch_events = value;
+    if (flag == "--restart-objects") restart_objects = value;
     if (flag == "--dir") dir = argv[i + 1];
   }
   if (dir.empty()) {
@@ -214,6 +246,7 @@ int main(int argc, char** argv) {
     Server s = StartServer(dir + "/state.db");
     const uint16_t port = s.http->port();
     std::vector<std::thread> threads;
+    threads.reserve(static_cast<size_t>(clients));
     std::atomic<int> ok{0};
     const auto start = Clock::now();
     for (int c = 0; c < clients; ++c) {
@@ -272,7 +305,47 @@ int main(int argc, char** argv) {
     io.stop();
     loop.join();
   }
+  if (restart_objects > 0) {
+    const std::string db = dir + "/restart.db";
+    int created = 0;
+    {
+      Server s = StartServer(db);
+      std::vector<std::thread> threads;
+      threads.reserve(static_cast<size_t>(clients));
+      std::atomic<int> ok{0};
+      for (int c = 0; c < clients; ++c) {
+        threads.emplace_back([&, c] {
+          ok += CreateMany(s.http->port(), "r" + std::to_string(c) + "-",
+                           restart_objects / clients);
+        });
+      }
+      for (auto& t : threads) t.join();
+      created = ok.load();
+      s.http->Stop();
+    }
+    const auto start = Clock::now();
+    Server s = StartServer(db);
+    const auto opened = Clock::now();
+    const size_t listed = ListCount(s.http->port());
+    const auto answered = Clock::now();
+    report["restart"] =
+        Json{{"objects", created},
+             {"listed", listed},
+             {"file_bytes", std::filesystem::file_size(db)},
+             {"seconds_to_open", Seconds(opened - start)},
+             {"seconds_to_first_full_list", Seconds(answered - start)}};
+    s.http->Stop();
+  }
   std::filesystem::remove_all(dir);
   std::printf("%s\n", draplane::api::DumpJson(report, 2).c_str());
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "apiserver_benchmark: %s\n", e.what());
+    return 1;
+  }
 }

@@ -118,6 +118,12 @@ struct ApiServerOptions {
   // --default-unreachable-toleration-seconds).
   int64_t default_not_ready_toleration_seconds = 300;
   int64_t default_unreachable_toleration_seconds = 300;
+  // Set: GET /draplane/store/backup answers with a consistent copy of the
+  // store (Store::Backup, a SQLite store file; its revision in the
+  // X-Draplane-Store-Revision header), made in this folder and removed once
+  // streamed. Authorized as a non-resource URL: cluster-admin only unless
+  // a role grants `get` on it. draplane's own, for `draplane store backup`.
+  std::string store_backup_dir;
   // Set: GET /metrics answers with what it returns, in the Prometheus text
   // format (authenticated like every API path, as kube-apiserver's).
   std::function<std::string()> metrics;

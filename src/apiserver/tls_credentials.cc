@@ -8,6 +8,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -143,9 +144,36 @@ bool IsIpAddress(const std::string& host) {
 
 }  // namespace
 
+absl::Status CheckPkiFormat(const std::string& dir) {
+  const fs::path file = fs::path(dir) / "format";
+  const std::string current = StrCat("draplane-pki ", kPkiFormat, "\n");
+  auto stored = ReadPrivateFile(file);
+  if (!stored.ok()) {
+    // Format 0: the same files, without this one. Upgraded by writing it.
+    return WritePrivateFile(file, current);
+  }
+  int64_t version = -1;
+  const std::string_view prefix = "draplane-pki ";
+  if (stored->rfind(prefix, 0) == 0) {
+    version = std::strtoll(stored->c_str() + prefix.size(), nullptr, 10);
+  }
+  if (version > kPkiFormat) {
+    return absl::FailedPreconditionError(
+        StrCat(file.string(), ": credentials of format ", version,
+               ", newer than this draplane reads (format ", kPkiFormat,
+               "): run the draplane release that wrote them"));
+  }
+  if (version < 1) {
+    return absl::FailedPreconditionError(
+        StrCat(file.string(), " is not a draplane credentials format file"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
     const std::string& dir, const std::vector<std::string>& hosts) {
   if (absl::Status s = CreatePrivateDirectories(dir); !s.ok()) return s;
+  if (absl::Status s = CheckPkiFormat(dir); !s.ok()) return s;
   const fs::path base(dir);
   ServingCredentials out;
   Key ca_key;
@@ -235,6 +263,7 @@ absl::StatusOr<std::string> RotateAdminToken(const std::string& dir) {
     return absl::FailedPreconditionError(
         StrCat("no cluster CA at ", (base / "ca.crt").string()));
   }
+  if (absl::Status s = CheckPkiFormat(dir); !s.ok()) return s;
   auto token = NewRandomToken();
   if (!token.ok()) return token.status();
   if (auto s = WritePrivateFile(base / "admin.token", *token + "\n"); !s.ok()) {

@@ -5,6 +5,7 @@
 #ifndef DRAPLANE_APISERVER_TLS_CREDENTIALS_H_
 #define DRAPLANE_APISERVER_TLS_CREDENTIALS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,16 @@ auth::StaticToken AdminToken(const std::string& token);
 // 256 random bits from OpenSSL's generator, hex-encoded: a bearer token.
 absl::StatusOr<std::string> NewRandomToken();
 
-// Reads `dir`/ca.crt, ca.key and admin.token, creating them when missing
+// The format of the credentials folder this draplane writes, recorded in
+// `dir`/format ("draplane-pki 1"). Format 0 is the same files without it.
+inline constexpr int64_t kPkiFormat = 1;
+
+// Checks `dir`/format: writes it when missing (upgrading format 0),
+// FailedPrecondition when a newer draplane wrote the folder.
+absl::Status CheckPkiFormat(const std::string& dir);
+
+// Checks the folder's format (CheckPkiFormat), then reads `dir`/ca.crt,
+// ca.key and admin.token, creating them when missing
 // (ECDSA P-256 CA valid 10 years; 256-bit random token; files 0600),
 // issues a serving certificate valid one year for `hosts` (IP addresses
 // and DNS names, e.g. "127.0.0.1", "localhost"), written to

@@ -24,6 +24,8 @@ void RegisterAllocate(CLI::App& app, Streams streams, int* exit_code);
 void RegisterServer(CLI::App& app, Streams streams, int* exit_code);
 void RegisterKubeconfig(CLI::App& app, Streams streams, int* exit_code);
 void RegisterCerts(CLI::App& app, Streams streams, int* exit_code);
+// store backup, store restore.
+void RegisterStore(CLI::App& app, Streams streams, int* exit_code);
 void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code);
 void RegisterController(CLI::App& app, Streams streams, int* exit_code);
 void RegisterNode(CLI::App& app, Streams streams, int* exit_code);

@@ -29,6 +29,7 @@
 #include "auth/token_file.h"
 #include "client/client.h"
 #include "client/transport.h"
+#include "clock/clock.h"
 #include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
@@ -48,6 +49,7 @@
 #include "http/http_server.h"
 #include "metrics/metrics.h"
 #include "scheduler/scheduler.h"
+#include "store/compactor.h"
 #include "store/store.h"
 
 namespace draplane::cmd {
@@ -62,6 +64,10 @@ struct ServerFlags {
   bool anonymous_auth = true;
   std::string kubeconfig_out;
   bool in_memory = false;
+  // etcd's --quota-backend-bytes default, and kube-apiserver's
+  // --etcd-compaction-interval default.
+  int64_t store_quota_bytes = int64_t{2} << 30;
+  std::string compaction_interval = "5m";
   bool scheduler = true;
   bool controllers = true;
   std::string policy = "upstream";
@@ -383,6 +389,7 @@ apiserver::ApiServerOptions ServerApiOptions(
     expiry_log.Record(expiry);
   };
   options.metrics = [&registry] { return registry.Text(); };
+  options.store_backup_dir = setup.data_dir;
   options.default_not_ready_toleration_seconds = flags.not_ready_toleration_s;
   options.default_unreachable_toleration_seconds =
       flags.unreachable_toleration_s;
@@ -462,6 +469,35 @@ class InProcessControllers {
   controllers::ServiceAccountController service_accounts_;
 };
 
+// The store's usage, as etcd's and kube-apiserver's storage gauges.
+std::vector<prometheus::MetricFamily> StoreMetrics(const store::Store& store) {
+  const store::StoreUsage u = store.Usage();
+  std::vector<prometheus::MetricFamily> out;
+  out.push_back(metrics::GaugeFamily(
+      "draplane_store_stored_bytes",
+      "Bytes of every retained version's key and value: live objects and "
+      "history not compacted yet (what the quota counts)",
+      {}, {{{}, static_cast<double>(u.stored_bytes)}}));
+  out.push_back(
+      metrics::GaugeFamily("draplane_store_quota_bytes",
+                           "The store's quota (--store-quota-bytes; 0: none)",
+                           {}, {{{}, static_cast<double>(u.quota_bytes)}}));
+  out.push_back(metrics::GaugeFamily(
+      "draplane_store_space_alarm",
+      "1 while the store refuses writes other than deletes because its "
+      "quota is used up (etcd's NOSPACE alarm)",
+      {}, {{{}, u.space_alarm ? 1.0 : 0.0}}));
+  out.push_back(metrics::GaugeFamily(
+      "draplane_store_retained_versions",
+      "Versions the store holds: live, superseded and deleted", {},
+      {{{}, static_cast<double>(u.retained_versions)}}));
+  out.push_back(metrics::GaugeFamily(
+      "draplane_store_compact_revision",
+      "The revision up to which history is compacted", {},
+      {{{}, static_cast<double>(store.CompactRevision())}}));
+  return out;
+}
+
 int RunServer(const ServerFlags& flags, Streams streams) {
   if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
     streams.err << "error: " << s.message() << "\n";
@@ -472,13 +508,29 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   const std::string& data_dir = setup.data_dir;
   TerminationSignals signals;  // before any thread starts
 
+  absl::Duration compaction_interval;
+  if (!absl::ParseDuration(flags.compaction_interval, &compaction_interval) ||
+      compaction_interval < absl::ZeroDuration()) {
+    streams.err << "error: --compaction-interval: \""
+                << flags.compaction_interval
+                << "\" is not a duration such as 5m or 1h30m\n";
+    return 2;
+  }
+  const store::StoreOptions store_options{.quota_bytes =
+                                              flags.store_quota_bytes};
   absl::StatusOr<std::unique_ptr<store::Store>> store =
-      flags.in_memory ? absl::StatusOr<std::unique_ptr<store::Store>>(
-                            store::NewMemoryStore())
-                      : store::OpenSqliteStore(data_dir + "/state.db");
+      flags.in_memory
+          ? absl::StatusOr<std::unique_ptr<store::Store>>(
+                store::NewMemoryStore(store_options))
+          : store::OpenSqliteStore(data_dir + "/state.db", store_options);
   if (!store.ok()) {
     streams.err << "error: " << store.status().message() << "\n";
     return 1;
+  }
+  std::optional<store::PeriodicCompactor> compactor;
+  if (compaction_interval > absl::ZeroDuration()) {
+    compactor.emplace(**store, RealClock(), compaction_interval);
+    compactor->Start();
   }
   auto creds = LoadCredentials(setup);
   if (!creds.ok()) {
@@ -503,6 +555,8 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   const apiserver::ApiServerOptions api_options = ServerApiOptions(
       flags, setup, *creds, *keys, expiry_log, *identities, registry);
   apiserver::ApiServer api(store->get(), api_options);
+  std::unique_ptr<metrics::Registry::Collector> store_metrics =
+      registry.AddCollector([&store] { return StoreMetrics(**store); });
 
   std::unique_ptr<http::HttpServer> server;
   if (absl::Status s = ServeApi(setup, *creds, api, server); !s.ok()) {
@@ -631,6 +685,20 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "DATA_DIR/kubeconfig)");
   cmd->add_flag("--in-memory", flags->in_memory,
                 "Keep objects in memory only (nothing survives a restart)");
+  cmd->add_option("--store-quota-bytes", flags->store_quota_bytes,
+                  "Bytes the store may hold, history not compacted yet "
+                  "included (etcd's --quota-backend-bytes); past it, writes "
+                  "other than deletes are refused (500, \"database space "
+                  "exceeded\") until a compaction brings it under the quota, "
+                  "which clears the alarm by itself; 0: no quota")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--compaction-interval", flags->compaction_interval,
+                  "How often history is compacted: each time, to the "
+                  "revision of the previous interval (kube-apiserver's "
+                  "--etcd-compaction-interval); 0: only the store's own "
+                  "compaction, beyond 100,000 revisions")
+      ->capture_default_str();
   cmd->add_option("--scheduler", flags->scheduler,
                   "Run the DRA scheduler inside the server; it takes pods "
                   "for draplane and default-scheduler")

@@ -36,6 +36,7 @@ void RegisterAll(CLI::App& app, Streams streams, int* exit_code) {
   RegisterServer(app, streams, exit_code);
   RegisterKubeconfig(app, streams, exit_code);
   RegisterCerts(app, streams, exit_code);
+  RegisterStore(app, streams, exit_code);
   RegisterScheduler(app, streams, exit_code);
   RegisterController(app, streams, exit_code);
   RegisterNode(app, streams, exit_code);

@@ -59,10 +59,24 @@ absl::Status WritePrivateFile(const fs::path& path,
     ::unlink(tmp.c_str());
     return Errno("cannot write", tmp);
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (absl::Status s = RenameDurably(tmp, path); !s.ok()) {
     ::unlink(tmp.c_str());
-    return Errno("cannot write", path);
+    return s;
   }
+  return absl::OkStatus();
+}
+
+absl::Status RenameDurably(const fs::path& from, const fs::path& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) {
+    return Errno("cannot rename to", to);
+  }
+  fs::path dir = to.parent_path();
+  if (dir.empty()) dir = ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Errno("cannot open", dir);
+  const bool synced = ::fsync(fd) == 0;
+  ::close(fd);
+  if (!synced) return Errno("cannot sync", dir);
   return absl::OkStatus();
 }
 

@@ -20,6 +20,11 @@ absl::StatusOr<std::string> ReadPrivateFile(const std::filesystem::path& path);
 absl::Status WritePrivateFile(const std::filesystem::path& path,
                               const std::string& content);
 
+// Renames `from` to `to` (replacing it) and syncs `to`'s folder, so that
+// the rename survives a power cut.
+absl::Status RenameDurably(const std::filesystem::path& from,
+                           const std::filesystem::path& to);
+
 // Creates `path` and its missing parents, each new one mode 0700; an
 // existing `path` keeps its mode.
 absl::Status CreatePrivateDirectories(const std::filesystem::path& path);

@@ -161,9 +161,22 @@ absl::StatusOr<Checkpoint> CheckpointFile::Read() const {
   text << in.rdbuf();
   try {
     const Json file = Json::parse(text.str());
-    if (file.at("kind").get<std::string>() != kKind ||
-        file.at("version").get<int>() != 1) {
-      return absl::DataLossError(StrCat(path_, ": not a version 1 ", kKind));
+    if (file.at("kind").get<std::string>() != kKind) {
+      return absl::DataLossError(StrCat(path_, ": not a ", kKind));
+    }
+    const int64_t version = file.at("version").get<int64_t>();
+    if (version > kCheckpointFormat) {
+      // Written by a newer driver: what it recorded may not be what this
+      // one would read, so nothing is guessed (a downgrade with claims
+      // prepared must not forget them).
+      return absl::FailedPreconditionError(
+          StrCat(path_, ": checkpoint format ", version,
+                 " is newer than this driver reads (format ", kCheckpointFormat,
+                 "): run the driver release that wrote it, or a newer one"));
+    }
+    if (version < 1) {
+      return absl::DataLossError(
+          StrCat(path_, ": unknown checkpoint format ", version));
     }
     const Json& data = file.at("data");
     if (Checksum(data.dump()) != file.at("checksum").get<std::string>()) {
@@ -179,7 +192,7 @@ absl::Status CheckpointFile::Write(const Checkpoint& checkpoint) const {
   const Json data = ToJson(checkpoint);
   const std::string dump = data.dump();
   const Json file = {{"kind", kKind},
-                     {"version", 1},
+                     {"version", kCheckpointFormat},
                      {"checksum", Checksum(dump)},
                      {"data", data}};
   const std::string text = file.dump(1) + "\n";

@@ -71,6 +71,10 @@ struct Checkpoint {
   friend bool operator==(const Checkpoint&, const Checkpoint&) = default;
 };
 
+// The checkpoint format this driver writes; it reads this one and refuses
+// newer ones (FailedPrecondition) rather than guess.
+inline constexpr int64_t kCheckpointFormat = 1;
+
 class CheckpointFile {
  public:
   explicit CheckpointFile(std::string path);
@@ -78,6 +82,7 @@ class CheckpointFile {
   // The stored checkpoint; an empty one when the file does not exist.
   // DataLoss when the file is not a checkpoint or its checksum does not
   // match (a torn or edited file): the caller decides what to trust.
+  // FailedPrecondition when a newer driver wrote it (a newer format).
   absl::StatusOr<Checkpoint> Read() const;
   // Replaces the stored checkpoint atomically and durably.
   absl::Status Write(const Checkpoint& checkpoint) const;

@@ -1,7 +1,6 @@
 #include "gpu_driver/checkpoint.h"
 
-#include <stdlib.h>
-
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -75,6 +74,58 @@ TEST(CheckpointTest, TornOrEditedFilesAreDataLoss) {
   EXPECT_EQ(torn.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_NE(torn.status().message().find(file.path()), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST(CheckpointTest, ANewerFormatIsRefusedAndLeftAlone) {
+  const std::string dir = TempDir();
+  CheckpointFile file(dir + "/checkpoint.json");
+  ASSERT_TRUE(file.Write(Sample()).ok());
+  std::string text;
+  {
+    std::ifstream in(file.path());
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string current = "\"version\": 1";
+  ASSERT_NE(text.rfind(current), std::string::npos) << text;
+  text.replace(text.rfind(current), current.size(), "\"version\": 2");
+  std::ofstream(file.path(), std::ios::trunc) << text;
+  auto newer = file.Read();
+  EXPECT_EQ(newer.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(newer.status().message().find(
+                "checkpoint format 2 is newer than this driver reads "
+                "(format 1)"),
+            std::string::npos)
+      << newer.status();
+  std::ifstream in(file.path());
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), text);
+  std::filesystem::remove_all(dir);
+}
+
+// A checkpoint written by the previous release (the data-directory fixture's
+// node1, with the guide's four-GPU training claim prepared) reads back
+// whole: a driver upgrade keeps what was prepared.
+TEST(CheckpointTest, ThePreviousReleasesCheckpointReads) {
+  CheckpointFile file(
+      std::string(DRAPLANE_SOURCE_DIR) +
+      "/tests/fixtures/data-dir-format-0/nodes/node1/plugins/gpu.nvidia.com/"
+      "checkpoint.json");
+  auto read = file.Read();
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->boot_id, "23aa6c52802de11c");
+  ASSERT_EQ(read->claims.size(), 1u);
+  const ClaimRecord& claim = read->claims.begin()->second;
+  EXPECT_EQ(read->claims.begin()->first,
+            "a47b17d6-400a-4f26-bd67-3e35aa5201b3");
+  EXPECT_EQ(claim.name, "training-gpu-claim-corrected");
+  EXPECT_EQ(claim.state, ClaimState::kPrepareCompleted);
+  ASSERT_EQ(claim.prepared.size(), 4u);
+  EXPECT_EQ(claim.prepared[3].device, "gpu-3");
+  EXPECT_EQ(claim.prepared[3].cdi_device_ids,
+            std::vector<std::string>{"k8s.gpu.nvidia.com/claim=a47b17d6-400a-"
+                                     "4f26-bd67-3e35aa5201b3-gpu-3"});
+  EXPECT_EQ(claim.cdi_spec_file,
+            "k8s.gpu.nvidia.com-claim_a47b17d6-400a-4f26-bd67-3e35aa5201b3."
+            "json");
 }
 
 TEST(CheckpointTest, BootId) {

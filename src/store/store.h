@@ -100,11 +100,35 @@ struct JournalStats {
   int64_t commit_nanos = 0;  // wall time spent in them, in total
 };
 
+// How much a store holds, for metrics and `draplane store` commands.
+struct StoreUsage {
+  // Every retained version's key and value bytes: the live objects and the
+  // history not compacted yet (what etcd's quota counts as its database).
+  int64_t stored_bytes = 0;
+  int64_t quota_bytes = 0;  // 0: no quota
+  // The space alarm (etcd's NOSPACE) is raised: writes other than deletes
+  // are refused until compaction brings stored_bytes under the quota.
+  bool space_alarm = false;
+  int64_t live_keys = 0;
+  int64_t retained_versions = 0;  // live, superseded and deleted versions
+};
+
 struct StoreOptions {
   // Revisions of history kept for watches and old reads; older history is
   // compacted automatically (in batches, so up to twice this is kept).
-  // 0 keeps everything until Compact() is called.
+  // 0 keeps everything until Compact() is called. Compaction by age is
+  // PeriodicCompactor's (compactor.h).
   int64_t retain_revisions = 100000;
+  // The quota on stored bytes (StoreUsage::stored_bytes), etcd's
+  // --quota-backend-bytes with its 2 GiB default; 0: none. A create or
+  // update that would take the stored bytes past it is refused with
+  // IsNoSpace() and raises the space alarm; while the alarm is raised every
+  // write but a delete is refused. The alarm clears itself when a
+  // compaction leaves the stored bytes at or under the quota.
+  int64_t quota_bytes = int64_t{2} << 30;
+  // The SQLite VFS the SQLite store opens its file with ("" = SQLite's
+  // default); tests inject power loss and full disks with one.
+  std::string sqlite_vfs = {};
 };
 
 class Store {
@@ -149,6 +173,14 @@ class Store {
   virtual absl::Status Compact(int64_t revision) = 0;
 
   virtual JournalStats journal_stats() const = 0;
+  virtual StoreUsage Usage() const = 0;
+
+  // Writes a consistent copy of the store (every retained version, the
+  // compact revision, so every resourceVersion) as a new SQLite store file
+  // at `path`, which must not exist; written to a temporary file beside it,
+  // synced and renamed. Writes go on meanwhile. Returns the revision the
+  // copy was taken at.
+  virtual absl::StatusOr<int64_t> Backup(const std::string& path) const = 0;
 };
 
 // A store that keeps everything in memory.
@@ -160,6 +192,17 @@ std::unique_ptr<Store> NewMemoryStore(const StoreOptions& options = {});
 absl::StatusOr<std::unique_ptr<Store>> OpenSqliteStore(
     const std::string& path, const StoreOptions& options = {});
 
+// Installs the SQLite store file `backup` (made by Store::Backup) as the
+// store file `path`, which must not exist: checks that it opens as a store
+// of a format this draplane reads (upgrading it to the current format),
+// then renames it into place. Returns the restored store's revision.
+absl::StatusOr<int64_t> RestoreSqliteStore(const std::string& backup,
+                                           const std::string& path);
+
+// The store format this draplane writes; it opens files of this format and
+// of the earlier ones, upgrading them in place, and refuses newer ones.
+inline constexpr int64_t kSqliteStoreFormat = 1;
+
 // Error classification (the API server maps these to HTTP statuses).
 // Conflict: a conditional write's expected mod_revision was stale (409).
 bool IsConflict(const absl::Status& status);
@@ -167,6 +210,10 @@ bool IsConflict(const absl::Status& status);
 bool IsCompacted(const absl::Status& status);
 // Future revision: a read at a revision not reached yet.
 bool IsFutureRevision(const absl::Status& status);
+// No space: the store's quota is used up (etcd's NOSPACE alarm); writes
+// other than deletes are refused. (A full disk fails writes with an
+// Internal status instead: deletes need space too.)
+bool IsNoSpace(const absl::Status& status);
 
 }  // namespace draplane::store
 

@@ -8,29 +8,12 @@
 
 #include "common/str_cat.h"
 #include "gtest/gtest.h"
+#include "store/testing/temp_dir.h"
 
 namespace draplane::store {
 namespace {
 
-namespace fs = std::filesystem;
-
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("draplane-store-test-" + std::to_string(::getpid()) + "-" +
-             std::to_string(counter_++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string File(const std::string& name) const { return path_ / name; }
-
- private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
+using testing::TempDir;
 
 // Collects watch events (thread-safe).
 struct Recorder {
@@ -52,7 +35,7 @@ enum class Backend { kMemory, kSqlite };
 
 class StoreTest : public ::testing::TestWithParam<Backend> {
  protected:
-  std::unique_ptr<Store> Open(StoreOptions options = {}) {
+  std::unique_ptr<Store> Open(const StoreOptions& options = {}) {
     if (GetParam() == Backend::kMemory) return NewMemoryStore(options);
     auto s = OpenSqliteStore(dir_.File("state.db"), options);
     EXPECT_TRUE(s.ok()) << s.status();
@@ -269,6 +252,7 @@ TEST_P(StoreTest, ConcurrentWritersAndWatchersAgree) {
   auto w = store->WatchPrefix("/c/", store->Revision(), r.Sink());
   ASSERT_TRUE(w.ok());
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kIncrements; ++i) {

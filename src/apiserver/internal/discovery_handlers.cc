@@ -1,5 +1,7 @@
 // The non-resource paths: /version, health, /metrics, discovery (aggregated
 // and legacy) and OpenAPI v3.
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "apiserver/internal/handlers.h"
 #include "apiserver/internal/negotiation.h"
 #include "common/str_cat.h"
+#include "common/uuid.h"
 #include "openapi/openapi.h"
 
 namespace draplane::apiserver::internal {
@@ -57,6 +60,11 @@ bool Handlers::HandleNonResource(const http::HttpRequest& req,
         options_.metrics());
     return true;
   }
+  if (s.size() == 3 && s[0] == "draplane" && s[1] == "store" &&
+      s[2] == "backup" && !options_.store_backup_dir.empty()) {
+    ServeStoreBackup(w);
+    return true;
+  }
   if (s.size() == 1 && (s[0] == "api" || s[0] == "apis")) {
     if (internal::AcceptsAggregatedDiscovery(accept)) {
       w.SendJson(200, internal::AggregatedDiscovery(s[0] == "api"), {},
@@ -90,6 +98,45 @@ bool Handlers::HandleNonResource(const http::HttpRequest& req,
     return true;
   }
   return false;
+}
+
+void Handlers::ServeStoreBackup(Responder& w) {
+  if (backup_running_.exchange(true)) {
+    w.SendError(TooManyRequests("a store backup is being taken; try again "
+                                "when it is done",
+                                10),
+                {});
+    return;
+  }
+  // The copy is made in the data directory (the store's file system, so
+  // a disk with room for the store has room for it), streamed, removed.
+  const std::string path =
+      StrCat(options_.store_backup_dir, "/.backup-", NewRandomUuid(), ".db");
+  absl::StatusOr<int64_t> revision = registry_.store().Backup(path);
+  if (!revision.ok()) {
+    std::filesystem::remove(path);
+    backup_running_ = false;
+    w.SendError(revision.status(), {});
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::filesystem::remove(path);  // the open stream keeps it readable
+  if (in && w.writer().StartStream(
+                200, {{"Content-Type", "application/vnd.sqlite3"},
+                      {"X-Draplane-Store-Revision", std::to_string(*revision)},
+                      {"Cache-Control", "no-store"}})) {
+    std::string chunk(1 << 20, '\0');
+    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) ||
+           in.gcount() > 0) {
+      if (!w.writer().WriteChunk(std::string_view(
+              chunk.data(), static_cast<size_t>(in.gcount())))) {
+        break;
+      }
+    }
+  } else if (!in) {
+    w.SendError(absl::InternalError(StrCat("cannot read ", path)), {});
+  }
+  backup_running_ = false;
 }
 
 // GET /openapi/v3 and /openapi/v3/<group-version>, as kube-openapi's

@@ -94,6 +94,9 @@ class Handlers {
                              const std::string& continue_token,
                              const Negotiated& n);
 
+  // Held while a backup is taken and streamed.
+  std::atomic<bool> backup_running_{false};
+
   // discovery_handlers.cc: false when `segments` is no non-resource path.
   bool HandleNonResource(const http::HttpRequest& req,
                          const std::vector<std::string_view>& segments,
@@ -101,6 +104,9 @@ class Handlers {
   void ServeOpenApiV3(const http::HttpRequest& req,
                       const std::vector<std::string_view>& segments,
                       Responder& w);
+  // GET /draplane/store/backup: a consistent copy of the store, streamed
+  // (one at a time; 429 while one is being taken).
+  void ServeStoreBackup(Responder& w);
 
   // review_handlers.cc: the review kinds, created, answered and not
   // stored. False when `segments` names none.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "store/store.h"
 
 namespace draplane::store::internal {
 
@@ -21,6 +22,17 @@ struct JournalEntry {
   bool deleted = false;
   std::string value;          // the new value; for deletions the old one
   int64_t prev_revision = 0;  // the key's previous version, 0 if none
+};
+
+// A retained version, for writing a snapshot: as a JournalEntry, with the
+// value shared with the store rather than copied.
+struct SnapshotVersion {
+  int64_t revision = 0;
+  std::string key;
+  int64_t create_revision = 0;
+  int64_t prev_revision = 0;
+  bool deleted = false;
+  Value value;  // never null; for deletions the deleted value
 };
 
 class Journal {

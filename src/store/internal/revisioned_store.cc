@@ -6,6 +6,7 @@
 
 #include "absl/strings/cord.h"
 #include "common/str_cat.h"
+#include "store/internal/sqlite_journal.h"
 
 namespace draplane::store {
 namespace {
@@ -36,6 +37,9 @@ bool IsCompacted(const absl::Status& status) {
 }
 bool IsFutureRevision(const absl::Status& status) {
   return HasKind(status, "future");
+}
+bool IsNoSpace(const absl::Status& status) {
+  return HasKind(status, "nospace");
 }
 
 namespace internal {
@@ -70,6 +74,8 @@ void RevisionedStore::FinishReplay(int64_t compact_revision) {
     history_.pop_front();
   }
   compact_revision_ = compact_revision;
+  space_alarm_ =
+      options_.quota_bytes > 0 && stored_bytes_ > options_.quota_bytes;
 }
 
 int64_t RevisionedStore::Revision() const {
@@ -237,9 +243,20 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
     }
     entry.create_revision = latest_create_revision;
     entry.deleted = op == Op::kDelete;
-    entry.value = op == Op::kDelete ? *latest_value : std::move(value);
+    if (op == Op::kDelete) {
+      entry.value = *latest_value;
+    } else {
+      entry.value = std::move(value);
+    }
   }
   if (known) entry.prev_revision = latest_revision;
+  const int64_t bytes =
+      VersionBytes(entry.key, entry.deleted ? nullptr : &entry.value);
+  if (!entry.deleted) {
+    if (absl::Status quota = CheckQuotaLocked(bytes); !quota.ok()) {
+      return quota;
+    }
+  }
 
   if (journal_ == nullptr) {  // memory only: applied at once
     Record record{entry.key, nullptr, entry.create_revision, entry.revision};
@@ -257,6 +274,7 @@ absl::StatusOr<Record> RevisionedStore::Write(Op op, std::string_view key,
   staged->entry = std::move(entry);
   staged->on_applied = on_applied;
   staged_revision_ = staged->entry.revision;
+  staged_bytes_ += bytes;
   staged_keys_[staged->entry.key] = staged;
   staged_.push_back(staged);
   write_lock.unlock();
@@ -341,6 +359,7 @@ RevisionedStore::CommitBatch() {
     staged_.clear();
     staged_keys_.clear();
     staged_revision_ = revision_;
+    staged_bytes_ = 0;
     // One status each, not copies sharing one reference-counted rep: the
     // writers take theirs in their own threads.
     for (const auto& b : batch) {
@@ -352,6 +371,7 @@ RevisionedStore::CommitBatch() {
   for (const auto& b : batch) {
     const JournalEntry& e = b->entry;
     ApplyLocked(e, /*notify=*/true, b->on_applied);
+    staged_bytes_ -= VersionBytes(e.key, e.deleted ? nullptr : &e.value);
     b->record = Record{e.key,
                        e.deleted ? history_.back().value
                                  : keys_.find(e.key)->second.back().value,
@@ -375,6 +395,37 @@ JournalStats RevisionedStore::journal_stats() const {
                       journal_commit_nanos_.load(std::memory_order_relaxed)};
 }
 
+StoreUsage RevisionedStore::Usage() const {
+  std::shared_lock lock(state_mu_);
+  return StoreUsage{stored_bytes_, options_.quota_bytes, space_alarm_,
+                    live_keys_, retained_versions_};
+}
+
+int64_t RevisionedStore::VersionBytes(std::string_view key,
+                                      const std::string* value) {
+  return static_cast<int64_t>(key.size()) +
+         (value == nullptr ? 0 : static_cast<int64_t>(value->size()));
+}
+
+absl::Status RevisionedStore::CheckQuotaLocked(int64_t bytes) {
+  const int64_t quota = options_.quota_bytes;
+  const int64_t used = stored_bytes_ + staged_bytes_;
+  if (quota <= 0 || (!space_alarm_ && used + bytes <= quota)) {
+    return absl::OkStatus();
+  }
+  if (!space_alarm_) {
+    std::unique_lock lock(state_mu_);
+    space_alarm_ = true;
+  }
+  return WithKind(
+      absl::ResourceExhaustedError(StrCat(
+          "database space exceeded: the store holds ", used,
+          " bytes and its quota is ", quota,
+          " bytes (--store-quota-bytes); deletes are accepted, other writes "
+          "again once compaction brings the stored bytes under the quota")),
+      "nospace");
+}
+
 size_t RevisionedStore::StagedWrites() const {
   std::lock_guard write_lock(write_mu_);
   return staged_.size();
@@ -390,6 +441,9 @@ void RevisionedStore::ApplyLocked(const JournalEntry& entry, bool notify,
   const bool existed = !versions.empty() && versions.back().value != nullptr;
   if (existed) event.prev_value = versions.back().value;
   Value value = std::make_shared<const std::string>(entry.value);
+  stored_bytes_ +=
+      VersionBytes(entry.key, entry.deleted ? nullptr : &entry.value);
+  ++retained_versions_;
   if (entry.deleted) {
     event.type = EventType::kDeleted;
     event.value = event.prev_value ? event.prev_value : value;
@@ -476,6 +530,10 @@ void RevisionedStore::CompactLocked(int64_t revision) {
         versions[keep_from].value == nullptr) {
       ++keep_from;
     }
+    for (size_t i = 0; i < keep_from; ++i) {
+      stored_bytes_ -= VersionBytes(it->first, versions[i].value.get());
+    }
+    retained_versions_ -= static_cast<int64_t>(keep_from);
     versions.erase(versions.begin(), versions.begin() + keep_from);
     it = versions.empty() ? keys_.erase(it) : std::next(it);
   }
@@ -483,6 +541,45 @@ void RevisionedStore::CompactLocked(int64_t revision) {
     history_.pop_front();
   }
   compact_revision_ = revision;
+  if (space_alarm_ && stored_bytes_ + staged_bytes_ <= options_.quota_bytes) {
+    space_alarm_ = false;
+  }
+}
+
+absl::StatusOr<int64_t> RevisionedStore::Backup(const std::string& path) const {
+  std::vector<SnapshotVersion> versions;
+  int64_t compact_revision = 0;
+  int64_t revision = 0;
+  {
+    std::shared_lock lock(state_mu_);
+    versions.reserve(static_cast<size_t>(retained_versions_));
+    for (const auto& [key, key_versions] : keys_) {
+      const Version* prev = nullptr;
+      for (const Version& v : key_versions) {
+        // A tombstone journals the value it deleted (its predecessor's:
+        // compaction never drops the predecessor of a retained tombstone).
+        Value value = v.value;
+        if (value == nullptr && prev != nullptr) value = prev->value;
+        versions.push_back(SnapshotVersion{
+            v.revision, key, v.create_revision,
+            prev == nullptr ? 0 : prev->revision, v.value == nullptr,
+            value == nullptr ? std::make_shared<const std::string>()
+                             : std::move(value)});
+        prev = &v;
+      }
+    }
+    compact_revision = compact_revision_;
+    revision = revision_;
+  }
+  std::sort(versions.begin(), versions.end(),
+            [](const SnapshotVersion& a, const SnapshotVersion& b) {
+              return a.revision < b.revision;
+            });
+  if (absl::Status s = WriteSqliteSnapshot(path, versions, compact_revision);
+      !s.ok()) {
+    return s;
+  }
+  return revision;
 }
 
 }  // namespace internal

@@ -49,6 +49,8 @@ class RevisionedStore : public Store {
                                                      WatchSink sink) override;
   absl::Status Compact(int64_t revision) override;
   JournalStats journal_stats() const override;
+  StoreUsage Usage() const override;
+  absl::StatusOr<int64_t> Backup(const std::string& path) const override;
 
   // Journaled writes checked and waiting for the next group commit (not
   // counting the batch being committed); for tests and metrics.
@@ -108,6 +110,11 @@ class RevisionedStore : public Store {
   void ApplyLocked(const JournalEntry& entry, bool notify,
                    const AppliedFn* on_applied = nullptr);
   void CompactLocked(int64_t revision);
+  // The bytes a version of `key` counts against the quota.
+  static int64_t VersionBytes(std::string_view key, const std::string* value);
+  // Caller holds write_mu_: the NOSPACE refusal of a write of `bytes`
+  // more, or OK (raising the alarm when refusing).
+  absl::Status CheckQuotaLocked(int64_t bytes);
   void RemoveWatcher(uint64_t id);
 
   const StoreOptions options_;
@@ -135,11 +142,18 @@ class RevisionedStore : public Store {
   std::vector<std::shared_ptr<Staged>> staged_;
   std::map<std::string, std::shared_ptr<Staged>, std::less<>> staged_keys_;
   int64_t staged_revision_ = 0;
+  // Guarded by write_mu_: the quota bytes of the staged writes, and the
+  // space alarm (read by Usage() under state_mu_ too, so changed only
+  // with both held).
+  int64_t staged_bytes_ = 0;
+  bool space_alarm_ = false;
   // Guards everything below.
   mutable std::shared_mutex state_mu_;
   int64_t revision_ = 0;
   int64_t compact_revision_ = 0;
   int64_t live_keys_ = 0;
+  int64_t stored_bytes_ = 0;
+  int64_t retained_versions_ = 0;
   std::map<std::string, std::vector<Version>, std::less<>> keys_;
   std::deque<Event> history_;  // events with revision > compact_revision_
   std::map<uint64_t, Watcher> watchers_;

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -30,6 +32,10 @@ CREATE TABLE IF NOT EXISTS meta (
   value INTEGER NOT NULL
 );
 )sql";
+
+constexpr char kInsert[] =
+    "INSERT INTO log (revision, key, create_revision, prev_revision, "
+    "deleted, value) VALUES (?, ?, ?, ?, ?, ?)";
 
 absl::Status SqliteError(sqlite3* db, std::string_view what) {
   return absl::InternalError(StrCat("sqlite: ", what, ": ",
@@ -72,11 +78,7 @@ class SqliteJournal : public Journal {
   }
 
   absl::Status Init() {
-    if (auto s = insert_.Prepare(
-            db_,
-            "INSERT INTO log (revision, key, create_revision, prev_revision, "
-            "deleted, value) VALUES (?, ?, ?, ?, ?, ?)");
-        !s.ok()) {
+    if (auto s = insert_.Prepare(db_, kInsert); !s.ok()) {
       return s;
     }
     for (auto [statement, sql] :
@@ -157,19 +159,94 @@ class SqliteJournal : public Journal {
   Statement insert_, begin_, commit_, rollback_;
 };
 
-absl::Status Load(sqlite3* db, RevisionedStore& store) {
-  int64_t compact = 0;
-  {
-    Statement st;
-    if (auto s = st.Prepare(
-            db, "SELECT value FROM meta WHERE name = 'compact_revision'");
-        !s.ok()) {
-      return s;
-    }
-    if (sqlite3_step(st.get()) == SQLITE_ROW) {
-      compact = sqlite3_column_int64(st.get(), 0);
+// The integer `name` of the meta table; nullopt when absent.
+absl::StatusOr<std::optional<int64_t>> ReadMeta(sqlite3* db, const char* name) {
+  Statement st;
+  if (auto s = st.Prepare(db, "SELECT value FROM meta WHERE name = ?");
+      !s.ok()) {
+    return s;
+  }
+  sqlite3_bind_text(st.get(), 1, name, -1, SQLITE_STATIC);
+  const int rc = sqlite3_step(st.get());
+  if (rc == SQLITE_ROW) return sqlite3_column_int64(st.get(), 0);
+  if (rc != SQLITE_DONE) return SqliteError(db, "read meta");
+  return std::nullopt;
+}
+
+absl::Status WriteMeta(sqlite3* db, const char* name, int64_t value) {
+  Statement st;
+  if (auto s = st.Prepare(
+          db, "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)");
+      !s.ok()) {
+    return s;
+  }
+  sqlite3_bind_text(st.get(), 1, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st.get(), 2, value);
+  if (sqlite3_step(st.get()) != SQLITE_DONE) {
+    return SqliteError(db, "write meta");
+  }
+  return absl::OkStatus();
+}
+
+// True when the database has no log table yet (a new file).
+absl::StatusOr<bool> IsNewDatabase(sqlite3* db) {
+  Statement st;
+  if (auto s = st.Prepare(db,
+                          "SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                          "AND name = 'log'");
+      !s.ok()) {
+    return s;
+  }
+  const int rc = sqlite3_step(st.get());
+  if (rc == SQLITE_ROW) return false;
+  if (rc != SQLITE_DONE) return SqliteError(db, "read schema");
+  return true;
+}
+
+// Creates the schema of a new file, or checks an existing file's format
+// and upgrades an older one. Formats: 0 (no format_version row: draplane
+// before store formats were versioned; the same tables) and 1 (the
+// format_version row).
+absl::Status PrepareSchema(sqlite3* db, const std::string& path) {
+  auto fresh = IsNewDatabase(db);
+  if (!fresh.ok()) return fresh.status();
+  int64_t format = kSqliteStoreFormat;
+  if (!*fresh) {
+    auto stored = ReadMeta(db, "format_version");
+    if (!stored.ok()) return stored.status();
+    format = stored->value_or(0);
+    if (format > kSqliteStoreFormat) {
+      return absl::FailedPreconditionError(StrCat(
+          path, " is a draplane store of format ", format,
+          ", newer than this draplane reads (format ", kSqliteStoreFormat,
+          "): run the draplane release that wrote it, or restore a backup "
+          "written by this release"));
     }
   }
+  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) !=
+      SQLITE_OK) {
+    return SqliteError(db, "begin");
+  }
+  absl::Status s;
+  if (sqlite3_exec(db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    s = SqliteError(db, "create schema");
+  }
+  // Format 0 to 1: the tables are the same; the file gains its version.
+  if (s.ok() && (*fresh || format < kSqliteStoreFormat)) {
+    s = WriteMeta(db, "format_version", kSqliteStoreFormat);
+  }
+  if (s.ok() &&
+      sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    s = SqliteError(db, "commit");
+  }
+  if (!s.ok()) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+  return s;
+}
+
+absl::Status Load(sqlite3* db, RevisionedStore& store) {
+  auto compact_meta = ReadMeta(db, "compact_revision");
+  if (!compact_meta.ok()) return compact_meta.status();
+  const int64_t compact = compact_meta->value_or(0);
   Statement st;
   if (auto s = st.Prepare(db,
                           "SELECT revision, key, create_revision, "
@@ -226,7 +303,8 @@ absl::StatusOr<std::unique_ptr<RevisionedStore>> OpenSqliteJournaledStore(
   if (sqlite3_open_v2(
           path.c_str(), &db,
           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-          nullptr) != SQLITE_OK) {
+          options.sqlite_vfs.empty() ? nullptr : options.sqlite_vfs.c_str()) !=
+      SQLITE_OK) {
     absl::Status s = SqliteError(db, StrCat("open ", path));
     sqlite3_close_v2(db);
     close(fd);
@@ -243,15 +321,76 @@ absl::StatusOr<std::unique_ptr<RevisionedStore>> OpenSqliteJournaledStore(
   if (sqlite3_exec(db, setup, nullptr, nullptr, nullptr) != SQLITE_OK) {
     return SqliteError(db, "configure");
   }
-  if (sqlite3_exec(db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) {
-    return SqliteError(db, "create schema");
-  }
+  if (auto s = PrepareSchema(db, path); !s.ok()) return s;
   if (auto s = journal->Init(); !s.ok()) return s;
   // The store owns the journal (and so the connection); Replay never
   // journals.
   auto store = std::make_unique<RevisionedStore>(options, std::move(journal));
   if (auto s = Load(db, *store); !s.ok()) return s;
   return store;
+}
+
+absl::Status WriteSqliteSnapshot(const std::string& path,
+                                 const std::vector<SnapshotVersion>& versions,
+                                 int64_t compact_revision) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    return absl::AlreadyExistsError(StrCat(path, " exists"));
+  }
+  const std::string tmp = StrCat(path, ".tmp-", getpid());
+  std::filesystem::remove(tmp, ec);
+  std::filesystem::remove(tmp + "-journal", ec);
+  if (absl::Status s = TouchPrivateFile(tmp); !s.ok()) return s;
+  sqlite3* db = nullptr;
+  absl::Status s;
+  if (sqlite3_open_v2(tmp.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
+    s = SqliteError(db, StrCat("open ", tmp));
+  }
+  // One transaction in a rollback journal (the copy is one file once
+  // closed), synced before COMMIT returns.
+  if (s.ok() && sqlite3_exec(db, "PRAGMA synchronous=FULL", nullptr, nullptr,
+                             nullptr) != SQLITE_OK) {
+    s = SqliteError(db, "configure");
+  }
+  if (s.ok()) s = PrepareSchema(db, tmp);
+  if (s.ok() && sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr,
+                             nullptr) != SQLITE_OK) {
+    s = SqliteError(db, "begin");
+  }
+  {
+    Statement insert;
+    if (s.ok()) s = insert.Prepare(db, kInsert);
+    for (size_t i = 0; s.ok() && i < versions.size(); ++i) {
+      const SnapshotVersion& v = versions[i];
+      sqlite3_stmt* st = insert.get();
+      sqlite3_reset(st);
+      sqlite3_bind_int64(st, 1, v.revision);
+      sqlite3_bind_text(st, 2, v.key.data(), static_cast<int>(v.key.size()),
+                        SQLITE_STATIC);
+      sqlite3_bind_int64(st, 3, v.create_revision);
+      sqlite3_bind_int64(st, 4, v.prev_revision);
+      sqlite3_bind_int(st, 5, v.deleted ? 1 : 0);
+      sqlite3_bind_blob(st, 6, v.value->data(),
+                        static_cast<int>(v.value->size()), SQLITE_STATIC);
+      if (sqlite3_step(st) != SQLITE_DONE) s = SqliteError(db, "write");
+    }
+  }
+  if (s.ok()) s = WriteMeta(db, "compact_revision", compact_revision);
+  if (s.ok() &&
+      sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    s = SqliteError(db, "commit");
+  }
+  if (sqlite3_close_v2(db) != SQLITE_OK && s.ok()) {
+    s = absl::InternalError(StrCat("sqlite: cannot close ", tmp));
+  }
+  if (s.ok()) s = RenameDurably(tmp, path);
+  if (!s.ok()) {
+    std::filesystem::remove(tmp, ec);
+    std::filesystem::remove(tmp + "-journal", ec);
+  }
+  return s;
 }
 
 }  // namespace draplane::store::internal

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "store/internal/journal.h"
@@ -18,6 +19,13 @@ namespace draplane::store::internal {
 // to it.
 absl::StatusOr<std::unique_ptr<RevisionedStore>> OpenSqliteJournaledStore(
     const std::string& path, const StoreOptions& options);
+
+// Writes `versions` (in revision order) and `compact_revision` as a new
+// store file at `path` (AlreadyExists when it exists): built in a
+// temporary file beside it, synced, renamed into place.
+absl::Status WriteSqliteSnapshot(const std::string& path,
+                                 const std::vector<SnapshotVersion>& versions,
+                                 int64_t compact_revision);
 
 }  // namespace draplane::store::internal
 
