@@ -28,6 +28,18 @@ std::string Checksum(const std::string& text) {
   return buf;
 }
 
+const char* StateName(ClaimState state) {
+  switch (state) {
+    case ClaimState::kPrepareStarted:
+      return "PrepareStarted";
+    case ClaimState::kPrepareCompleted:
+      return "PrepareCompleted";
+    case ClaimState::kUnprepareStarted:
+      return "UnprepareStarted";
+  }
+  return "PrepareStarted";
+}
+
 Json ToJson(const Checkpoint& cp) {
   Json claims = Json::object();
   for (const auto& [uid, c] : cp.claims) {
@@ -48,14 +60,12 @@ Json ToJson(const Checkpoint& cp) {
       }
       prepared.push_back(std::move(pd));
     }
-    claims[uid] = {
-        {"namespace", c.namespace_},
-        {"name", c.name},
-        {"state", c.state == ClaimState::kPrepareCompleted ? "PrepareCompleted"
-                                                           : "PrepareStarted"},
-        {"allocatedDevices", c.allocated_devices},
-        {"prepared", std::move(prepared)},
-        {"cdiSpecFile", c.cdi_spec_file}};
+    claims[uid] = {{"namespace", c.namespace_},
+                   {"name", c.name},
+                   {"state", StateName(c.state)},
+                   {"allocatedDevices", c.allocated_devices},
+                   {"prepared", std::move(prepared)},
+                   {"cdiSpecFile", c.cdi_spec_file}};
     if (!c.mps_daemons.empty()) {
       Json daemons = Json::array();
       for (const devices::MpsDaemonSpec& m : c.mps_daemons) {
@@ -92,6 +102,8 @@ Checkpoint FromJson(const Json& data) {
       r.state = ClaimState::kPrepareCompleted;
     } else if (state == "PrepareStarted") {
       r.state = ClaimState::kPrepareStarted;
+    } else if (state == "UnprepareStarted") {
+      r.state = ClaimState::kUnprepareStarted;
     } else {
       throw std::runtime_error("unknown claim state " + state);
     }

@@ -4,10 +4,11 @@
 // half-prepared when it stopped, and which MIG devices it created.
 // Two-phase per claim (NVIDIA's design, nvidia-dra-driver.md §8, §15):
 // PrepareStarted is written before any device is touched,
-// PrepareCompleted with everything needed to undo it afterwards.
+// PrepareCompleted with everything needed to undo it afterwards, and
+// UnprepareStarted before an unprepare undoes anything (draplane's own).
 //
 // File format (draplane's own; NVIDIA's checksum is Go-specific): JSON
-// {"kind": "DraplaneGpuDriverCheckpoint", "version": 1, "checksum": "<FNV-1a
+// {"kind": "DraplaneGpuDriverCheckpoint", "version": 2, "checksum": "<FNV-1a
 // 64 of the canonical dump of data, hex>", "data": {"bootID": ...,
 // "claims": {<uid>: {...}}}}, written to a temporary file, fsynced and
 // renamed over the old one (then the directory fsynced): a reader sees
@@ -26,7 +27,11 @@
 
 namespace draplane::gpu_driver {
 
-enum class ClaimState { kPrepareStarted, kPrepareCompleted };
+// PrepareStarted: written before any device is touched for the claim;
+// PrepareCompleted: everything prepared and recorded; UnprepareStarted:
+// written before anything of a prepared claim is undone, so a driver that
+// stops part-way finishes the unprepare when it starts again.
+enum class ClaimState { kPrepareStarted, kPrepareCompleted, kUnprepareStarted };
 
 // A MIG device the driver created for a claim (dynamic MIG).
 struct CreatedMigDevice {
@@ -71,9 +76,10 @@ struct Checkpoint {
   friend bool operator==(const Checkpoint&, const Checkpoint&) = default;
 };
 
-// The checkpoint format this driver writes; it reads this one and refuses
-// newer ones (FailedPrecondition) rather than guess.
-inline constexpr int64_t kCheckpointFormat = 1;
+// The checkpoint format this driver writes; it reads this one and format 1
+// (the same without UnprepareStarted) and refuses newer ones
+// (FailedPrecondition) rather than guess.
+inline constexpr int64_t kCheckpointFormat = 2;
 
 class CheckpointFile {
  public:

@@ -36,6 +36,10 @@ Checkpoint Sample() {
   started.name = "infer";
   started.allocated_devices = {"gpu-1"};
   cp.claims["uid-2"] = started;
+  ClaimRecord unpreparing = r;
+  unpreparing.name = "done";
+  unpreparing.state = ClaimState::kUnprepareStarted;
+  cp.claims["uid-3"] = unpreparing;
   return cp;
 }
 
@@ -85,15 +89,15 @@ TEST(CheckpointTest, ANewerFormatIsRefusedAndLeftAlone) {
     std::ifstream in(file.path());
     text.assign(std::istreambuf_iterator<char>(in), {});
   }
-  const std::string current = "\"version\": 1";
+  const std::string current = "\"version\": 2";
   ASSERT_NE(text.rfind(current), std::string::npos) << text;
-  text.replace(text.rfind(current), current.size(), "\"version\": 2");
+  text.replace(text.rfind(current), current.size(), "\"version\": 3");
   std::ofstream(file.path(), std::ios::trunc) << text;
   auto newer = file.Read();
   EXPECT_EQ(newer.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(newer.status().message().find(
-                "checkpoint format 2 is newer than this driver reads "
-                "(format 1)"),
+                "checkpoint format 3 is newer than this driver reads "
+                "(format 2)"),
             std::string::npos)
       << newer.status();
   std::ifstream in(file.path());

@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "cdi/cdi_spec.h"
 #include "common/str_cat.h"
+#include "logging/log.h"
 
 namespace draplane::gpu_driver {
 namespace {
@@ -273,9 +274,14 @@ absl::Status GpuDriver::Reconcile() {
   checkpoint_.boot_id = boot_id;
   // Claims a crash left half-prepared are rolled back; the kubelet
   // prepares them again.
+  // Claims a crash left half-unprepared are finished (the kubelet asked
+  // for it; its retry then finds nothing to do).
   for (auto it = checkpoint_.claims.begin(); it != checkpoint_.claims.end();) {
     if (it->second.state == ClaimState::kPrepareStarted) {
       if (absl::Status s = RollBack(it->first, it->second); !s.ok()) return s;
+      it = checkpoint_.claims.erase(it);
+    } else if (it->second.state == ClaimState::kUnprepareStarted) {
+      if (absl::Status s = UndoPrepared(it->second); !s.ok()) return s;
       it = checkpoint_.claims.erase(it);
     } else {
       ++it;
@@ -285,19 +291,20 @@ absl::Status GpuDriver::Reconcile() {
     // MIG devices no prepared claim owns are not ours to keep (NVIDIA's
     // DestroyUnknownMIGDevices): they would block the placements the
     // driver publishes as free.
-    std::set<std::pair<std::string, uint32_t>> owned;
+    std::set<std::string> owned;  // by MIG device UUID
     for (const auto& [uid, c] : checkpoint_.claims) {
       for (const PreparedDeviceRecord& d : c.prepared) {
-        if (d.created_mig) {
-          owned.insert(
-              {d.created_mig->parent_uuid, d.created_mig->gpu_instance_id});
-        }
+        if (d.created_mig) owned.insert(d.created_mig->uuid);
       }
     }
+    // What the rollbacks and unprepares above left.
+    auto now = backend_->Discover();
+    if (!now.ok()) return now.status();
+    facts_ = *std::move(now);
     for (const devices::GpuFacts& gpu : facts_.gpus) {
       if (!gpu.mig_enabled) continue;
       for (const devices::MigDeviceFacts& m : gpu.mig_devices) {
-        if (owned.count({gpu.uuid, m.gpu_instance_id})) continue;
+        if (owned.count(m.uuid)) continue;
         if (absl::Status s = backend_->DestroyMigDevice(
                 gpu.uuid, m.gpu_instance_id, m.compute_instance_id);
             !s.ok()) {
@@ -309,7 +316,41 @@ absl::Status GpuDriver::Reconcile() {
   return Save();
 }
 
-absl::Status GpuDriver::Save() { return checkpoint_file_.Write(checkpoint_); }
+absl::Status GpuDriver::Save() {
+  absl::Status s = checkpoint_file_.Write(checkpoint_);
+  if (s.ok()) AfterWrite("checkpoint");
+  return s;
+}
+
+void GpuDriver::AfterWrite(std::string_view what) const {
+  if (options_.after_write) options_.after_write(what);
+}
+
+absl::Status GpuDriver::DestroyCreatedMig(const CreatedMigDevice& m,
+                                          const devices::NodeGpuFacts& facts) {
+  for (const devices::GpuFacts& gpu : facts.gpus) {
+    if (gpu.uuid != m.parent_uuid) continue;
+    for (const devices::MigDeviceFacts& present : gpu.mig_devices) {
+      if (present.gpu_instance_id != m.gpu_instance_id ||
+          present.compute_instance_id != m.compute_instance_id) {
+        continue;
+      }
+      if (present.uuid != m.uuid) {
+        logging::Warning(
+            "Not destroying a MIG device: its instance IDs were reused by "
+            "another device",
+            {{"gpu", m.parent_uuid},
+             {"gpuInstance", static_cast<int64_t>(m.gpu_instance_id)},
+             {"recordedUUID", m.uuid},
+             {"presentUUID", present.uuid}});
+        return absl::OkStatus();
+      }
+      return backend_->DestroyMigDevice(m.parent_uuid, m.gpu_instance_id,
+                                        m.compute_instance_id);
+    }
+  }
+  return absl::OkStatus();  // already gone
+}
 
 std::shared_ptr<absl::Mutex> GpuDriver::ClaimLock(const std::string& uid) {
   absl::MutexLock lock(&mu_);
@@ -399,13 +440,17 @@ absl::Status GpuDriver::UndoPrepared(const ClaimRecord& record) {
       }
     }
   }
-  for (const PreparedDeviceRecord& d : record.prepared) {
-    if (!d.created_mig) continue;
-    if (absl::Status s = backend_->DestroyMigDevice(
-            d.created_mig->parent_uuid, d.created_mig->gpu_instance_id,
-            d.created_mig->compute_instance_id);
-        !s.ok()) {
-      return s;
+  const bool any_mig = std::any_of(
+      record.prepared.begin(), record.prepared.end(),
+      [](const PreparedDeviceRecord& d) { return d.created_mig.has_value(); });
+  if (any_mig) {
+    auto facts = backend_->Discover();
+    if (!facts.ok()) return facts.status();
+    for (const PreparedDeviceRecord& d : record.prepared) {
+      if (!d.created_mig) continue;
+      if (absl::Status s = DestroyCreatedMig(*d.created_mig, *facts); !s.ok()) {
+        return s;
+      }
     }
   }
   if (!record.cdi_spec_file.empty()) {
@@ -414,6 +459,7 @@ absl::Status GpuDriver::UndoPrepared(const ClaimRecord& record) {
         !s.ok()) {
       return s;
     }
+    AfterWrite("cdi");
   }
   return absl::OkStatus();
 }
@@ -640,6 +686,7 @@ absl::StatusOr<std::vector<PreparedDeviceRecord>> GpuDriver::PrepareDevices(
       !s.ok()) {
     return s;
   }
+  AfterWrite("cdi");
   return out;
 }
 
@@ -650,9 +697,19 @@ absl::Status GpuDriver::UnprepareResourceClaim(
   absl::MutexLock lock(&mu_);
   auto it = checkpoint_.claims.find(claim.uid);
   if (it == checkpoint_.claims.end()) return absl::OkStatus();
-  absl::Status s = it->second.state == ClaimState::kPrepareCompleted
-                       ? UndoPrepared(it->second)
-                       : RollBack(claim.uid, it->second);
+  absl::Status s;
+  if (it->second.state == ClaimState::kPrepareStarted) {
+    s = RollBack(claim.uid, it->second);
+  } else {
+    // Recorded before anything is undone: a driver stopped part-way
+    // finishes the unprepare at its next start, never re-adopts a claim
+    // whose devices are partly gone.
+    if (it->second.state == ClaimState::kPrepareCompleted) {
+      it->second.state = ClaimState::kUnprepareStarted;
+      s = Save();
+    }
+    if (s.ok()) s = UndoPrepared(it->second);
+  }
   if (!s.ok()) {
     if (errors_ != nullptr) errors_->Increment();
     return absl::Status(s.code(), StrCat("error unpreparing devices for claim ",

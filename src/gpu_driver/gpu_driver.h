@@ -10,20 +10,26 @@
 //    placements are created, one CDI spec is written for the claim
 //    (k8s.gpu.nvidia.com/claim, device "<claimUID>-<device>"), and
 //    PrepareCompleted is checkpointed with what is needed to undo it.
-//  - Unprepare: MIG devices created for the claim are destroyed, the CDI
-//    spec removed, the claim dropped from the checkpoint; unknown claims
-//    are success.
+//  - Unprepare: UnprepareStarted is checkpointed first, then MIG devices
+//    created for the claim are destroyed (each only while the device at
+//    its GPU and instance IDs still has the UUID it was created with: the
+//    GPU reuses instance IDs), the CDI spec removed, the claim dropped from
+//    the checkpoint; unknown claims are success. Every step may be
+//    repeated: a retry after a crash at any point finishes the job.
 //  - Start: a checkpoint from another boot is discarded (GPU state does
-//    not survive a reboot); half-prepared claims are rolled back; with
-//    dynamic MIG, MIG devices no prepared claim owns are destroyed.
+//    not survive a reboot); half-prepared claims are rolled back;
+//    half-unprepared ones are finished; with dynamic MIG, MIG devices no
+//    prepared claim owns (by UUID) are destroyed.
 // Calls for different claims run concurrently; calls for one claim are
 // serialised (per-claim lock), and checkpoint updates are serialised.
 #ifndef DRAPLANE_GPU_DRIVER_GPU_DRIVER_H_
 #define DRAPLANE_GPU_DRIVER_GPU_DRIVER_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -59,6 +65,11 @@ struct GpuDriverOptions {
   // failed prepare and unprepare calls); null: nowhere. Must outlive the
   // driver.
   metrics::Registry* metrics = nullptr;
+  // Called after each write of the checkpoint ("checkpoint") and each
+  // write or removal of a CDI spec ("cdi"): the points where what the
+  // driver did becomes durable. Tests stop the driver there to prove that a
+  // crash at any of them is recovered; null: nothing.
+  std::function<void(std::string_view what)> after_write;
 };
 
 class GpuDriver : public kubelet_plugin::DraDriver {
@@ -100,8 +111,16 @@ class GpuDriver : public kubelet_plugin::DraDriver {
   // Destroys the MIG devices a half-prepared claim may have created.
   absl::Status RollBack(const std::string& uid, const ClaimRecord& record)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Undoes a prepared claim; safe to repeat (what is gone is skipped).
   absl::Status UndoPrepared(const ClaimRecord& record)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Destroys the MIG device `m` if the GPU still has it: the device at its
+  // GPU and instance IDs with its UUID (another UUID there is another
+  // device that reused the IDs, and is left alone).
+  absl::Status DestroyCreatedMig(const CreatedMigDevice& m,
+                                 const devices::NodeGpuFacts& facts);
+  // Calls options_.after_write when set.
+  void AfterWrite(std::string_view what) const;
   absl::Status Save() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The lock of one claim; held by a shared_ptr so that dropping it from
   // the map while a caller holds it is safe.
