@@ -40,8 +40,10 @@ class PeriodicCompactor {
   void Stop();
 
   // One tick: compacts to the revision seen at the previous tick (none at
-  // the first), then remembers the current revision. The thread calls it;
-  // tests may call it instead of starting the thread.
+  // the first), then remembers the current revision. Every tick lets the
+  // store check its space alarm (Store::Compact), so the alarm clears
+  // within one interval of the stored bytes being under the quota. The thread
+  // calls it; tests may call it instead of starting the thread.
   absl::Status Tick();
 
   // Compactions done and failed so far.

@@ -169,7 +169,10 @@ class Store {
   virtual absl::StatusOr<std::unique_ptr<Watch>> WatchPrefix(
       std::string_view prefix, int64_t after_revision, WatchSink sink) = 0;
 
-  // Drops history at or below `revision` (<= the current revision).
+  // Drops history at or below `revision` (<= the current revision), then
+  // clears the space alarm if the stored bytes are at or under the quota
+  // (also when `revision` is at or below CompactRevision(): nothing is
+  // dropped then, but the alarm is checked).
   virtual absl::Status Compact(int64_t revision) = 0;
 
   virtual JournalStats journal_stats() const = 0;

@@ -103,9 +103,28 @@ TEST_P(StoreLimitsTest, AWriteLargerThanTheQuotaIsRefused) {
   EXPECT_TRUE(IsNoSpace(w.status())) << w.status();
   EXPECT_TRUE(absl::IsNotFound(store->Get("/k").status()));
   EXPECT_EQ(store->Revision(), 0);
-  // Nothing to compact: the alarm clears at the next compaction.
-  ASSERT_TRUE(store->Compact(0).ok());
   EXPECT_TRUE(store->Usage().space_alarm);
+  EXPECT_TRUE(IsNoSpace(store->Create("/small", "v").status()));
+  // Nothing to compact, but a compaction checks the alarm: the stored bytes
+  // are under the quota, so it clears and small writes pass.
+  ASSERT_TRUE(store->Compact(0).ok());
+  EXPECT_FALSE(store->Usage().space_alarm);
+  EXPECT_TRUE(store->Create("/small", "v").ok());
+}
+
+TEST(PeriodicCompactorTest, ATickClearsAnAlarmOnAStoreNoWriteAdvanced) {
+  SimulatedClock clock;
+  auto store = NewMemoryStore({.quota_bytes = 1000});
+  ASSERT_TRUE(store->Create("/k", "v").ok());
+  PeriodicCompactor compactor(*store, clock, absl::Minutes(5));
+  ASSERT_TRUE(compactor.Tick().ok());
+  ASSERT_TRUE(compactor.Tick().ok());  // compacted to the current revision
+  EXPECT_TRUE(
+      IsNoSpace(store->Create("/big", std::string(2000, 'x')).status()));
+  EXPECT_TRUE(store->Usage().space_alarm);
+  ASSERT_TRUE(compactor.Tick().ok());
+  EXPECT_FALSE(store->Usage().space_alarm);
+  EXPECT_EQ(compactor.compactions(), 1);
 }
 
 TEST_P(StoreLimitsTest, BackupCopiesEveryVersionAndRevisionWhileWritesGoOn) {

@@ -506,7 +506,14 @@ absl::Status RevisionedStore::Compact(int64_t revision) {
           StrCat("cannot compact to revision ", revision,
                  ": the current revision is ", revision_));
     }
-    if (revision <= compact_revision_) return absl::OkStatus();
+  }
+  if (revision <= compact_revision_) {
+    // Nothing to compact; the space alarm is checked all the same (a
+    // refused write may have raised it while the stored bytes stayed
+    // under the quota).
+    std::unique_lock lock(state_mu_);
+    ClearSpaceAlarmIfUnderQuotaLocked();
+    return absl::OkStatus();
   }
   if (journal_ != nullptr) {
     if (auto s = journal_->Compact(revision); !s.ok()) return s;
@@ -541,6 +548,10 @@ void RevisionedStore::CompactLocked(int64_t revision) {
     history_.pop_front();
   }
   compact_revision_ = revision;
+  ClearSpaceAlarmIfUnderQuotaLocked();
+}
+
+void RevisionedStore::ClearSpaceAlarmIfUnderQuotaLocked() {
   if (space_alarm_ && stored_bytes_ + staged_bytes_ <= options_.quota_bytes) {
     space_alarm_ = false;
   }

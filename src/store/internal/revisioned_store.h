@@ -110,6 +110,8 @@ class RevisionedStore : public Store {
   void ApplyLocked(const JournalEntry& entry, bool notify,
                    const AppliedFn* on_applied = nullptr);
   void CompactLocked(int64_t revision);
+  // Caller holds write_mu_ and state_mu_ exclusively.
+  void ClearSpaceAlarmIfUnderQuotaLocked();
   // The bytes a version of `key` counts against the quota.
   static int64_t VersionBytes(std::string_view key, const std::string* value);
   // Caller holds write_mu_: the NOSPACE refusal of a write of `bytes`
