@@ -5,7 +5,9 @@
 // an exception thrown from the backend or the write hook: it unwinds the
 // driver's stack without running another line of its logic, which is what
 // a killed process leaves behind (the GPUs and files as they were at that
-// point). The fake GPU reuses MIG instance IDs, as NVML does.
+// point). The fake GPU reuses MIG instance IDs, as NVML does. Last, a
+// driver upgrade: a new driver started on the previous release's
+// checkpoint with a claim prepared.
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -354,6 +356,56 @@ TEST(GpuDriverCrashTest, ARetriedUnprepareLeavesADeviceThatReusedItsIds) {
   ASSERT_NE(b_mig.uuid, a_mig.uuid);
   ASSERT_TRUE(driver->UnprepareResourceClaim({"ml", "a", "uid-a"}).ok());
   world.ExpectConsistent({"uid-keep", "uid-b"}, "retried unprepare");
+}
+
+// A driver upgrade with claims prepared: the new driver starts on the
+// checkpoint the previous release wrote (the data-directory fixture's
+// node1: the guide's four-GPU training claim, its CDI spec beside it),
+// keeps the claim prepared, answers the kubelet's Prepare with the same CDI
+// devices without touching the GPUs, and unprepares it cleanly.
+TEST(GpuDriverUpgradeTest, ClaimsPreparedByThePreviousReleaseStayPrepared) {
+  const std::string fixture = std::string(DRAPLANE_SOURCE_DIR) +
+                              "/tests/fixtures/data-dir-format-0/nodes/node1";
+  char tmpl[] = "/tmp/dpupgrade-XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  fs::copy(fixture, dir, fs::copy_options::recursive);
+  const std::string uid = "a47b17d6-400a-4f26-bd67-3e35aa5201b3";
+  const std::string cdi =
+      dir + "/cdi/k8s.gpu.nvidia.com-claim_" + uid + ".json";
+  ASSERT_TRUE(fs::exists(cdi));
+  auto inv = devices::ReadInventoryFile(std::string(DRAPLANE_SOURCE_DIR) +
+                                        "/examples/standalone/inventory.yaml");
+  ASSERT_TRUE(inv.ok()) << inv.status();
+  devices::FakeDeviceBackend backend(inv->nodes[0].gpus);  // node1
+  GpuDriverOptions o;
+  o.node_name = "node1";
+  o.plugin_data_dir = dir + "/plugins/gpu.nvidia.com";
+  o.cdi_root = dir + "/cdi";
+  o.boot_id_path = dir + "/boot_id";  // the same boot
+  auto driver = GpuDriver::Start(o, &backend);
+  ASSERT_TRUE(driver.ok()) << driver.status();
+  EXPECT_EQ((*driver)->Claims(ClaimState::kPrepareCompleted),
+            std::vector<std::string>{uid});
+  auto again = (*driver)->PrepareResourceClaim(
+      Claim("training-gpu-claim-corrected", uid,
+            {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}));
+  ASSERT_TRUE(again.status.ok()) << again.status;
+  ASSERT_EQ(again.devices.size(), 4u);
+  EXPECT_EQ(
+      again.devices[0].cdi_device_ids,
+      std::vector<std::string>{"k8s.gpu.nvidia.com/claim=" + uid + "-gpu-0"});
+  // The checkpoint is rewritten in the current format.
+  std::ifstream in(o.plugin_data_dir + "/checkpoint.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("\"version\": 2"), std::string::npos);
+  ASSERT_TRUE((*driver)
+                  ->UnprepareResourceClaim(
+                      {"ml-workloads", "training-gpu-claim-corrected", uid})
+                  .ok());
+  EXPECT_FALSE(fs::exists(cdi));
+  EXPECT_TRUE((*driver)->CheckpointedClaims().empty());
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -3,18 +3,46 @@
 #include "common/str_cat.h"
 
 namespace draplane::apiserver::internal {
+namespace {
 
-WatchCache::Entry* WatchCache::EntryLocked(int64_t revision,
-                                           Entries::node_type& evicted) {
-  if (capacity_ == 0 ||
-      (entries_.size() >= capacity_ && revision < entries_.begin()->first)) {
+// What a cached form is counted as: a line its size, a typed object the
+// size of the stored value it was decoded from.
+template <class Entry>
+size_t FormBytes(const std::string& line, const Entry&) {
+  return line.size();
+}
+template <class Entry>
+size_t FormBytes(const api::Object&, const Entry& entry) {
+  return entry.value_bytes;
+}
+
+}  // namespace
+
+WatchCache::Entry* WatchCache::EntryLocked(int64_t revision, Evicted& evicted) {
+  const bool full = entries_.size() >= capacity_ || bytes_ >= byte_capacity_;
+  if (capacity_ == 0 || byte_capacity_ == 0 ||
+      (full && !entries_.empty() && revision < entries_.begin()->first)) {
     return nullptr;  // older than everything kept: it would go first
   }
   auto [it, inserted] = entries_.try_emplace(revision);
   if (inserted && entries_.size() > capacity_) {
-    evicted = entries_.extract(entries_.begin());  // the oldest (not `it`)
+    Entries::node_type oldest = entries_.extract(entries_.begin());
+    bytes_ -= oldest.mapped().bytes;  // the oldest (not `it`)
+    evicted.push_back(std::move(oldest));
   }
   return &it->second;
+}
+
+void WatchCache::ChargeLocked(int64_t revision, Entry& entry, size_t bytes,
+                              Evicted& evicted) {
+  entry.bytes += bytes;
+  bytes_ += bytes;
+  while (bytes_ > byte_capacity_ && entries_.size() > 1 &&
+         entries_.begin()->first != revision) {
+    Entries::node_type oldest = entries_.extract(entries_.begin());
+    bytes_ -= oldest.mapped().bytes;
+    evicted.push_back(std::move(oldest));
+  }
 }
 
 std::shared_ptr<const ObjectEvent> WatchCache::Decoded(
@@ -26,11 +54,18 @@ std::shared_ptr<const ObjectEvent> WatchCache::Decoded(
   }
   auto decoded =
       std::make_shared<const ObjectEvent>(registry.ToObjectEvent(event));
-  Entries::node_type evicted;  // destroyed after the lock is released
+  const size_t value_bytes = (event.value ? event.value->size() : 0) +
+                             (event.prev_value ? event.prev_value->size() : 0);
+  Evicted evicted;  // destroyed after the lock is released
   absl::MutexLock lock(&mu_);
   Entry* entry = EntryLocked(event.revision, evicted);
   if (entry == nullptr) return decoded;
-  if (!entry->decoded) entry->decoded = decoded;
+  if (!entry->decoded) {
+    entry->decoded = decoded;
+    entry->value_bytes = value_bytes;
+    // The decoded objects: counted as their stored form.
+    ChargeLocked(event.revision, *entry, value_bytes, evicted);
+  }
   return entry->decoded;
 }
 
@@ -50,12 +85,15 @@ absl::StatusOr<std::shared_ptr<const T>> WatchCache::Memo(
   auto made = make();
   if (!made.ok()) return made.status();
   auto value = std::make_shared<const T>(*std::move(made));
-  Entries::node_type evicted;  // destroyed after the lock is released
+  Evicted evicted;  // destroyed after the lock is released
   absl::MutexLock lock(&mu_);
   Entry* entry = EntryLocked(revision, evicted);
   if (entry == nullptr) return value;
   auto& slot = (entry->*forms)[key];
-  if (!slot) slot = value;
+  if (!slot) {
+    slot = value;
+    ChargeLocked(revision, *entry, FormBytes(*value, *entry), evicted);
+  }
   return slot;
 }
 

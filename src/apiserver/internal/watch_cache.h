@@ -1,7 +1,8 @@
 // Watch events decoded once and watch lines encoded once, shared by every
 // watcher: with many watchers of one resource each event is parsed and
-// serialised once instead of once per watcher. Bounded (oldest revisions
-// are forgotten first); thread-safe.
+// serialised once instead of once per watcher. Bounded by events and by
+// bytes (oldest revisions are forgotten first; a typed object is counted
+// as the size of its stored value); thread-safe.
 #ifndef DRAPLANE_APISERVER_INTERNAL_WATCH_CACHE_H_
 #define DRAPLANE_APISERVER_INTERNAL_WATCH_CACHE_H_
 
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
@@ -23,7 +25,9 @@ namespace draplane::apiserver::internal {
 
 class WatchCache {
  public:
-  explicit WatchCache(size_t capacity = 4096) : capacity_(capacity) {}
+  explicit WatchCache(size_t capacity = 4096,
+                      size_t byte_capacity = size_t{64} << 20)
+      : capacity_(capacity), byte_capacity_(byte_capacity) {}
 
   // The decoded form of `event` (registry.ToObjectEvent).
   std::shared_ptr<const ObjectEvent> Decoded(const Registry& registry,
@@ -48,14 +52,22 @@ class WatchCache {
     std::shared_ptr<const ObjectEvent> decoded;
     std::map<std::string, std::shared_ptr<const std::string>> lines;
     std::map<std::string, std::shared_ptr<const api::Object>> typed;
+    size_t value_bytes = 0;  // of the stored value(s), once decoded
+    size_t bytes = 0;        // what the entry's forms are counted as
   };
   using Entries = std::map<int64_t, Entry>;
+  // Entries dropped under the lock, destroyed by the caller after it (they
+  // hold decoded objects).
+  using Evicted = std::vector<Entries::node_type>;
   // The entry of `revision`, made when missing (the oldest entry then moves
-  // to `evicted` when over capacity, for the caller to destroy outside the
-  // lock: it holds decoded objects); null for a revision older than every
+  // to `evicted` when over capacity); null for a revision older than every
   // entry of a full cache (nothing is cached for it).
-  Entry* EntryLocked(int64_t revision, Entries::node_type& evicted)
+  Entry* EntryLocked(int64_t revision, Evicted& evicted)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Counts `bytes` more for the entry of `revision`, then drops the oldest
+  // other entries while the cache holds more than its byte capacity.
+  void ChargeLocked(int64_t revision, Entry& entry, size_t bytes,
+                    Evicted& evicted) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The form `key` of the event at `revision` from `forms`, made by `make`
   // (outside the lock) when missing; errors are not cached.
   template <class T>
@@ -65,8 +77,10 @@ class WatchCache {
       const std::string& key, const std::function<absl::StatusOr<T>()>& make);
 
   const size_t capacity_;
+  const size_t byte_capacity_;
   absl::Mutex mu_;
   Entries entries_ ABSL_GUARDED_BY(mu_);
+  size_t bytes_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace draplane::apiserver::internal

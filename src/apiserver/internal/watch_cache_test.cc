@@ -54,5 +54,35 @@ TEST(WatchCacheTest, RevisionsOlderThanAFullCacheAreServedUncached) {
   EXPECT_EQ(made, 5);
 }
 
+// Large objects: the cache keeps at most its byte capacity (here 3 lines of
+// 1,000 bytes), forgetting the oldest first, whatever its event capacity.
+TEST(WatchCacheTest, KeepsAtMostItsByteCapacity) {
+  WatchCache cache(/*capacity=*/100, /*byte_capacity=*/3000);
+  int made = 0;
+  auto big = [&](int64_t revision) {
+    return cache.Line(revision, "MODIFIED", "v1",
+                      [&]() -> absl::StatusOr<std::string> {
+                        ++made;
+                        return std::string(1000, 'x');
+                      });
+  };
+  for (int64_t r = 1; r <= 5; ++r) ASSERT_TRUE(big(r).ok());
+  EXPECT_EQ(made, 5);
+  for (int64_t r = 3; r <= 5; ++r) ASSERT_TRUE(big(r).ok());  // kept
+  EXPECT_EQ(made, 5);
+  ASSERT_TRUE(big(2).ok());  // forgotten: made again, not kept
+  EXPECT_EQ(made, 6);
+  for (int64_t r = 3; r <= 5; ++r) ASSERT_TRUE(big(r).ok());
+  EXPECT_EQ(made, 6);
+  // One form larger than the capacity is still returned (and kept alone).
+  auto huge = cache.Line(6, "ADDED", "v1", []() -> absl::StatusOr<std::string> {
+    return std::string(10000, 'y');
+  });
+  ASSERT_TRUE(huge.ok());
+  EXPECT_EQ((*huge)->size(), 10000u);
+  ASSERT_TRUE(big(5).ok());
+  EXPECT_EQ(made, 7);  // 5 was dropped to make room
+}
+
 }  // namespace
 }  // namespace draplane::apiserver::internal
