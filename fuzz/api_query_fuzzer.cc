@@ -14,6 +14,7 @@
 
 #include "api/meta_types.h"
 #include "apiserver/api_server.h"
+#include "checking_writer.h"
 #include "store/store.h"
 
 namespace {
@@ -21,24 +22,8 @@ namespace {
 using draplane::api::Json;
 using draplane::http::HttpHeaders;
 using draplane::http::HttpRequest;
-using draplane::http::ResponseWriter;
 
-class CheckingWriter : public ResponseWriter {
- public:
-  void Send(int status, const HttpHeaders&, std::string body) override {
-    Json json = Json::parse(body, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded()) std::abort();
-    if (status >= 400 && (json.value("kind", "") != "Status" ||
-                          json.value("code", 0) != status)) {
-      std::abort();
-    }
-  }
-  bool StartStream(int, const HttpHeaders&) override { return true; }
-  bool WriteChunk(std::string_view) override { return true; }
-  // Watches end at once: the fuzzer checks how they start.
-  bool Stopping() const override { return true; }
-  bool ClientGone() const override { return true; }
-};
+using draplane::fuzz::CheckingWriter;
 
 draplane::apiserver::ApiServer& Server() {
   static auto* store = draplane::store::NewMemoryStore().release();
