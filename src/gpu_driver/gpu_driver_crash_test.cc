@@ -17,6 +17,7 @@
 #include "common/str_cat.h"
 #include "devices/fake_backend.h"
 #include "gpu_driver/gpu_driver.h"
+#include "gpu_driver/gpu_driver_test_util.h"
 #include "gtest/gtest.h"
 
 namespace draplane::gpu_driver {
@@ -110,21 +111,7 @@ devices::NodeGpuFacts TwoH100s() {
 
 api::ResourceClaim Claim(const std::string& name, const std::string& uid,
                          const std::vector<std::string>& devices) {
-  api::ResourceClaim c;
-  c.metadata.name = name;
-  c.metadata.namespace_ = "ml";
-  c.metadata.uid = uid;
-  api::AllocationResult a;
-  for (const std::string& d : devices) {
-    api::DeviceRequestAllocationResult r;
-    r.request = "gpu";
-    r.driver = "gpu.nvidia.com";
-    r.pool = "node1";
-    r.device = d;
-    a.devices.results.push_back(r);
-  }
-  c.status.allocation = a;
-  return c;
+  return TestClaim(name, uid, devices);
 }
 
 std::string ReadFile(const std::string& path) {

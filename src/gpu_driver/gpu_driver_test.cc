@@ -11,6 +11,7 @@
 #include "cdi/cdi_spec.h"
 #include "common/str_cat.h"
 #include "devices/fake_backend.h"
+#include "gpu_driver/gpu_driver_test_util.h"
 #include "gtest/gtest.h"
 #include "testing/in_process_cluster.h"
 
@@ -29,24 +30,9 @@ devices::NodeGpuFacts Gpus(std::string_view model, int count,
   return inv->nodes[0].gpus;
 }
 
-// A claim allocated `devices` (all of request "gpu") on node1.
 api::ResourceClaim Claim(const std::string& name, const std::string& uid,
                          const std::vector<std::string>& devices) {
-  api::ResourceClaim c;
-  c.metadata.name = name;
-  c.metadata.namespace_ = "ml";
-  c.metadata.uid = uid;
-  api::AllocationResult a;
-  for (const std::string& d : devices) {
-    api::DeviceRequestAllocationResult r;
-    r.request = "gpu";
-    r.driver = "gpu.nvidia.com";
-    r.pool = "node1";
-    r.device = d;
-    a.devices.results.push_back(r);
-  }
-  c.status.allocation = a;
-  return c;
+  return TestClaim(name, uid, devices);
 }
 
 void AddConfig(api::ResourceClaim& c, const std::string& source,

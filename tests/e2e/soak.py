@@ -44,6 +44,8 @@ import tempfile
 import threading
 import time
 
+import standalone_server
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INVENTORY = os.path.join(ROOT, "examples", "standalone", "inventory.yaml")
 CLASSES_FILE = os.path.join(ROOT, "examples", "standalone", "guide-corrected",
@@ -154,22 +156,9 @@ class Cluster:
         p.start()
 
     # ---- API
-    def request(self, method, path, body=None, ok_codes=None):
-        conn = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.ctx,
-                                           timeout=30)
-        try:
-            conn.request(method, path,
-                         body=json.dumps(body) if body is not None else None,
-                         headers={"Authorization": "Bearer " + self.token,
-                                  "Content-Type": "application/json"})
-            r = conn.getresponse()
-            raw = r.read()
-            try:
-                return r.status, json.loads(raw or b"null")
-            except ValueError:
-                return r.status, raw.decode(errors="replace")
-        finally:
-            conn.close()
+    def request(self, method, path, body=None):
+        return standalone_server.request(self.port, self.ctx, self.token, method, path,
+                                         body)
 
     def try_request(self, *args, **kwargs):
         try:

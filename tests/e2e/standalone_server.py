@@ -7,6 +7,8 @@ the process, the port, a TLS context trusting the server's CA, and the
 admin token from the data directory.
 """
 
+import http.client
+import json
 import os
 import re
 import ssl
@@ -43,3 +45,21 @@ def start(argv, data_dir, timeout=30, env=None):
     with open(os.path.join(data_dir, "pki", "admin.token")) as f:
         token = f.read().strip()
     return Started(proc, port, ctx, token)
+
+
+def request(port, ctx, token, method, path, body=None, timeout=30):
+    """One HTTPS request as the bearer of `token`: (status, the JSON body
+    parsed, or its text when it is not JSON)."""
+    conn = http.client.HTTPSConnection("127.0.0.1", port, context=ctx, timeout=timeout)
+    try:
+        conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                     headers={"Authorization": "Bearer " + token,
+                              "Content-Type": "application/json"})
+        r = conn.getresponse()
+        raw = r.read()
+        try:
+            return r.status, json.loads(raw or b"null")
+        except ValueError:
+            return r.status, raw.decode(errors="replace")
+    finally:
+        conn.close()

@@ -19,7 +19,6 @@ Prints "N passed, N failed" and exits 1 on any failure.
 """
 
 import argparse
-import http.client
 import json
 import os
 import shutil
@@ -49,21 +48,8 @@ class Server:
         self.data = data
 
     def request(self, method, path, body=None):
-        conn = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.ctx,
-                                           timeout=30)
-        try:
-            conn.request(method, path,
-                         body=json.dumps(body) if body is not None else None,
-                         headers={"Authorization": "Bearer " + self.token,
-                                  "Content-Type": "application/json"})
-            r = conn.getresponse()
-            raw = r.read()
-            try:
-                return r.status, json.loads(raw or b"null")
-            except ValueError:
-                return r.status, raw.decode(errors="replace")
-        finally:
-            conn.close()
+        return standalone_server.request(self.port, self.ctx, self.token, method, path,
+                                         body)
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
