@@ -18,9 +18,11 @@ At the end the churn stops, every soak pod is deleted, and once settled:
   - no ResourceClaim is left allocated and no generated claim is left
     (0 leaked devices or claims),
   - every node's CDI folder is empty and its checkpoint holds no claim,
-  - every pod's last recorded state is explained: it ran, or it was pending
-    with a scheduling condition saying why, or its node was down or
-    restarting when it was deleted;
+  - every pod's last state (read just before its deletion) is explained:
+    it ran, or it was pending with a scheduling condition saying why, or it
+    was bound at most START_SECONDS before its deletion, or its node or the
+    server was down (or settling, SETTLE_SECONDS, after the fault) while it
+    was bound;
   - RSS: the server's and the nodes' resident memory are sampled; for a
     process that lived more than 2 hours, growth after its first hour must
     stay under 5 %.
@@ -41,7 +43,6 @@ import ssl
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 import standalone_server
@@ -53,6 +54,11 @@ CLASSES_FILE = os.path.join(ROOT, "examples", "standalone", "guide-corrected",
 NODES = ["node1", "node2", "node3", "node4"]
 NS = "soak"
 RESOURCE = "/apis/resource.k8s.io/v1"
+# After a fault ends, how long a node (re-registering, its prepares
+# retried) may take before its pods run.
+SETTLE_SECONDS = 10
+# How long a pod bound to a healthy node may take to run.
+START_SECONDS = 5
 
 
 def free_port():
@@ -119,8 +125,16 @@ class Cluster:
                                       "--listen", "127.0.0.1:%d" % self.port,
                                       "--scheduler-policy", "upstream"], self.log)
         self.nodes = {}
-        self.lock = threading.Lock()
-        self.down = {}  # node -> (since, until) while a fault holds it down
+        # (node, or None for every node; since; until): while a fault held
+        # the node (or the server) down, and the settling time after it.
+        self.faults = []
+
+    def fault_window(self, node, since):
+        self.faults.append((node, since, time.time() + SETTLE_SECONDS))
+
+    def was_down(self, node, since, until):
+        return any((n is None or n == node) and a <= until and since <= b
+                   for n, a, b in self.faults)
 
     # ---- processes
     def start_server(self):
@@ -252,21 +266,29 @@ class Workload:
         if code != 200:
             return
         for p in lst["items"]:
-            conds = {x["type"]: x for x in p.get("status", {}).get("conditions", [])}
-            sched = conds.get("PodScheduled", {})
-            prev = self.last.get(p["metadata"]["name"], {})
-            self.last[p["metadata"]["name"]] = {
-                "phase": p.get("status", {}).get("phase"),
-                "ran": prev.get("ran", False) or
-                p.get("status", {}).get("phase") == "Running",
-                "scheduled": sched.get("status"),
-                "why": sched.get("message", ""),
-                "node": p["spec"].get("nodeName", ""),
-            }
+            self._record(p)
+
+    def _record(self, p):
+        conds = {x["type"]: x for x in p.get("status", {}).get("conditions", [])}
+        sched = conds.get("PodScheduled", {})
+        rec = self.last.setdefault(p["metadata"]["name"], {})
+        phase = p.get("status", {}).get("phase")
+        node = p["spec"].get("nodeName", "")
+        if node and "bound_at" not in rec:
+            rec["bound_at"] = time.time()
+        rec.update(phase=phase, ran=rec.get("ran", False) or phase == "Running",
+                   scheduled=sched.get("status"), why=sched.get("message", ""),
+                   node=node)
 
     def delete_due(self, now, everything=False):
         for name, due in list(self.live.items()):
             if everything or due <= now:
+                # The state a pod is deleted in is read just before: the last
+                # list may predate a server restart.
+                code, p = self.c.try_request(
+                    "GET", "/api/v1/namespaces/%s/pods/%s" % (NS, name))
+                if code == 200:
+                    self._record(p)
                 code, _ = self.c.try_request(
                     "DELETE", "/api/v1/namespaces/%s/pods/%s" % (NS, name))
                 if code in (200, 404):
@@ -331,21 +353,25 @@ def main():
                 if kind == "restart-server":
                     c.server.kill(signal.SIGTERM)
                     c.start_server()
+                    c.fault_window(None, now)
                 elif kind == "kill-node-agent":
                     # While prepares are under way: right after new pods.
                     for _ in range(3):
                         w.create_one()
                     node = rng.choice(["node2", "node3"])
                     time.sleep(rng.uniform(0.05, 0.5))
+                    killed = time.time()
                     c.nodes[node].kill()
                     c.start_node(node)
+                    c.fault_window(node, killed)
                 elif kind == "lose-node" and lost is None:
                     node = rng.choice(NODES)
                     c.nodes[node].kill()
-                    lost = (node, now + 65)
+                    lost = (node, now + 65, now)
                 summary["faults"].append({"at": round(now - start, 1), "fault": kind})
             if lost and lost[1] <= now:
                 c.start_node(lost[0])
+                c.fault_window(lost[0], lost[2])
                 lost = None
             if now - last_sample >= 10:
                 last_sample = now
@@ -355,6 +381,7 @@ def main():
             time.sleep(0.3)
         if lost:
             c.start_node(lost[0])
+            c.fault_window(lost[0], lost[2])
         # Settle: delete everything, wait for the claims to go.
         w.delete_due(time.time(), everything=True)
         settled = False
@@ -387,18 +414,30 @@ def main():
                 leftovers += ["%s: checkpoint %s" % (node, u) for u in claims]
         check(not leftovers, "no CDI spec or checkpoint entry left on any node: %s" %
               leftovers[:5])
-        unexplained = [n for n, s in w.last.items()
-                       if not s.get("ran") and s.get("scheduled") != "False"
-                       and not s.get("node")]
-        ran = sum(1 for s in w.last.values() if s.get("ran"))
-        pending = sum(1 for s in w.last.values()
-                      if not s.get("ran") and s.get("scheduled") == "False")
-        bound = sum(1 for s in w.last.values() if not s.get("ran") and s.get("node"))
+        # A pod that never ran is explained when the scheduler said why it
+        # was pending, when it was bound shortly before its deletion, or
+        # when its node (or the server) was down or settling after a fault
+        # while it was bound.
+        ran, pending, young, down, unexplained = 0, 0, 0, 0, []
+        for n, s in w.last.items():
+            bound_at, deleted_at = s.get("bound_at"), s.get("deleted_at", time.time())
+            if s.get("ran"):
+                ran += 1
+            elif s.get("scheduled") == "False" and not s.get("node"):
+                pending += 1
+            elif s.get("node") and deleted_at - bound_at <= START_SECONDS:
+                young += 1
+            elif s.get("node") and c.was_down(s["node"], bound_at, deleted_at):
+                down += 1
+            else:
+                unexplained.append((n, {k: v for k, v in s.items() if k != "why"}))
         summary.update(pods_ran=ran, pods_pending_with_reason=pending,
-                       pods_bound_not_started=bound, pods_unexplained=len(unexplained))
+                       pods_bound_shortly_before_deletion=young,
+                       pods_bound_to_a_node_down=down, pods_unexplained=len(unexplained))
         check(not unexplained, "every pod's last state explained (ran %d, pending with a "
-              "reason %d, bound to a node that was down or restarting %d): %s" %
-              (ran, pending, bound, unexplained[:5]))
+              "reason %d, bound under %d s before deletion %d, bound while its node or "
+              "the server was down %d): %s" %
+              (ran, pending, START_SECONDS, young, down, unexplained[:5]))
         c.server.sample()
         for p in c.nodes.values():
             p.sample()

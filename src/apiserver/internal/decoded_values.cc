@@ -150,11 +150,18 @@ void DecodedValues::RetireLocked(const std::string* key,
   if (e == entries_.end() || e->second.retired) return;
   e->second.retired = true;
   --live_;
+  live_bytes_ -= e->second.bytes;
+  retired_bytes_ += e->second.bytes;
   retired_.push_back({key, e->second.sequence});
-  while (retired_.size() > retired_capacity_) {
+  // Every retired entry has its one slot here, so the bytes reach 0 at
+  // the latest when the queue is empty.
+  while (retired_.size() > limits_.retired_entries ||
+         retired_bytes_ > limits_.retired_bytes) {
     const Slot slot = retired_.front();
     retired_.pop_front();
-    if (Holds(slot, /*retired=*/true)) EvictLocked(slot.key, evicted);
+    if (!Holds(slot, /*retired=*/true)) continue;
+    retired_bytes_ -= entries_.find(slot.key)->second.bytes;
+    EvictLocked(slot.key, evicted);
   }
 }
 
@@ -163,17 +170,22 @@ void DecodedValues::PutLocked(const store::Value& value,
                               std::shared_ptr<const api::Object> typed,
                               std::vector<Entry>& evicted) {
   const uint64_t sequence = ++next_sequence_;
+  const size_t bytes = value->size();
   auto [it, inserted] = entries_.try_emplace(
-      value.get(),
-      Entry{value, std::move(object), std::move(typed), sequence, false});
+      value.get(), Entry{value, std::move(object), std::move(typed), sequence,
+                         false, bytes});
   if (!inserted) return;
   ++live_;
+  live_bytes_ += bytes;
   order_.push_back({value.get(), sequence});
-  // Every live entry has exactly one slot here, so there is one to find.
-  while (live_ > capacity_) {
+  // Every live entry has exactly one slot here, so there is one to find,
+  // and with two or more live the oldest is not the one just added.
+  while (live_ > limits_.live_entries ||
+         (live_bytes_ > limits_.live_bytes && live_ > 1)) {
     const Slot slot = order_.front();
     order_.pop_front();
     if (!Holds(slot, /*retired=*/false)) continue;
+    live_bytes_ -= entries_.find(slot.key)->second.bytes;
     EvictLocked(slot.key, evicted);
     --live_;
   }

@@ -3,11 +3,12 @@
 // it: the object the registry just wrote (or parsed once) is found again
 // for the next read, update or watch event of that revision instead of
 // being parsed again. Entries hold the object as read at the value's own
-// revision (metadata.resourceVersion set). Bounded: `capacity` entries of
-// live values, the oldest forgotten first, and the `retired_capacity`
-// values most recently replaced by an update of their object (kept for
-// watchers a write or two behind), so that the bound counts objects
-// rather than versions. Thread-safe.
+// revision (metadata.resourceVersion set). Bounded by count and by the
+// stored size of the values: live values (the oldest forgotten first) and,
+// kept apart, the values most recently replaced by an update of their
+// object (for watchers a write or two behind), so that the count bound
+// counts objects rather than versions and rewrites of large objects cannot
+// pin versions the store has compacted away. Thread-safe.
 #ifndef DRAPLANE_APISERVER_INTERNAL_DECODED_VALUES_H_
 #define DRAPLANE_APISERVER_INTERNAL_DECODED_VALUES_H_
 
@@ -40,9 +41,17 @@ void DropManagedFields(api::Object& object);
 
 class DecodedValues {
  public:
-  explicit DecodedValues(size_t capacity = 16384,
-                         size_t retired_capacity = 1024)
-      : capacity_(capacity), retired_capacity_(retired_capacity) {}
+  // Bounds on what is remembered; bytes are the stored values' sizes (a
+  // parsed object takes a few times more). A live value larger than
+  // live_bytes on its own is still remembered while it is the only one.
+  struct Limits {
+    size_t live_entries = 16384;
+    size_t retired_entries = 1024;
+    size_t live_bytes = size_t{128} << 20;
+    size_t retired_bytes = size_t{32} << 20;
+  };
+  DecodedValues() : DecodedValues(Limits()) {}
+  explicit DecodedValues(Limits limits) : limits_(limits) {}
 
   // The JSON object `value` holds, with metadata.resourceVersion set to
   // `revision` when parsed now (`revision` must be the value's own
@@ -67,6 +76,7 @@ class DecodedValues {
     std::shared_ptr<const api::Object> typed;  // null until Typed() asks
     uint64_t sequence = 0;  // which slot of the insertion order is its own
     bool retired = false;   // replaced by an update of its object
+    size_t bytes = 0;       // value->size()
   };
   // What a writer knows of the value it has just stored.
   struct Written {
@@ -109,15 +119,16 @@ class DecodedValues {
   void EvictLocked(const std::string* key, std::vector<Entry>& evicted)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Marks the entry of `key` (if any) retired, forgetting the oldest
-  // retired entries beyond retired_capacity_.
+  // retired entries beyond the retired limits.
   void RetireLocked(const std::string* key, std::vector<Entry>& evicted)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  const size_t capacity_;
-  const size_t retired_capacity_;
+  const Limits limits_;
   absl::Mutex mu_;
   absl::flat_hash_map<const std::string*, Entry> entries_ ABSL_GUARDED_BY(mu_);
   size_t live_ ABSL_GUARDED_BY(mu_) = 0;  // entries not retired
+  size_t live_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  size_t retired_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   std::deque<Slot> order_
       ABSL_GUARDED_BY(mu_);  // live entries' insertions, oldest first
   std::deque<Slot> retired_

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "api/object_codec.h"
 #include "gtest/gtest.h"
@@ -66,7 +67,7 @@ TEST(DecodedValuesTest, ScansAndUnknownRevisionsAreNotRemembered) {
 }
 
 TEST(DecodedValuesTest, ForgetsTheOldestBeyondCapacity) {
-  DecodedValues cache(2);
+  DecodedValues cache({.live_entries = 2});
   store::Value a = Value(R"({"metadata":{"name":"a"}})");
   store::Value b = Value(R"({"metadata":{"name":"b"}})");
   store::Value c = Value(R"({"metadata":{"name":"c"}})");
@@ -87,7 +88,7 @@ DecodedValues::Written WrittenAs(const std::string& json,
 }
 
 TEST(DecodedValuesTest, ReplacedValuesAreKeptAWhileForLaggingReaders) {
-  DecodedValues cache(16, /*retired_capacity=*/1);
+  DecodedValues cache({.live_entries = 16, .retired_entries = 1});
   auto version = [](int n) {
     return R"({"metadata":{"name":"a"},"spec":{"x":)" + std::to_string(n) +
            "}}";
@@ -113,7 +114,7 @@ TEST(DecodedValuesTest, ReplacedValuesAreKeptAWhileForLaggingReaders) {
 }
 
 TEST(DecodedValuesTest, TheBoundCountsLiveObjectsNotVersions) {
-  DecodedValues cache(3);
+  DecodedValues cache({.live_entries = 3});
   store::Value a = Value(R"({"metadata":{"name":"a"}})");
   store::Value b = Value(R"({"metadata":{"name":"b"}})");
   auto pa = cache.Get(a, 1);
@@ -135,6 +136,54 @@ TEST(DecodedValuesTest, TheBoundCountsLiveObjectsNotVersions) {
   store::Value d = Value(R"({"metadata":{"name":"d"}})");
   cache.Get(d, 4);
   EXPECT_NE(cache.Get(a, 1).get(), pa.get());
+}
+
+TEST(DecodedValuesTest, RetiredVersionsAreBoundedByBytes) {
+  // Rewrites of a large object: the versions kept for lagging readers stay
+  // within the byte bound, however many the count bound would allow.
+  const std::string padding(1000, 'x');
+  DecodedValues cache({.retired_entries = 1024, .retired_bytes = 3500});
+  std::vector<store::Value> versions;
+  std::vector<std::shared_ptr<const Json>> parsed;
+  for (int i = 0; i < 10; ++i) {
+    const std::string text = R"({"metadata":{"name":"big"},"n":)" +
+                             std::to_string(i) + R"(,"pad":")" + padding +
+                             R"("})";
+    versions.push_back(Value(text));
+    cache.Put(versions.back(),
+              WrittenAs(text, i > 0 ? versions[i - 1] : nullptr));
+    parsed.push_back(cache.Get(versions.back(), i + 1));
+  }
+  // Each value is about 1,030 bytes: the three most recent retired
+  // versions fit in 3,500 bytes, older ones are forgotten.
+  for (int i = 6; i < 10; ++i) {
+    EXPECT_EQ(cache.Get(versions[i], i + 1).get(), parsed[i].get()) << i;
+  }
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_NE(cache.Get(versions[i], i + 1).get(), parsed[i].get()) << i;
+  }
+}
+
+TEST(DecodedValuesTest, LiveValuesAreBoundedByBytes) {
+  const std::string padding(1000, 'x');
+  DecodedValues cache({.live_entries = 1024, .live_bytes = 2500});
+  auto big = [&](const std::string& name) {
+    return Value(R"({"metadata":{"name":")" + name + R"("},"pad":")" + padding +
+                 R"("})");
+  };
+  store::Value a = big("a");
+  store::Value b = big("b");
+  store::Value c = big("c");
+  auto pa = cache.Get(a, 1);
+  auto pb = cache.Get(b, 2);
+  auto pc = cache.Get(c, 3);  // 3 x ~1,030 bytes: a is pushed out
+  EXPECT_EQ(cache.Get(c, 3).get(), pc.get());
+  EXPECT_EQ(cache.Get(b, 2).get(), pb.get());
+  EXPECT_NE(cache.Get(a, 1).get(), pa.get());
+  // One value larger than the bound on its own is still remembered.
+  DecodedValues small({.live_bytes = 10});
+  auto pd = small.Get(a, 1);
+  EXPECT_EQ(small.Get(a, 1).get(), pd.get());
 }
 
 TEST(DecodedValuesTest, AWritersTypedObjectIsShared) {
