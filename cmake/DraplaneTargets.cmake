@@ -21,6 +21,15 @@ function(draplane_test name)
   cmake_parse_arguments(ARG "" "" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SRCS})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  if(DRAPLANE_TSAN)
+    # ThreadSanitizer sees Debian's (uninstrumented) abseil synchronise
+    # through these annotations; -rdynamic lets them interpose the
+    # library's own calls too.
+    target_sources(${name} PRIVATE
+        ${PROJECT_SOURCE_DIR}/src/testing/tsan_abseil_sync_annotations.cc)
+    target_link_libraries(${name} PRIVATE ${CMAKE_DL_LIBS})
+    target_link_options(${name} PRIVATE -rdynamic)
+  endif()
   target_compile_definitions(${name} PRIVATE
       DRAPLANE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   include(GoogleTest)

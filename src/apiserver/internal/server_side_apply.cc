@@ -65,6 +65,71 @@ void Build(const patch::PatchSchema* schema, std::optional<TypeId> type,
   }
 }
 
+// Why `value` (at `where`, as ".spec.containers") cannot be applied: a
+// member named like a strategic-merge-patch directive ("$patch",
+// "$setElementOrder/...": no schema declares such a field, and an apply
+// configuration is not a patch), an element of an associative list that
+// is not an object holding the merge key, or two elements with the same
+// key; "" when it can. Upstream's structured-merge-diff refuses all three,
+// on creation as on update. Opaque driver parameters are not looked into.
+std::string ApplyConfigProblem(const patch::PatchSchema* schema,
+                               std::optional<TypeId> type, const Json& value,
+                               const std::string& where) {
+  if (value.is_array()) {
+    for (size_t i = 0; i < value.size(); ++i) {
+      std::string inner = ApplyConfigProblem(nullptr, std::nullopt, value[i],
+                                             StrCat(where, "[", i, "]"));
+      if (!inner.empty()) return inner;
+    }
+    return "";
+  }
+  if (!value.is_object()) return "";
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    const std::string at = StrCat(where, ".", it.key());
+    if (!it.key().empty() && it.key()[0] == '$') {
+      return StrCat(at, ": field not declared in schema");
+    }
+    // Opaque driver parameters are free-form JSON (a RawExtension).
+    if (it.key() == "parameters") continue;
+    const Json& v = it.value();
+    const patch::PatchSchema::Field* field =
+        schema != nullptr && type ? schema->FindField(*type, it.key())
+                                  : nullptr;
+    if (field == nullptr) {
+      std::string inner = ApplyConfigProblem(nullptr, std::nullopt, v, at);
+      if (!inner.empty()) return inner;
+      continue;
+    }
+    if (v.is_array() && field->strategy.merge &&
+        !field->strategy.merge_key.empty()) {
+      const std::string& key = field->strategy.merge_key;
+      std::set<std::string> seen;
+      for (size_t i = 0; i < v.size(); ++i) {
+        const Json& element = v[i];
+        if (!element.is_object() || !element.contains(key) ||
+            element[key].is_null()) {
+          return StrCat(at, ": element ", i,
+                        ": associative list with keys has an element that "
+                        "omits key field \"",
+                        key, "\" (and doesn't have default value)");
+        }
+        const std::string id = StrCat(key, "=", api::DumpJson(element[key]));
+        if (!seen.insert(id).second) {
+          return StrCat(at, ": duplicate entries for key [", id, "]");
+        }
+        std::string inner = ApplyConfigProblem(
+            schema, field->value_type, element, StrCat(at, "[", id, "]"));
+        if (!inner.empty()) return inner;
+      }
+    } else {
+      std::string inner = ApplyConfigProblem(
+          schema, v.is_object() ? field->value_type : std::nullopt, v, at);
+      if (!inner.empty()) return inner;
+    }
+  }
+  return "";
+}
+
 // Whether Build would give `value` (at `path`) any member.
 bool HasMembers(const Json& value, const Path& path) {
   if (!value.is_object()) return false;
@@ -257,6 +322,18 @@ void RemoveFromSet(Json& set, const Path& path) {
   if (!path.empty()) node->erase(path.back());
 }
 
+// A managedFields entry's string member ("" when absent or not a string)
+// and its fieldsV1 set (empty when absent or not an object): entries come
+// from stored objects and are read without trusting their shape.
+std::string EntryString(const Json& entry, const char* key) {
+  const auto it = entry.find(key);
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : "";
+}
+Json EntryFields(const Json& entry) {
+  const auto it = entry.find("fieldsV1");
+  return it != entry.end() && it->is_object() ? *it : Json::object();
+}
+
 std::string PathString(const Path& path) {
   std::string out;
   for (const std::string& segment : path) {
@@ -285,19 +362,53 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   if (!applied.is_object()) {
     return BadRequest("an apply patch must be an object");
   }
+  if (std::string problem =
+          ApplyConfigProblem(patch::PatchSchemaFor(r.group(), r.kind->kind),
+                             patch::PatchSchema::kRootType, applied, "");
+      !problem.empty()) {
+    return ApiError(422, "Invalid",
+                    StrCat("failed to create typed patch object: ", problem));
+  }
   const Json fields = FieldSetOf(r, applied);
   Json entry{
       {"manager", request.manager},        {"operation", "Apply"},
       {"apiVersion", request.api_version}, {"time", Timestamp(request.now)},
       {"fieldsType", "FieldsV1"},          {"fieldsV1", fields}};
   if (!request.subresource.empty()) entry["subresource"] = request.subresource;
+  const patch::PatchSchema* schema =
+      patch::PatchSchemaFor(r.group(), r.kind->kind);
+  Json patch_doc = applied;
+  if (auto metadata = patch_doc.find("metadata");
+      metadata != patch_doc.end() && metadata->is_object()) {
+    metadata->erase("managedFields");
+  }
+  // The configuration merged into `base` as into every object: null
+  // members are no value, on creation as on update.
+  auto merge = [&](const Json& base) {
+    return schema != nullptr
+               ? patch::ApplyStrategicMergePatch(base, patch_doc, *schema)
+               : patch::ApplyMergePatch(base, patch_doc);
+  };
   if (current.is_null()) {
-    Json created = applied;
-    created["metadata"]["managedFields"] = Json::array({entry});
+    auto created = merge(Json::object());
+    if (!created.ok()) {
+      return ApiError(422, "Invalid", std::string(created.status().message()));
+    }
+    Json& metadata = (*created)["metadata"];
+    if (!metadata.is_object()) {
+      return BadRequest("an apply patch's metadata must be an object");
+    }
+    metadata["managedFields"] = Json::array({entry});
     return created;
   }
-  Json managed = current.at("metadata").value("managedFields", Json::array());
-  if (!managed.is_array()) managed = Json::array();
+  Json managed = Json::array();
+  if (const auto metadata = current.find("metadata");
+      metadata != current.end() && metadata->is_object()) {
+    if (const auto mf = metadata->find("managedFields");
+        mf != metadata->end() && mf->is_array()) {
+      managed = *mf;
+    }
+  }
   Json previous = Json::object();
   std::set<Path> owned_by_others;
   std::vector<std::pair<std::string, Path>> conflicts;
@@ -305,20 +416,20 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   const std::set<Path> applying_set(applying.begin(), applying.end());
   for (Json& m : managed) {
     if (!m.is_object()) continue;
-    if (m.value("manager", "") == request.manager &&
-        m.value("subresource", "") == request.subresource) {
-      if (m.value("operation", "") == "Apply") {
-        previous = m.value("fieldsV1", Json::object());
+    if (EntryString(m, "manager") == request.manager &&
+        EntryString(m, "subresource") == request.subresource) {
+      if (EntryString(m, "operation") == "Apply") {
+        previous = EntryFields(m);
       }
       continue;  // a manager never conflicts with itself
     }
-    for (const Path& p : LeavesOf(m.value("fieldsV1", Json::object()))) {
+    for (const Path& p : LeavesOf(EntryFields(m))) {
       if (applying_set.contains(p)) {
         const Json* have = ValueAt(current, p);
         const Json* want = ValueAt(applied, p);
         if (have != nullptr && want != nullptr && *have != *want) {
           if (!request.force) {
-            conflicts.emplace_back(m.value("manager", ""), p);
+            conflicts.emplace_back(EntryString(m, "manager"), p);
             continue;
           }
           RemoveFromSet(m["fieldsV1"], p);  // force: ownership moves
@@ -357,14 +468,7 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
       RemoveAt(result, p);
     }
   }
-  const patch::PatchSchema* schema =
-      patch::PatchSchemaFor(r.group(), r.kind->kind);
-  Json patch_doc = applied;
-  if (patch_doc.contains("metadata"))
-    patch_doc["metadata"].erase("managedFields");
-  auto merged = schema != nullptr ? patch::ApplyStrategicMergePatch(
-                                        result, patch_doc, *schema)
-                                  : patch::ApplyMergePatch(result, patch_doc);
+  auto merged = merge(result);
   if (!merged.ok()) {
     return ApiError(422, "Invalid", std::string(merged.status().message()));
   }
@@ -372,17 +476,21 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   bool placed = false;
   for (Json& m : managed) {
     if (!m.is_object()) continue;
-    if (m.value("manager", "") == request.manager &&
-        m.value("operation", "") == "Apply" &&
-        m.value("subresource", "") == request.subresource) {
+    if (EntryString(m, "manager") == request.manager &&
+        EntryString(m, "operation") == "Apply" &&
+        EntryString(m, "subresource") == request.subresource) {
       next_managed.push_back(entry);
       placed = true;
-    } else if (!LeavesOf(m.value("fieldsV1", Json::object())).empty()) {
+    } else if (!LeavesOf(EntryFields(m)).empty()) {
       next_managed.push_back(std::move(m));
     }
   }
   if (!placed) next_managed.push_back(entry);
-  (*merged)["metadata"]["managedFields"] = std::move(next_managed);
+  Json& metadata = (*merged)["metadata"];
+  if (!metadata.is_object()) {
+    return BadRequest("an apply patch's metadata must be an object");
+  }
+  metadata["managedFields"] = std::move(next_managed);
   return merged;
 }
 
@@ -398,6 +506,8 @@ void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
                 current.is_null() ? nullptr : &current, path, changed);
   if (changed.empty()) return;
   Json& meta = next["metadata"];
+  if (meta.is_null()) meta = Json::object();
+  if (!meta.is_object()) return;  // validation refuses such an object
   Json managed = Json::array();
   if (auto mf = meta.find("managedFields");
       mf != meta.end() && mf->is_array()) {
@@ -407,14 +517,15 @@ void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
   Json mine = Json::object();
   for (Json& m : managed) {
     if (!m.is_object()) continue;
-    const bool is_mine = m.value("manager", "") == manager &&
-                         m.value("operation", "") == "Update" &&
-                         m.value("subresource", "") == subresource;
+    const bool is_mine = EntryString(m, "manager") == manager &&
+                         EntryString(m, "operation") == "Update" &&
+                         EntryString(m, "subresource") == subresource;
     if (is_mine) {
-      mine = m.value("fieldsV1", Json::object());
+      mine = EntryFields(m);
       continue;
     }
     Json& fields = m["fieldsV1"];
+    if (!fields.is_object()) fields = Json::object();
     for (const Path& p : changed) RemoveFromSet(fields, p);
     if (HasLeaf(fields)) out.push_back(std::move(m));
   }

@@ -182,5 +182,61 @@ TEST(RecordUpdateManagerTest, CreationOwnsEveryField) {
   }
 }
 
+// ------------------------------------------------------------ apply configs
+
+ApplyRequest Applier(const std::string& manager) {
+  ApplyRequest request;
+  request.manager = manager;
+  request.api_version = "v1";
+  request.now = absl::FromUnixSeconds(1767225600);
+  return request;
+}
+
+const ResourceInfo& Pods() { return *FindResource("", "pods"); }
+
+// What structured-merge-diff refuses in an apply configuration, on
+// creation as on update: an associative list element without its key,
+// two elements with one key, a strategic-merge-patch directive.
+TEST(ServerSideApplyTest, RefusesConfigurationsSchemaCannotHold) {
+  const Json created = *ServerSideApply(Pods(), Json(), kPod, Applier("a"));
+  for (const char* bad :
+       {R"({"spec": {"containers": [{"image": "x"}]}})",
+        R"({"spec": {"containers": [{"name": "c", "ports":
+               [{"protocol": "TCP"}]}]}})",
+        R"({"spec": {"containers": [{"name": "c"}, {"name": "c"}]}})",
+        R"({"spec": {"$setElementOrder/containers": [{"name": "c"}]}})",
+        R"({"metadata": {"labels": {"$patch": "replace"}}})"}) {
+    Json applied = kPod;
+    applied.merge_patch(Json::parse(bad));
+    for (const Json* current : {static_cast<const Json*>(nullptr), &created}) {
+      auto result = ServerSideApply(Pods(), current ? *current : Json(),
+                                    applied, Applier("b"));
+      ASSERT_FALSE(result.ok()) << bad;
+      EXPECT_NE(result.status().message().find(
+                    "failed to create typed patch object: ."),
+                std::string::npos)
+          << result.status();
+    }
+  }
+  // Opaque driver parameters are free-form: their members are not fields.
+  Json claim = kClaim;
+  claim["spec"]["devices"]["config"] = Json::parse(R"([{"opaque":
+      {"driver": "d", "parameters": {"$schema": "s", "list": [{}]}}}])");
+  EXPECT_TRUE(
+      ServerSideApply(*FindResource("resource.k8s.io", "resourceclaims"),
+                      Json(), claim, Applier("a"))
+          .ok());
+}
+
+// A null member is no value: creating and re-applying give one object.
+TEST(ServerSideApplyTest, NullMembersAreNoValueOnCreationAsOnUpdate) {
+  Json applied = kPod;
+  applied["metadata"]["labels"] = Json::parse(R"({"a": "b", "gone": null})");
+  const Json created = *ServerSideApply(Pods(), Json(), applied, Applier("a"));
+  EXPECT_FALSE(created["metadata"]["labels"].contains("gone"))
+      << created.dump();
+  EXPECT_EQ(*ServerSideApply(Pods(), created, applied, Applier("a")), created);
+}
+
 }  // namespace
 }  // namespace draplane::apiserver::internal
