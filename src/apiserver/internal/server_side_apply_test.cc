@@ -222,10 +222,10 @@ TEST(ServerSideApplyTest, RefusesConfigurationsSchemaCannotHold) {
   Json claim = kClaim;
   claim["spec"]["devices"]["config"] = Json::parse(R"([{"opaque":
       {"driver": "d", "parameters": {"$schema": "s", "list": [{}]}}}])");
-  EXPECT_TRUE(
+  auto with_parameters =
       ServerSideApply(*FindResource("resource.k8s.io", "resourceclaims"),
-                      Json(), claim, Applier("a"))
-          .ok());
+                      Json(), claim, Applier("a"));
+  EXPECT_TRUE(with_parameters.ok()) << with_parameters.status();
 }
 
 // A null member is no value: creating and re-applying give one object.
