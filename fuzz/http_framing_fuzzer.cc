@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -132,6 +133,15 @@ int Connect(uint16_t port) {
 
 bool TimedOut() { return errno == EAGAIN || errno == EWOULDBLOCK; }
 
+// A blocking TLS call cut short by a signal (libFuzzer's timeout timer
+// raises SIGALRM): it is called again.
+bool Interrupted(int ssl_error, int saved_errno) {
+  return (ssl_error == SSL_ERROR_WANT_READ ||
+          ssl_error == SSL_ERROR_WANT_WRITE ||
+          ssl_error == SSL_ERROR_SYSCALL) &&
+         saved_errno == EINTR;
+}
+
 // Plain HTTP/1.1: sends `bytes`, ends the write side, reads until the
 // server closes. Returns what came back.
 std::string ExchangePlain(std::string_view bytes) {
@@ -140,6 +150,7 @@ std::string ExchangePlain(std::string_view bytes) {
   while (sent < bytes.size()) {
     const ssize_t n =
         ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // the server closed first: fine
     sent += static_cast<size_t>(n);
   }
@@ -152,6 +163,7 @@ std::string ExchangePlain(std::string_view bytes) {
       answer.append(buf, static_cast<size_t>(n));
       continue;
     }
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0 && TimedOut()) Fail("the server kept an ended connection open");
     break;
   }
@@ -165,8 +177,16 @@ void ExchangeHttp2(std::string_view frames) {
   const int fd = Connect(TheServers().tls->port());
   SSL* ssl = SSL_new(TheServers().client_ctx);
   SSL_set_fd(ssl, fd);
-  if (SSL_connect(ssl) != 1) {
-    ERR_clear_error();
+  while (true) {
+    const int rc = SSL_connect(ssl);
+    if (rc == 1) break;
+    const int error = SSL_get_error(ssl, rc);
+    const int saved_errno = errno;
+    if (Interrupted(error, saved_errno)) continue;
+    char why[256];
+    ERR_error_string_n(ERR_get_error(), why, sizeof(why));
+    std::fprintf(stderr, "SSL_connect: ssl error %d, errno %d (%s), %s\n",
+                 error, saved_errno, std::strerror(saved_errno), why);
     Fail("TLS handshake with the server failed");
   }
   const unsigned char* alpn = nullptr;
@@ -181,6 +201,7 @@ void ExchangeHttp2(std::string_view frames) {
   while (sent < out.size()) {
     const int n =
         SSL_write(ssl, out.data() + sent, static_cast<int>(out.size() - sent));
+    if (n <= 0 && Interrupted(SSL_get_error(ssl, n), errno)) continue;
     if (n <= 0) break;
     sent += static_cast<size_t>(n);
   }
@@ -189,7 +210,10 @@ void ExchangeHttp2(std::string_view frames) {
   while (true) {
     const int n = SSL_read(ssl, buf, sizeof(buf));
     if (n > 0) continue;
-    if (SSL_get_error(ssl, n) == SSL_ERROR_SYSCALL && TimedOut()) {
+    const int error = SSL_get_error(ssl, n);
+    if (Interrupted(error, errno)) continue;
+    if ((error == SSL_ERROR_SYSCALL || error == SSL_ERROR_WANT_READ) &&
+        TimedOut()) {
       Fail("the server kept an ended HTTP/2 connection open");
     }
     break;
