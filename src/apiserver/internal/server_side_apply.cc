@@ -71,7 +71,8 @@ void Build(const patch::PatchSchema* schema, std::optional<TypeId> type,
 // configuration is not a patch), an element of an associative list that
 // is not an object holding the merge key, or two elements with the same
 // key; "" when it can. Upstream's structured-merge-diff refuses all three,
-// on creation as on update. Opaque driver parameters are not looked into.
+// on creation as on update. Free-form members (opaque driver parameters,
+// device status data) are not looked into.
 std::string ApplyConfigProblem(const patch::PatchSchema* schema,
                                std::optional<TypeId> type, const Json& value,
                                const std::string& where) {
@@ -89,8 +90,9 @@ std::string ApplyConfigProblem(const patch::PatchSchema* schema,
     if (!it.key().empty() && it.key()[0] == '$') {
       return StrCat(at, ": field not declared in schema");
     }
-    // Opaque driver parameters are free-form JSON (a RawExtension).
-    if (it.key() == "parameters") continue;
+    // Opaque driver parameters and a device's status data are free-form
+    // JSON (RawExtensions).
+    if (it.key() == "parameters" || it.key() == "data") continue;
     const Json& v = it.value();
     const patch::PatchSchema::Field* field =
         schema != nullptr && type ? schema->FindField(*type, it.key())

@@ -218,14 +218,17 @@ TEST(ServerSideApplyTest, RefusesConfigurationsSchemaCannotHold) {
           << result.status();
     }
   }
-  // Opaque driver parameters are free-form: their members are not fields.
+  // Opaque driver parameters and device status data are free-form: their
+  // members are not fields.
   Json claim = kClaim;
   claim["spec"]["devices"]["config"] = Json::parse(R"([{"opaque":
       {"driver": "d", "parameters": {"$schema": "s", "list": [{}]}}}])");
-  auto with_parameters =
+  claim["status"]["devices"] = Json::parse(R"([{"driver": "d", "pool": "p",
+      "device": "g1", "data": {"$ref": "#/x"}}])");
+  auto free_form =
       ServerSideApply(*FindResource("resource.k8s.io", "resourceclaims"),
                       Json(), claim, Applier("a"));
-  EXPECT_TRUE(with_parameters.ok()) << with_parameters.status();
+  EXPECT_TRUE(free_form.ok()) << free_form.status();
 }
 
 // A null member is no value: creating and re-applying give one object.
