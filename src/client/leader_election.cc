@@ -1,8 +1,10 @@
 // client-go's leaderelection (LeaseLock) on the typed client.
 #include "client/leader_election.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <thread>
 
@@ -54,6 +56,37 @@ void SetRecord(api::Lease& lease, const Record& r) {
 
 }  // namespace
 
+absl::Status ValidateLeaderElectionConfig(const LeaderElectionConfig& config) {
+  if (config.lease_duration <= config.renew_deadline) {
+    return absl::InvalidArgumentError(
+        "leaseDuration must be greater than renewDeadline");
+  }
+  // As Go's time.Duration(JitterFactor*float64(RetryPeriod)): nanoseconds
+  // scaled in floating point, then truncated.
+  const absl::Duration jittered_retry = absl::Nanoseconds(static_cast<int64_t>(
+      kLeaderElectionJitterFactor *
+      static_cast<double>(absl::ToInt64Nanoseconds(config.retry_period))));
+  if (config.renew_deadline <= jittered_retry) {
+    return absl::InvalidArgumentError(
+        "renewDeadline must be greater than retryPeriod*JitterFactor");
+  }
+  if (config.lease_duration <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "leaseDuration must be greater than zero");
+  }
+  if (config.renew_deadline <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "renewDeadline must be greater than zero");
+  }
+  if (config.retry_period <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("retryPeriod must be greater than zero");
+  }
+  if (config.identity.empty()) {
+    return absl::InvalidArgumentError("Lock identity is empty");
+  }
+  return absl::OkStatus();
+}
+
 class LeaderElector::Impl {
  public:
   Impl(Client* client, LeaderElectionConfig config, LeaderCallbacks callbacks)
@@ -82,6 +115,21 @@ class LeaderElector::Impl {
 
   bool IsLeader() const { return leading_.load(); }
 
+  absl::Status Check() const {
+    if (!leading_.load()) return absl::OkStatus();
+    absl::Time renewed;
+    {
+      absl::MutexLock lock(&mu_);
+      renewed = renewed_at_;
+    }
+    if (clock_.Now() - renewed >
+        config_.lease_duration + kMaxTolerableExpiredLease) {
+      return absl::UnavailableError(StrCat(
+          "failed election to renew leadership on lease ", config_.lease_name));
+    }
+    return absl::OkStatus();
+  }
+
  private:
   bool Stopping() {
     absl::MutexLock lock(&mu_);
@@ -105,8 +153,9 @@ class LeaderElector::Impl {
   }
 
   int32_t DurationSeconds() const {
-    return static_cast<int32_t>(std::max<double>(
-        1, std::ceil(absl::ToDoubleSeconds(config_.lease_duration))));
+    return static_cast<int32_t>(std::clamp<double>(
+        std::ceil(absl::ToDoubleSeconds(config_.lease_duration)), 1,
+        std::numeric_limits<int32_t>::max()));
   }
 
   void ReportLeader(const std::string& holder) {
@@ -145,6 +194,7 @@ class LeaderElector::Impl {
       }
       observed_ = desired;
       observed_time_ = now;
+      Renewed(now);
       ReportLeader(desired.holder);
       return true;
     }
@@ -176,8 +226,14 @@ class LeaderElector::Impl {
     }
     observed_ = desired;
     observed_time_ = now;
+    Renewed(now);
     ReportLeader(desired.holder);
     return true;
+  }
+
+  void Renewed(absl::Time now) {
+    absl::MutexLock lock(&mu_);
+    renewed_at_ = now;
   }
 
   // Gives the lease up (client-go release): holder cleared, duration 1 s.
@@ -214,45 +270,49 @@ class LeaderElector::Impl {
          {"err", st}});
   }
 
+  // One term at most, as client-go's Run: after leadership ends (lost or
+  // released) the elector campaigns no more; a process that lost its
+  // lease restarts as a fresh candidate.
   void Run() {
-    while (!Stopping()) {
-      // Acquire: try every retry period (jittered).
-      while (!TryAcquireOrRenew()) {
-        if (!Sleep(Jittered(config_.retry_period))) return;
-      }
-      if (Stopping()) {
-        // Acquired as Stop() came: give it back at once.
-        if (config_.release_on_cancel) Release();
-        return;
-      }
-      leading_ = true;
-      if (callbacks_.on_started_leading) callbacks_.on_started_leading();
-      // Renew every retry period; give up when no renewal succeeds within
-      // the renew deadline.
-      bool lost = false;
-      while (!lost) {
-        if (!Sleep(config_.retry_period)) break;
-        const absl::Time deadline = clock_.Now() + config_.renew_deadline;
-        while (true) {
-          if (TryAcquireOrRenew()) break;
-          if (clock_.Now() + config_.retry_period >= deadline) {
-            lost = true;
-            break;
-          }
-          if (!Sleep(config_.retry_period)) break;
+    // Acquire: try every retry period (jittered).
+    while (!TryAcquireOrRenew()) {
+      if (!Sleep(Jittered(config_.retry_period))) return;
+    }
+    if (Stopping()) {
+      // Acquired as Stop() came: give it back at once.
+      if (config_.release_on_cancel) Release();
+      return;
+    }
+    leading_ = true;
+    if (callbacks_.on_started_leading) callbacks_.on_started_leading();
+    // Renew every retry period; give up when no renewal succeeds within
+    // the renew deadline.
+    bool lost = false;
+    while (!lost) {
+      if (!Sleep(config_.retry_period)) break;
+      const absl::Time deadline = clock_.Now() + config_.renew_deadline;
+      while (true) {
+        if (TryAcquireOrRenew()) break;
+        if (clock_.Now() + config_.retry_period >= deadline) {
+          lost = true;
+          break;
         }
-        if (Stopping()) break;
+        if (!Sleep(config_.retry_period)) break;
       }
-      leading_ = false;
-      if (!lost && config_.release_on_cancel) Release();
-      if (lost) {
-        logging::Error("Leader election lost",
-                       {{"lease", StrCat(config_.lease_namespace, "/",
-                                         config_.lease_name)},
-                        {"identity", config_.identity}});
-      }
-      if (callbacks_.on_stopped_leading) callbacks_.on_stopped_leading();
-      // After a loss, campaign again (unless stopping).
+      if (Stopping()) break;
+    }
+    leading_ = false;
+    if (lost) {
+      logging::Error(
+          "Leader election lost",
+          {{"lease", StrCat(config_.lease_namespace, "/", config_.lease_name)},
+           {"identity", config_.identity}});
+    } else if (config_.release_on_cancel) {
+      Release();
+    }
+    if (callbacks_.on_stopped_leading) {
+      callbacks_.on_stopped_leading(lost ? LeadershipEnd::kLost
+                                         : LeadershipEnd::kReleased);
     }
   }
 
@@ -261,10 +321,12 @@ class LeaderElector::Impl {
   const LeaderCallbacks callbacks_;
   Clock& clock_;
 
-  absl::Mutex mu_;
+  mutable absl::Mutex mu_;
   absl::CondVar cv_;
   bool started_ ABSL_GUARDED_BY(mu_) = false;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  // When the lease was last acquired or renewed (for Check()).
+  absl::Time renewed_at_ ABSL_GUARDED_BY(mu_);
   std::thread thread_;
   std::atomic<bool> leading_{false};
 
@@ -285,5 +347,6 @@ LeaderElector::~LeaderElector() { impl_->Stop(); }
 void LeaderElector::Start() { impl_->Start(); }
 void LeaderElector::Stop() { impl_->Stop(); }
 bool LeaderElector::IsLeader() const { return impl_->IsLeader(); }
+absl::Status LeaderElector::Check() const { return impl_->Check(); }
 
 }  // namespace draplane::client

@@ -3,6 +3,8 @@
 #include <atomic>
 
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "client/testing/test_server.h"
 #include "clock/simulated_clock.h"
 #include "gtest/gtest.h"
@@ -17,13 +19,18 @@ using testing::TestServer;
 struct Observer {
   std::atomic<int> started{0};
   std::atomic<int> stopped{0};
+  std::atomic<int> lost{0};
   absl::Mutex mu;
   std::vector<std::string> leaders;
 
   LeaderCallbacks Callbacks() {
     return LeaderCallbacks{
         .on_started_leading = [this] { ++started; },
-        .on_stopped_leading = [this] { ++stopped; },
+        .on_stopped_leading =
+            [this](LeadershipEnd end) {
+              ++stopped;
+              if (end == LeadershipEnd::kLost) ++lost;
+            },
         .on_new_leader =
             [this](const std::string& id) {
               absl::MutexLock lock(&mu);
@@ -60,10 +67,12 @@ void RunClock(SimulatedClock& clock, int electors, absl::Duration step,
 }
 
 // Steps `clock` by one second until `done()`; false after `max_seconds`.
+// Stops stepping when the electors stop waiting on the clock (an elector
+// that lost its lease ends its thread).
 template <class Fn>
 bool RunUntil(SimulatedClock& clock, int electors, Fn done, int max_seconds) {
   for (int i = 0; i < max_seconds && !done(); ++i) {
-    if (!clock.AwaitWaiters(electors)) return false;
+    if (!clock.AwaitWaiters(electors, absl::Seconds(5))) break;
     clock.Advance(absl::Seconds(1));
   }
   return done() || Eventually(done, absl::Seconds(5));
@@ -174,11 +183,99 @@ TEST(LeaderElectionTest, LosesLeadershipWhenRenewalFails) {
   ASSERT_TRUE(RunUntil(
       clock, 1, [&] { return obs.stopped.load() == 1; }, 15));
   EXPECT_FALSE(a.IsLeader());
+  EXPECT_EQ(obs.lost.load(), 1);
   EXPECT_EQ(obs.Leaders().back(), "intruder");
+  EXPECT_EQ(GetLease(*client).spec.holder_identity, "intruder");
+  // As client-go's Run, a campaigns no more (its process exits and
+  // restarts): the lease freed, a does not take it.
+  ASSERT_TRUE(RetryOnConflict(
+                  [&]() -> absl::Status {
+                    auto got = client->Get(Kind("Lease"), "kube-system",
+                                           "draplane-test");
+                    if (!got.ok()) return got.status();
+                    auto& lease = std::get<api::Lease>(got->value);
+                    lease.spec.holder_identity = "";
+                    lease.spec.lease_duration_seconds = 1;
+                    return client->Update(*got).status();
+                  },
+                  50)
+                  .ok());
+  for (int i = 0; i < 30; ++i) clock.Advance(absl::Seconds(1));
+  absl::SleepFor(absl::Milliseconds(200));
+  EXPECT_FALSE(a.IsLeader());
+  EXPECT_EQ(GetLease(*client).spec.holder_identity, "");
   a.Stop();
   EXPECT_EQ(obs.started.load(), 1);
   EXPECT_EQ(obs.stopped.load(), 1);
-  EXPECT_EQ(GetLease(*client).spec.holder_identity, "intruder");
+}
+
+TEST(LeaderElectionTest, StopReleasesWithoutCountingAsLost) {
+  TestServer server(false);
+  auto client = server.NewClient();
+  SimulatedClock clock;
+  Observer obs;
+  LeaderElector a(client.get(), ConfigFor("a", &clock), obs.Callbacks());
+  a.Start();
+  ASSERT_TRUE(Eventually([&] { return a.IsLeader(); }));
+  a.Stop();
+  EXPECT_EQ(obs.stopped.load(), 1);
+  EXPECT_EQ(obs.lost.load(), 0);
+  EXPECT_EQ(GetLease(*client).spec.holder_identity, "");
+}
+
+// client-go's HealthzAdaptor: a leader whose elector cannot renew (here:
+// stuck in its callback) fails the check once the lease duration plus 20 s
+// have passed since its last renewal.
+TEST(LeaderElectionTest, CheckFailsWhenTheLeaderStopsRenewing) {
+  TestServer server(false);
+  auto client = server.NewClient();
+  SimulatedClock clock;
+  absl::Notification entered, release;
+  LeaderCallbacks callbacks;
+  callbacks.on_started_leading = [&] {
+    entered.Notify();
+    release.WaitForNotification();
+  };
+  LeaderElector a(client.get(), ConfigFor("a", &clock), callbacks);
+  EXPECT_TRUE(a.Check().ok()) << "not leading: healthy";
+  a.Start();
+  entered.WaitForNotification();
+  ASSERT_TRUE(a.IsLeader());
+  clock.Advance(absl::Seconds(35));
+  EXPECT_TRUE(a.Check().ok()) << a.Check();
+  clock.Advance(absl::Seconds(1));
+  EXPECT_EQ(a.Check().message(),
+            "failed election to renew leadership on lease draplane-test");
+  release.Notify();
+  a.Stop();
+  EXPECT_TRUE(a.Check().ok()) << "no longer leading";
+}
+
+TEST(LeaderElectionTest, ValidatesTheConfigurationAsClientGo) {
+  auto with = [](absl::Duration lease, absl::Duration renew,
+                 absl::Duration retry, std::string identity = "a") {
+    LeaderElectionConfig config;
+    config.lease_name = "l";
+    config.identity = std::move(identity);
+    config.lease_duration = lease;
+    config.renew_deadline = renew;
+    config.retry_period = retry;
+    return std::string(ValidateLeaderElectionConfig(config).message());
+  };
+  const absl::Duration s = absl::Seconds(1);
+  EXPECT_EQ(with(15 * s, 10 * s, 2 * s), "");
+  EXPECT_EQ(with(10 * s, 10 * s, 2 * s),
+            "leaseDuration must be greater than renewDeadline");
+  EXPECT_EQ(with(15 * s, 11 * s, 10 * s),
+            "renewDeadline must be greater than retryPeriod*JitterFactor");
+  EXPECT_EQ(with(15 * s, 12 * s, 10 * s),
+            "renewDeadline must be greater than retryPeriod*JitterFactor")
+      << "equal is not greater";
+  EXPECT_EQ(with(15 * s, 12 * s + absl::Nanoseconds(1), 10 * s), "");
+  EXPECT_EQ(with(15 * s, 2400 * absl::Milliseconds(1), 2 * s),
+            "renewDeadline must be greater than retryPeriod*JitterFactor");
+  EXPECT_EQ(with(15 * s, 10 * s, -s), "retryPeriod must be greater than zero");
+  EXPECT_EQ(with(15 * s, 10 * s, 2 * s, ""), "Lock identity is empty");
 }
 
 }  // namespace

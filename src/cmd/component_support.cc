@@ -5,9 +5,12 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstdio>
 #include <random>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "common/str_cat.h"
 #include "logging/log.h"
 
@@ -74,22 +77,81 @@ std::string LeaderIdentity() {
   return StrCat(host, "_", absl::StrCat(absl::Hex(rd())));
 }
 
+void AddLeaderElectionFlags(CLI::App* cmd, LeaderElectionFlags* flags,
+                            const std::string& what) {
+  cmd->add_option("--leader-elect", flags->enabled,
+                  StrCat("Only the holder of the lease ", what,
+                         "; a process that loses its lease exits 1"))
+      ->capture_default_str();
+  cmd->add_option("--leader-elect-lease-duration", flags->lease_duration,
+                  "How long non-leaders wait after the last renewal before "
+                  "taking the lease")
+      ->capture_default_str();
+  cmd->add_option("--leader-elect-renew-deadline", flags->renew_deadline,
+                  "How long the leader retries renewing before it gives up "
+                  "(less than the lease duration)")
+      ->capture_default_str();
+  cmd->add_option("--leader-elect-retry-period", flags->retry_period,
+                  "Time between attempts to acquire or renew the lease")
+      ->capture_default_str();
+  cmd->add_option("--leader-elect-resource-namespace", flags->lease_namespace)
+      ->capture_default_str();
+  cmd->add_option("--leader-elect-resource-name", flags->lease_name)
+      ->capture_default_str();
+}
+
+absl::StatusOr<client::LeaderElectionConfig> LeaderElectionConfigFrom(
+    const LeaderElectionFlags& flags) {
+  client::LeaderElectionConfig config;
+  for (const auto& [flag, text, out] :
+       {std::tuple<const char*, const std::string*, absl::Duration*>{
+            "--leader-elect-lease-duration", &flags.lease_duration,
+            &config.lease_duration},
+        {"--leader-elect-renew-deadline", &flags.renew_deadline,
+         &config.renew_deadline},
+        {"--leader-elect-retry-period", &flags.retry_period,
+         &config.retry_period}}) {
+    if (!absl::ParseDuration(*text, out) || *out == absl::InfiniteDuration() ||
+        *out == -absl::InfiniteDuration()) {
+      return absl::InvalidArgumentError(
+          StrCat("invalid argument \"", *text, "\" for \"", flag,
+                 "\" flag: time: invalid duration \"", *text, "\""));
+    }
+  }
+  config.lease_namespace = flags.lease_namespace;
+  config.lease_name = flags.lease_name;
+  config.identity = LeaderIdentity();
+  if (absl::Status valid = client::ValidateLeaderElectionConfig(config);
+      !valid.ok()) {
+    return valid;
+  }
+  return config;
+}
+
+void ExitOnLostLeadership(const std::string& component) {
+  logging::Error("Leaderelection lost", {{"component", component}});
+  std::fflush(nullptr);  // standard streams are synced with stdio
+  _exit(1);
+}
+
 absl::StatusOr<std::unique_ptr<http::HttpServer>> ServeMetrics(
-    const std::string& bind_address, metrics::Registry* registry) {
+    const std::string& bind_address, metrics::Registry* registry,
+    const HealthChecks* health) {
   if (bind_address.empty()) return nullptr;
   absl::StatusOr<HostPort> hp = ParseHostPort(bind_address);
   if (!hp.ok()) return hp.status();
   http::HttpServerOptions options;
   options.address = hp->host;
   options.port = hp->port;
-  return http::HttpServer::Start(options, [registry](
+  auto ping_only = std::make_shared<HealthChecks>();
+  return http::HttpServer::Start(options, [registry, health, ping_only](
                                               const http::HttpRequest& req,
                                               http::ResponseWriter& w) {
     if (req.path == "/metrics") {
       w.Send(200, {{"Content-Type", std::string(metrics::kTextContentType)}},
              registry->Text());
-    } else if (req.path == "/healthz") {
-      w.Send(200, {{"Content-Type", "text/plain"}}, "ok");
+    } else if ((health != nullptr ? health : ping_only.get())->Serve(req, w)) {
+      return;
     } else {
       w.Send(404, {{"Content-Type", "text/plain"}}, "404 page not found\n");
     }
@@ -157,8 +219,8 @@ absl::StatusOr<std::unique_ptr<RemoteComponent>> StartRemoteComponent(
       ConnectRemote(flags, user_agent, &component->config);
   if (!c.ok()) return c.status();
   component->client = *std::move(c);
-  absl::StatusOr<std::unique_ptr<http::HttpServer>> served =
-      ServeMetrics(flags.metrics_bind_address, &component->registry);
+  absl::StatusOr<std::unique_ptr<http::HttpServer>> served = ServeMetrics(
+      flags.metrics_bind_address, &component->registry, &component->health);
   if (!served.ok()) {
     return absl::Status(
         served.status().code(),

@@ -14,7 +14,9 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
 #include "client/client.h"
+#include "client/leader_election.h"
 #include "client/rest_config.h"
+#include "cmd/health_checks.h"
 #include "http/http_server.h"
 #include "metrics/metrics.h"
 
@@ -49,10 +51,39 @@ std::string UrlHost(const std::string& host);
 // A leader-election identity unique to this process: "<hostname>_<random>".
 std::string LeaderIdentity();
 
-// Serves GET /metrics (the registry's text) and /healthz over plain HTTP
-// on `bind_address` (HOST:PORT). Null for an empty address (no endpoint).
+// kube-scheduler's and kube-controller-manager's leader-election flags:
+// --leader-elect, --leader-elect-lease-duration, --leader-elect-renew-
+// deadline, --leader-elect-retry-period (Go durations),
+// --leader-elect-resource-namespace, --leader-elect-resource-name.
+struct LeaderElectionFlags {
+  bool enabled = true;
+  std::string lease_duration = "15s";
+  std::string renew_deadline = "10s";
+  std::string retry_period = "2s";
+  std::string lease_namespace = "kube-system";
+  std::string lease_name;  // the component's default, e.g. draplane-scheduler
+};
+// `what` says what only the leader does ("schedules").
+void AddLeaderElectionFlags(CLI::App* cmd, LeaderElectionFlags* flags,
+                            const std::string& what);
+// The elector's configuration (identity: LeaderIdentity()); InvalidArgument
+// naming the flag for a duration that does not parse, or with client-go's
+// message for an inconsistent set ("leaseDuration must be greater than
+// renewDeadline", ...).
+absl::StatusOr<client::LeaderElectionConfig> LeaderElectionConfigFrom(
+    const LeaderElectionFlags& flags);
+// What a component does when its lease is lost, as kube-scheduler and
+// kube-controller-manager: logs "Leaderelection lost" and ends the process
+// at once with exit code 1 (its Deployment restarts it as a fresh
+// candidate; it never holds the lease without acting on it).
+[[noreturn]] void ExitOnLostLeadership(const std::string& component);
+
+// Serves GET /metrics (the registry's text) and the health endpoints of
+// `health` (health_checks.h; null: "ping" only) over plain HTTP on
+// `bind_address` (HOST:PORT). Null for an empty address (no endpoint).
 absl::StatusOr<std::unique_ptr<http::HttpServer>> ServeMetrics(
-    const std::string& bind_address, metrics::Registry* registry);
+    const std::string& bind_address, metrics::Registry* registry,
+    const HealthChecks* health = nullptr);
 // "http://HOST:PORT/metrics" for a server ServeMetrics started.
 std::string MetricsUrl(const std::string& bind_address,
                        const http::HttpServer& server);
@@ -100,6 +131,7 @@ struct RemoteComponent {
   client::RestConfig config;
   std::unique_ptr<client::Client> client;
   metrics::Registry registry;
+  HealthChecks health;  // /healthz and /livez beside /metrics
   std::unique_ptr<http::HttpServer> metrics_server;  // null: not served
 };
 // ConnectRemote, then ServeMetrics (its errors name --metrics-bind-address).

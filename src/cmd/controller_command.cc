@@ -9,6 +9,7 @@
 #include <atomic>
 #include <csignal>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -31,9 +32,7 @@ namespace {
 struct ControllerFlags {
   RemoteApiFlags remote;
   LoggingFlags logging;
-  bool leader_elect = true;
-  std::string lease_namespace = "kube-system";
-  std::string lease_name = "draplane-controller";
+  LeaderElectionFlags leader_election{.lease_name = "draplane-controller"};
   int workers = 8;
   int node_monitor_period_s = 5;
   int node_monitor_grace_period_s = 50;
@@ -110,6 +109,16 @@ int RunController(const ControllerFlags& flags, Streams streams) {
     streams.err << "error: " << s.message() << "\n";
     return 2;
   }
+  std::optional<client::LeaderElectionConfig> leader_election;
+  if (flags.leader_election.enabled) {
+    absl::StatusOr<client::LeaderElectionConfig> le =
+        LeaderElectionConfigFrom(flags.leader_election);
+    if (!le.ok()) {
+      streams.err << "error: " << le.status().message() << "\n";
+      return 2;
+    }
+    leader_election = *le;
+  }
   TerminationSignals signals;  // before any thread starts
   absl::StatusOr<std::unique_ptr<RemoteComponent>> component =
       StartRemoteComponent(flags.remote, "draplane-controller");
@@ -121,11 +130,7 @@ int RunController(const ControllerFlags& flags, Streams streams) {
   Controllers controllers(c, &(*component)->registry, flags, streams.err);
   std::unique_ptr<client::LeaderElector> elector;
   std::atomic<bool> failed{false};
-  if (flags.leader_elect) {
-    client::LeaderElectionConfig le;
-    le.lease_namespace = flags.lease_namespace;
-    le.lease_name = flags.lease_name;
-    le.identity = LeaderIdentity();
+  if (leader_election.has_value()) {
     client::LeaderCallbacks callbacks;
     callbacks.on_started_leading = [&] {
       if (!controllers.Start()) {
@@ -133,15 +138,26 @@ int RunController(const ControllerFlags& flags, Streams streams) {
         kill(getpid(), SIGTERM);
       }
     };
-    callbacks.on_stopped_leading = [&] { controllers.Stop(); };
-    elector = std::make_unique<client::LeaderElector>(c, le, callbacks);
+    callbacks.on_stopped_leading = [&](client::LeadershipEnd end) {
+      if (end == client::LeadershipEnd::kLost) {
+        ExitOnLostLeadership("draplane-controller");
+      }
+      controllers.Stop();
+    };
+    elector =
+        std::make_unique<client::LeaderElector>(c, *leader_election, callbacks);
     elector->Start();
+    client::LeaderElector* running = elector.get();
+    (*component)->health.Add("leaderElection", [running] {
+      return running->Check();
+    });
   } else if (!controllers.Start()) {
     return 1;
   }
   streams.out << "draplane controller: running against "
               << (*component)->config.server
-              << (flags.leader_elect ? " (leader election on)" : "") << "\n";
+              << (flags.leader_election.enabled ? " (leader election on)" : "")
+              << "\n";
   PrintMetricsUrl(streams.out, "draplane controller", flags.remote,
                   **component);
   streams.out.flush();
@@ -180,13 +196,7 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
       "--metrics-bind-address 0.0.0.0:10257");
   AddLoggingFlags(cmd, &flags->logging);
   AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10257");
-  cmd->add_option("--leader-elect", flags->leader_elect,
-                  "Only the holder of the lease runs the controllers")
-      ->capture_default_str();
-  cmd->add_option("--leader-elect-resource-namespace", flags->lease_namespace)
-      ->capture_default_str();
-  cmd->add_option("--leader-elect-resource-name", flags->lease_name)
-      ->capture_default_str();
+  AddLeaderElectionFlags(cmd, &flags->leader_election, "runs the controllers");
   cmd->add_option("--concurrent-resource-claim-syncs", flags->workers,
                   "Workers of the resourceclaim controller")
       ->capture_default_str();

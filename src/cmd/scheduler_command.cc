@@ -1,6 +1,7 @@
 // `draplane scheduler`: the DRA scheduler as its own process against any
 // Kubernetes API server (kubeconfig), with leader election.
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,9 +26,7 @@ struct SchedulerFlags {
   bool also_default = false;
   std::string policy = "upstream";
   std::vector<std::string> topology_attributes;
-  bool leader_elect = true;
-  std::string lease_namespace = "kube-system";
-  std::string lease_name = "draplane-scheduler";
+  LeaderElectionFlags leader_election{.lease_name = "draplane-scheduler"};
   int bind_workers = 16;
   int percentage_of_nodes_to_score = 0;
 };
@@ -36,6 +35,16 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
   if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
     streams.err << "error: " << s.message() << "\n";
     return 2;
+  }
+  std::optional<client::LeaderElectionConfig> leader_election;
+  if (flags.leader_election.enabled) {
+    absl::StatusOr<client::LeaderElectionConfig> le =
+        LeaderElectionConfigFrom(flags.leader_election);
+    if (!le.ok()) {
+      streams.err << "error: " << le.status().message() << "\n";
+      return 2;
+    }
+    leader_election = *le;
   }
   TerminationSignals signals;  // before any thread starts
   absl::StatusOr<std::unique_ptr<RemoteComponent>> component =
@@ -52,12 +61,11 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
   options.bind_workers = flags.bind_workers;
   options.cycle.percentage_of_nodes_to_score =
       flags.percentage_of_nodes_to_score;
-  if (flags.leader_elect) {
-    client::LeaderElectionConfig le;
-    le.lease_namespace = flags.lease_namespace;
-    le.lease_name = flags.lease_name;
-    le.identity = LeaderIdentity();
-    options.leader_election = le;
+  if (leader_election.has_value()) {
+    options.leader_election = leader_election;
+    options.on_leadership_lost = [] {
+      ExitOnLostLeadership("draplane-scheduler");
+    };
   }
   options.metrics = &(*component)->registry;
   absl::StatusOr<std::unique_ptr<scheduler::Scheduler>> s =
@@ -70,10 +78,15 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
     streams.err << "error: " << started.message() << "\n";
     return 1;
   }
+  scheduler::Scheduler* running = s->get();
+  (*component)->health.Add("leaderElection", [running] {
+    return running->LeaderElectionCheck();
+  });
   streams.out << "draplane scheduler: scheduling pods with schedulerName "
               << flags.scheduler_name << " on " << (*component)->config.server
               << " (policy " << flags.policy
-              << (flags.leader_elect ? ", leader election on" : "") << ")\n";
+              << (flags.leader_election.enabled ? ", leader election on" : "")
+              << ")\n";
   PrintMetricsUrl(streams.out, "draplane scheduler", flags.remote, **component);
   streams.out.flush();
   signals.Wait();
@@ -123,13 +136,7 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
                   "devices to share (repeatable; default "
                   "gpu.nvidia.com/nvlinkInterconnect, "
                   "resource.kubernetes.io/pcieRoot)");
-  cmd->add_option("--leader-elect", flags->leader_elect,
-                  "Only the holder of the lease schedules")
-      ->capture_default_str();
-  cmd->add_option("--leader-elect-resource-namespace", flags->lease_namespace)
-      ->capture_default_str();
-  cmd->add_option("--leader-elect-resource-name", flags->lease_name)
-      ->capture_default_str();
+  AddLeaderElectionFlags(cmd, &flags->leader_election, "schedules");
   cmd->add_option("--bind-workers", flags->bind_workers,
                   "Concurrent claim writes and bindings")
       ->capture_default_str();

@@ -82,6 +82,11 @@ class Scheduler::Impl {
   void Stop();
   SchedulerStats stats() const;
 
+  // Call after Start().
+  absl::Status LeaderElectionCheck() const {
+    return elector_ != nullptr ? elector_->Check() : absl::OkStatus();
+  }
+
  private:
   bool Ours(const api::Pod& pod) const {
     const std::string& name = pod.spec.scheduler_name;
@@ -368,11 +373,14 @@ absl::Status Scheduler::Impl::Start(absl::Duration sync_timeout) {
       leading_ = true;
       StartScheduling();
     };
-    callbacks.on_stopped_leading = [this] {
+    callbacks.on_stopped_leading = [this](client::LeadershipEnd end) {
       leading_ = false;
       // As kube-scheduler (which exits): a scheduler that lost its lease
       // never schedules again in this process.
       StopScheduling();
+      if (end == client::LeadershipEnd::kLost && options_.on_leadership_lost) {
+        options_.on_leadership_lost();
+      }
     };
     elector_ = std::make_unique<client::LeaderElector>(
         client_, *options_.leader_election, std::move(callbacks));
@@ -842,5 +850,8 @@ absl::Status Scheduler::Start(absl::Duration sync_timeout) {
 void Scheduler::Stop() { impl_->Stop(); }
 
 SchedulerStats Scheduler::stats() const { return impl_->stats(); }
+absl::Status Scheduler::LeaderElectionCheck() const {
+  return impl_->LeaderElectionCheck();
+}
 
 }  // namespace draplane::scheduler

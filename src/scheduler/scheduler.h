@@ -13,6 +13,7 @@
 #define DRAPLANE_SCHEDULER_SCHEDULER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,10 @@ struct SchedulerOptions {
   bool record_events = true;
   // Set: campaign for this Lease and schedule only while leading.
   std::optional<client::LeaderElectionConfig> leader_election;
+  // Called on the elector's thread when the lease is lost: the scheduler
+  // has stopped scheduling for good (`draplane scheduler` then exits 1, as
+  // kube-scheduler does). Unset: nothing more happens.
+  std::function<void()> on_leadership_lost;
   // Informer resync period (0 = none).
   absl::Duration resync = absl::ZeroDuration();
   // Where the scheduler's metrics go (null: none); it must outlive the
@@ -90,6 +95,9 @@ class Scheduler : public component_helpers::Runnable {
   void Stop() override;
 
   SchedulerStats stats() const;
+  // The leader-election health check (client::LeaderElector::Check); OK
+  // without leader election.
+  absl::Status LeaderElectionCheck() const;
 
  private:
   class Impl;

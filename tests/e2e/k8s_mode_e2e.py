@@ -19,7 +19,8 @@ publish ResourceSlices; the corrected seed manifests get their claims
 (generated ones with upstream's names and annotations) allocated and
 reserved, pods bound and Running; deleting pods releases the claims; every
 write the components made was accepted (their logs hold no API error);
-leader election across two schedulers fails over.
+leader election across two schedulers fails over, and a scheduler whose
+lease is taken from it exits 1 ("Leaderelection lost"), as kube-scheduler.
 
   tests/e2e/k8s_mode_e2e.py --draplane build/release/src/cmd/draplane \
       --apiserver real|draplane [--kubectl build/kubectl] [--bin build]
@@ -393,6 +394,23 @@ def check_leader_election_fails_over(e):
         ["status"].get("phase") == "Running", timeout=90)
 
 
+def check_lost_lease_ends_the_scheduler(e):
+    """As kube-scheduler: a scheduler whose lease is taken from it (here by
+    an intruder holding it for an hour) gives up at its renew deadline and
+    exits 1, rather than holding on idle."""
+    e.k("patch", "lease", "-n", "kube-system", "draplane-scheduler",
+        "--type", "merge", "-p",
+        '{"spec":{"holderIdentity":"intruder","leaseDurationSeconds":3600}}')
+    proc = e.components["scheduler-b"]
+    wait_for("scheduler-b exits", lambda: proc.poll() is not None, timeout=60)
+    expect(proc.returncode == 1,
+           "scheduler-b exit code %s (want 1)" % proc.returncode)
+    e.components.pop("scheduler-b")
+    with open(os.path.join(e.dir, "scheduler-b.log")) as f:
+        expect("Leaderelection lost" in f.read(),
+               "scheduler-b logs \"Leaderelection lost\"")
+
+
 # How the API server's refusals read in the components' logs (decoding,
 # validation, admission, authorization).
 API_ERRORS = re.compile(
@@ -418,6 +436,7 @@ CHECKS = [
     check_components_schedule_the_guides_pods,
     check_deleting_pods_releases_claims,
     check_leader_election_fails_over,
+    check_lost_lease_ends_the_scheduler,
     check_no_write_was_rejected,
 ]
 

@@ -1,7 +1,7 @@
 module draplane.dev/tests/kube-apiserver
 
 // The real kube-apiserver and etcd for the Kubernetes-mode end-to-end
-// tests (issue 11), built from the published modules by
+// tests, built from the published modules by
 // scripts/build-kube-apiserver. Test tree only.
 
 go 1.26.0

@@ -1,0 +1,65 @@
+#include "cmd/health_checks.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace draplane::cmd {
+namespace {
+
+// Keeps what a handler sent.
+struct Recorder : http::ResponseWriter {
+  int status = 0;
+  std::string body;
+  void Send(int s, const http::HttpHeaders&, std::string b) override {
+    status = s;
+    body = std::move(b);
+  }
+  bool StartStream(int, const http::HttpHeaders&) override { return false; }
+  bool WriteChunk(std::string_view) override { return false; }
+  bool Stopping() const override { return false; }
+  bool ClientGone() const override { return false; }
+};
+
+Recorder Get(const HealthChecks& checks, const std::string& path,
+             bool verbose = false) {
+  http::HttpRequest req;
+  req.method = "GET";
+  req.path = path;
+  if (verbose) req.query.emplace("verbose", "");
+  Recorder r;
+  EXPECT_TRUE(checks.Serve(req, r)) << path;
+  return r;
+}
+
+TEST(HealthChecksTest, AnswersAsKubernetesHealthz) {
+  HealthChecks checks;
+  bool healthy = true;
+  checks.Add("leaderElection", [&] {
+    return healthy ? absl::OkStatus()
+                   : absl::UnavailableError("failed election to renew");
+  });
+  for (const char* path : {"/healthz", "/livez"}) {
+    Recorder ok = Get(checks, path);
+    EXPECT_EQ(ok.status, 200);
+    EXPECT_EQ(ok.body, "ok");
+  }
+  EXPECT_EQ(Get(checks, "/livez", true).body,
+            "[+]ping ok\n[+]leaderElection ok\nlivez check passed\n");
+  healthy = false;
+  Recorder failed = Get(checks, "/healthz");
+  EXPECT_EQ(failed.status, 500);
+  EXPECT_EQ(failed.body,
+            "[+]ping ok\n[-]leaderElection failed: reason withheld\n"
+            "healthz check failed\n");
+  EXPECT_EQ(Get(checks, "/livez/leaderElection").status, 500);
+  EXPECT_EQ(Get(checks, "/livez/ping").status, 200);
+  EXPECT_EQ(Get(checks, "/livez/nothing").status, 404);
+  http::HttpRequest other;
+  other.path = "/readyz-not";
+  Recorder r;
+  EXPECT_FALSE(checks.Serve(other, r)) << "other paths are not answered";
+}
+
+}  // namespace
+}  // namespace draplane::cmd
