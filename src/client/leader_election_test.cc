@@ -78,6 +78,21 @@ bool RunUntil(SimulatedClock& clock, int electors, Fn done, int max_seconds) {
   return done() || Eventually(done, absl::Seconds(5));
 }
 
+// Writes the test lease's holder as another process would.
+absl::Status SetHolder(Client& client, const std::string& holder,
+                       int32_t duration_seconds) {
+  return RetryOnConflict(
+      [&]() -> absl::Status {
+        auto got = client.Get(Kind("Lease"), "kube-system", "draplane-test");
+        if (!got.ok()) return got.status();
+        auto& lease = std::get<api::Lease>(got->value);
+        lease.spec.holder_identity = holder;
+        lease.spec.lease_duration_seconds = duration_seconds;
+        return client.Update(*got).status();
+      },
+      50);
+}
+
 api::Lease GetLease(Client& client) {
   auto got = client.Get(Kind("Lease"), "kube-system", "draplane-test");
   EXPECT_TRUE(got.ok()) << got.status();
@@ -166,18 +181,7 @@ TEST(LeaderElectionTest, LosesLeadershipWhenRenewalFails) {
   a.Start();
   ASSERT_TRUE(Eventually([&] { return a.IsLeader(); }));
   // Someone else takes the lease for a long time (e.g. after a partition).
-  ASSERT_TRUE(RetryOnConflict(
-                  [&]() -> absl::Status {
-                    auto got = client->Get(Kind("Lease"), "kube-system",
-                                           "draplane-test");
-                    if (!got.ok()) return got.status();
-                    auto& lease = std::get<api::Lease>(got->value);
-                    lease.spec.holder_identity = "intruder";
-                    lease.spec.lease_duration_seconds = 3600;
-                    return client->Update(*got).status();
-                  },
-                  50)
-                  .ok());
+  ASSERT_TRUE(SetHolder(*client, "intruder", 3600).ok());
   // a's renewals fail from its next one on; it gives up once the 10 s
   // renew deadline cannot be met.
   ASSERT_TRUE(RunUntil(
@@ -188,18 +192,7 @@ TEST(LeaderElectionTest, LosesLeadershipWhenRenewalFails) {
   EXPECT_EQ(GetLease(*client).spec.holder_identity, "intruder");
   // As client-go's Run, a campaigns no more (its process exits and
   // restarts): the lease freed, a does not take it.
-  ASSERT_TRUE(RetryOnConflict(
-                  [&]() -> absl::Status {
-                    auto got = client->Get(Kind("Lease"), "kube-system",
-                                           "draplane-test");
-                    if (!got.ok()) return got.status();
-                    auto& lease = std::get<api::Lease>(got->value);
-                    lease.spec.holder_identity = "";
-                    lease.spec.lease_duration_seconds = 1;
-                    return client->Update(*got).status();
-                  },
-                  50)
-                  .ok());
+  ASSERT_TRUE(SetHolder(*client, "", 1).ok());
   for (int i = 0; i < 30; ++i) clock.Advance(absl::Seconds(1));
   absl::SleepFor(absl::Milliseconds(200));
   EXPECT_FALSE(a.IsLeader());

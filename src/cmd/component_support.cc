@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <tuple>
 
@@ -100,8 +100,9 @@ void AddLeaderElectionFlags(CLI::App* cmd, LeaderElectionFlags* flags,
       ->capture_default_str();
 }
 
-absl::StatusOr<client::LeaderElectionConfig> LeaderElectionConfigFrom(
-    const LeaderElectionFlags& flags) {
+absl::StatusOr<std::optional<client::LeaderElectionConfig>>
+LeaderElectionConfigFrom(const LeaderElectionFlags& flags) {
+  if (!flags.enabled) return std::nullopt;
   client::LeaderElectionConfig config;
   for (const auto& [flag, text, out] :
        {std::tuple<const char*, const std::string*, absl::Duration*>{

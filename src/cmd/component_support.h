@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -66,12 +67,12 @@ struct LeaderElectionFlags {
 // `what` says what only the leader does ("schedules").
 void AddLeaderElectionFlags(CLI::App* cmd, LeaderElectionFlags* flags,
                             const std::string& what);
-// The elector's configuration (identity: LeaderIdentity()); InvalidArgument
-// naming the flag for a duration that does not parse, or with client-go's
-// message for an inconsistent set ("leaseDuration must be greater than
-// renewDeadline", ...).
-absl::StatusOr<client::LeaderElectionConfig> LeaderElectionConfigFrom(
-    const LeaderElectionFlags& flags);
+// The elector's configuration (identity: LeaderIdentity()), nullopt with
+// --leader-elect=false; InvalidArgument naming the flag for a duration that
+// does not parse, or with client-go's message for an inconsistent set
+// ("leaseDuration must be greater than renewDeadline", ...).
+absl::StatusOr<std::optional<client::LeaderElectionConfig>>
+LeaderElectionConfigFrom(const LeaderElectionFlags& flags);
 // What a component does when its lease is lost, as kube-scheduler and
 // kube-controller-manager: logs "Leaderelection lost" and ends the process
 // at once with exit code 1 (its Deployment restarts it as a fresh

@@ -109,16 +109,13 @@ int RunController(const ControllerFlags& flags, Streams streams) {
     streams.err << "error: " << s.message() << "\n";
     return 2;
   }
-  std::optional<client::LeaderElectionConfig> leader_election;
-  if (flags.leader_election.enabled) {
-    absl::StatusOr<client::LeaderElectionConfig> le =
-        LeaderElectionConfigFrom(flags.leader_election);
-    if (!le.ok()) {
-      streams.err << "error: " << le.status().message() << "\n";
-      return 2;
-    }
-    leader_election = *le;
+  absl::StatusOr<std::optional<client::LeaderElectionConfig>> le =
+      LeaderElectionConfigFrom(flags.leader_election);
+  if (!le.ok()) {
+    streams.err << "error: " << le.status().message() << "\n";
+    return 2;
   }
+  const std::optional<client::LeaderElectionConfig>& leader_election = *le;
   TerminationSignals signals;  // before any thread starts
   absl::StatusOr<std::unique_ptr<RemoteComponent>> component =
       StartRemoteComponent(flags.remote, "draplane-controller");

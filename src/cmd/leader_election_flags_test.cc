@@ -18,14 +18,19 @@ TEST(LeaderElectionFlagsTest, ParseGoDurations) {
                             .renew_deadline = "20s",
                             .retry_period = "500ms",
                             .lease_name = "x"};
-  absl::StatusOr<client::LeaderElectionConfig> config =
+  absl::StatusOr<std::optional<client::LeaderElectionConfig>> config =
       LeaderElectionConfigFrom(flags);
   ASSERT_TRUE(config.ok()) << config.status();
-  EXPECT_EQ(config->lease_duration, absl::Seconds(90));
-  EXPECT_EQ(config->renew_deadline, absl::Seconds(20));
-  EXPECT_EQ(config->retry_period, absl::Milliseconds(500));
-  EXPECT_EQ(config->lease_name, "x");
-  EXPECT_FALSE(config->identity.empty());
+  ASSERT_TRUE(config->has_value());
+  EXPECT_EQ((*config)->lease_duration, absl::Seconds(90));
+  EXPECT_EQ((*config)->renew_deadline, absl::Seconds(20));
+  EXPECT_EQ((*config)->retry_period, absl::Milliseconds(500));
+  EXPECT_EQ((*config)->lease_name, "x");
+  EXPECT_FALSE((*config)->identity.empty());
+  flags.enabled = false;
+  config = LeaderElectionConfigFrom(flags);
+  ASSERT_TRUE(config.ok());
+  EXPECT_FALSE(config->has_value()) << "no election, nothing checked";
 }
 
 TEST(LeaderElectionFlagsTest, SchedulerAndControllerRefuseBadSets) {
