@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -113,6 +114,11 @@ const Servers& TheServers() {
   return *servers;
 }
 
+[[noreturn]] void ConnectFailed(int error) {
+  std::fprintf(stderr, "connect: %s\n", std::strerror(error));
+  Fail("could not connect to the server");
+}
+
 // A blocking loopback connection whose reads and writes give up after the
 // deadline.
 int Connect(uint16_t port) {
@@ -126,7 +132,16 @@ int Connect(uint16_t port) {
   addr.sin_port = htons(port);
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    Fail("connect");
+    // Interrupted by a signal (libFuzzer's timer), the connection goes on:
+    // wait until it is made.
+    if (errno != EINTR) ConnectFailed(errno);
+    pollfd p{fd, POLLOUT, 0};
+    while (::poll(&p, 1, kReadDeadlineSeconds * 1000) < 0 && errno == EINTR) {
+    }
+    int error = 0;
+    socklen_t len = sizeof(error);
+    ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len);
+    if (error != 0) ConnectFailed(error);
   }
   return fd;
 }
