@@ -6,6 +6,7 @@
 // asynchronous on a per-connection io_context that the calling thread runs
 // in short slices, so that deadlines and cancellation are noticed within
 // ~50 ms without extra threads.
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <sys/socket.h>
@@ -20,6 +21,7 @@
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
@@ -33,8 +35,10 @@
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "client/credentials.h"
 #include "client/internal/connection.h"
 #include "client/internal/http2_connection.h"
+#include "client/internal/proxy.h"
 #include "client/internal/url.h"
 #include "client/transport.h"
 #include "common/str_cat.h"
@@ -87,9 +91,20 @@ class HttpTransport : public Transport {
   HttpTransport(RestConfig config, internal::Url url)
       : config_(std::move(config)),
         url_(std::move(url)),
+        credentials_(config_),
         ssl_ctx_(ssl::context::tls_client) {}
 
   absl::Status Init() {
+    if (!config_.proxy_url.empty()) {
+      auto proxy = internal::ParseProxyUrl(config_.proxy_url);
+      if (!proxy.ok()) return proxy.status();
+      proxy_ = *std::move(proxy);
+    } else {
+      auto proxy =
+          internal::ProxyFor(url_, internal::ProxyEnvironment::FromProcess());
+      if (!proxy.ok()) return proxy.status();
+      proxy_ = *std::move(proxy);
+    }
     if (!url_.tls) return absl::OkStatus();
     error_code ec;
     ssl_ctx_.set_options(ssl::context::default_workarounds |
@@ -149,23 +164,28 @@ class HttpTransport : public Transport {
     const absl::Time deadline = config_.timeout > absl::ZeroDuration()
                                     ? absl::Now() + config_.timeout
                                     : absl::InfiniteFuture();
+    auto cred = CurrentCredential();
+    if (!cred.ok()) return cred.status();
     bool reused = false;
     bool retryable = false;
     std::unique_ptr<Conn> conn;
+    absl::StatusOr<HttpReply> reply;
     if (UseHttp2()) {
-      auto reply = RoundTripHttp2(call, deadline, &conn);
-      if (conn == nullptr) return reply;
-      reused = true;  // connected, and the server chose HTTP/1.1
+      reply = RoundTripHttp2(call, **cred, deadline, &conn);
+      reused = conn != nullptr;  // connected, and the server chose HTTP/1.1
     } else {
       conn = Take(&reused);
     }
-    auto reply =
-        TryRoundTrip(std::move(conn), call, deadline, reused, &retryable);
-    if (!reply.ok() && retryable && Idempotent(call.method)) {
-      // A pooled connection the server had closed: once more, fresh.
-      reply = TryRoundTrip(std::make_unique<Conn>(url_.tls, &ssl_ctx_), call,
-                           deadline, false, &retryable);
+    if (conn != nullptr) {
+      reply = TryRoundTrip(std::move(conn), call, **cred, deadline, reused,
+                           &retryable);
+      if (!reply.ok() && retryable && Idempotent(call.method)) {
+        // A pooled connection the server had closed: once more, fresh.
+        reply = TryRoundTrip(std::make_unique<Conn>(url_.tls, &ssl_ctx_), call,
+                             **cred, deadline, false, &retryable);
+      }
     }
+    if (reply.ok() && reply->status == 401) credentials_.Unauthorized(*cred);
     return reply;
   }
 
@@ -179,19 +199,27 @@ class HttpTransport : public Transport {
     const absl::Time header_deadline = config_.timeout > absl::ZeroDuration()
                                            ? absl::Now() + config_.timeout
                                            : absl::InfiniteFuture();
+    auto cred = CurrentCredential();
+    if (!cred.ok()) return cred.status();
+    // A 401 makes the credential source forget an exec plugin's credential.
+    auto status_seen = [&](int status,
+                           const std::map<std::string, std::string>& h) {
+      if (status == 401) credentials_.Unauthorized(*cred);
+      if (on_status) on_status(status, h);
+    };
     std::unique_ptr<Conn> conn;
     absl::Status st;
     if (UseHttp2()) {
-      st =
-          StreamHttp2(call, on_status, on_data, cancel, header_deadline, &conn);
+      st = StreamHttp2(call, **cred, status_seen, on_data, cancel,
+                       header_deadline, &conn);
       if (conn == nullptr) return st;
     } else {
       conn = std::make_unique<Conn>(url_.tls, &ssl_ctx_);
-      st = Connect(*conn, header_deadline, &cancel, false);
+      st = Connect(*conn, **cred, header_deadline, &cancel, false);
       if (absl::IsCancelled(st)) return absl::OkStatus();
       if (!st.ok()) return st;
     }
-    st = Write(*conn, call, header_deadline, &cancel);
+    st = Write(*conn, call, **cred, header_deadline, &cancel);
     if (absl::IsCancelled(st)) return absl::OkStatus();
     if (!st.ok()) return st;
 
@@ -210,9 +238,7 @@ class HttpTransport : public Transport {
     if (absl::IsCancelled(st)) return absl::OkStatus();
     if (!st.ok()) return Failed(call, "reading the response", st);
     if (ec) return Failed(call, "reading the response", ec);
-    if (on_status) {
-      on_status(parser.get().result_int(), LowerHeaders(parser.get()));
-    }
+    status_seen(parser.get().result_int(), LowerHeaders(parser.get()));
     std::string chunk(64 * 1024, '\0');
     while (!parser.is_done()) {
       parser.get().body().data = chunk.data();
@@ -255,12 +281,12 @@ class HttpTransport : public Transport {
   // server chooses HTTP/1.1 instead, returns null with `*http11` the
   // connection, connected.
   absl::StatusOr<std::shared_ptr<Http2Connection>> AcquireHttp2(
-      absl::Time deadline, const CancelFlag* cancel,
+      const Credential& cred, absl::Time deadline, const CancelFlag* cancel,
       std::unique_ptr<Conn>* http11) {
     absl::MutexLock dial_lock(&dial_mu_);
     if (std::shared_ptr<Http2Connection> c = ReserveHttp2()) return c;
     auto conn = std::make_unique<Conn>(true, &ssl_ctx_);
-    absl::Status st = Connect(*conn, deadline, cancel, true);
+    absl::Status st = Connect(*conn, cred, deadline, cancel, true);
     if (!st.ok()) return st;
     const unsigned char* alpn = nullptr;
     unsigned alpn_length = 0;
@@ -300,14 +326,15 @@ class HttpTransport : public Transport {
   }
 
   absl::StatusOr<HttpReply> RoundTripHttp2(const HttpCall& call,
+                                           const Credential& cred,
                                            absl::Time deadline,
                                            std::unique_ptr<Conn>* http11) {
-    const internal::Http2Request req = Http2Call(call);
+    const internal::Http2Request req = Http2Call(call, cred);
     absl::Status st;
     // A request the server did not process goes again on another
     // connection (as does an idempotent one whose connection was lost).
     for (int attempt = 0; attempt < 3; ++attempt) {
-      auto c = AcquireHttp2(deadline, nullptr, http11);
+      auto c = AcquireHttp2(cred, deadline, nullptr, http11);
       if (!c.ok()) return c.status();
       if (*c == nullptr) return absl::UnavailableError("HTTP/1.1");
       HttpReply reply;
@@ -333,16 +360,16 @@ class HttpTransport : public Transport {
   }
 
   absl::Status StreamHttp2(
-      const HttpCall& call,
+      const HttpCall& call, const Credential& cred,
       const std::function<void(int, const std::map<std::string, std::string>&)>&
           on_status,
       const std::function<bool(std::string_view)>& on_data,
       const CancelFlag& cancel, absl::Time header_deadline,
       std::unique_ptr<Conn>* http11) {
-    const internal::Http2Request req = Http2Call(call);
+    const internal::Http2Request req = Http2Call(call, cred);
     absl::Status st;
     for (int attempt = 0; attempt < 3; ++attempt) {
-      auto c = AcquireHttp2(header_deadline, &cancel, http11);
+      auto c = AcquireHttp2(cred, header_deadline, &cancel, http11);
       if (absl::IsCancelled(c.status())) return absl::OkStatus();
       if (!c.ok()) return c.status();
       if (*c == nullptr) return absl::OkStatus();
@@ -391,13 +418,18 @@ class HttpTransport : public Transport {
 
   // Dials and, for https, shakes hands, offering HTTP/2 by ALPN when
   // `offer_http2`.
-  absl::Status Connect(Conn& conn, absl::Time deadline,
+  absl::Status Connect(Conn& conn, const Credential& cred, absl::Time deadline,
                        const CancelFlag* cancel, bool offer_http2) {
     bool done = false;
     error_code ec;
+    const std::string& dial_host = proxy_ ? proxy_->host : url_.host;
+    const std::string& dial_port = proxy_ ? proxy_->port : url_.port;
+    const std::string dialled =
+        proxy_ ? StrCat(url_.Describe(), " through proxy ", proxy_->Describe())
+               : url_.Describe();
     tcp::resolver resolver(conn.ioc());
     tcp::resolver::results_type results;
-    resolver.async_resolve(url_.host, url_.port,
+    resolver.async_resolve(dial_host, dial_port,
                            [&](error_code e, tcp::resolver::results_type r) {
                              ec = e;
                              results = std::move(r);
@@ -411,7 +443,7 @@ class HttpTransport : public Transport {
       }
       if (!st.ok()) return st;
       return absl::UnavailableError(
-          StrCat("resolving ", url_.host, ": ", ErrorText(ec)));
+          StrCat("resolving ", dial_host, ": ", ErrorText(ec)));
     }
     done = false;
     net::async_connect(conn.socket(), results,
@@ -422,16 +454,20 @@ class HttpTransport : public Transport {
     st = conn.Run(done, deadline, cancel);
     if (!st.ok()) {
       if (absl::IsCancelled(st)) return st;
-      return absl::Status(st.code(), StrCat("connecting to ", url_.Describe(),
-                                            ": ", st.message()));
+      return absl::Status(
+          st.code(), StrCat("connecting to ", dialled, ": ", st.message()));
     }
     if (ec) {
       return absl::UnavailableError(
-          StrCat("connecting to ", url_.Describe(), ": ", ErrorText(ec)));
+          StrCat("connecting to ", dialled, ": ", ErrorText(ec)));
     }
     error_code ignored;
     conn.socket().set_option(tcp::no_delay(true), ignored);
     if (!conn.is_tls()) return absl::OkStatus();
+    if (proxy_) {
+      st = Tunnel(conn, deadline, cancel);
+      if (!st.ok()) return st;
+    }
 
     SSL* ssl = conn.tls().native_handle();
     const std::string& name =
@@ -459,6 +495,11 @@ class HttpTransport : public Transport {
         return absl::InvalidArgumentError(
             StrCat("invalid TLS server name \"", name, "\""));
       }
+    }
+    if (!cred.client_cert_pem.empty() &&
+        cred.client_cert_pem != config_.client_cert_pem) {
+      st = UseClientCertificate(ssl, cred);
+      if (!st.ok()) return st;
     }
     done = false;
     conn.tls().async_handshake(ssl::stream_base::client, [&](error_code e) {
@@ -488,7 +529,7 @@ class HttpTransport : public Transport {
   // The call's headers and the transport's defaults (Authorization,
   // User-Agent, Accept, Content-Type), names as given.
   std::vector<std::pair<std::string, std::string>> Headers(
-      const HttpCall& call, bool has_body) const {
+      const HttpCall& call, const Credential& cred, bool has_body) const {
     std::vector<std::pair<std::string, std::string>> out;
     bool has_auth = false, has_ua = false, has_accept = false, has_type = false;
     for (const auto& [name, value] : call.headers) {
@@ -500,9 +541,8 @@ class HttpTransport : public Transport {
       has_accept |= lower == "accept";
       has_type |= lower == "content-type";
     }
-    if (!has_auth && !config_.bearer_token.empty()) {
-      out.emplace_back("Authorization",
-                       StrCat("Bearer ", config_.bearer_token));
+    if (!has_auth && !cred.bearer_token.empty()) {
+      out.emplace_back("Authorization", StrCat("Bearer ", cred.bearer_token));
     }
     if (!has_ua) out.emplace_back("User-Agent", config_.user_agent);
     if (!has_accept) out.emplace_back("Accept", "application/json");
@@ -517,13 +557,14 @@ class HttpTransport : public Transport {
                                      : call.body;
   }
 
-  internal::Http2Request Http2Call(const HttpCall& call) const {
+  internal::Http2Request Http2Call(const HttpCall& call,
+                                   const Credential& cred) const {
     internal::Http2Request req;
     req.method = call.method;
     req.authority = url_.HostHeader();
     req.target = url_.Target(call.path, call.query);
     req.body = Body(call);
-    for (auto& [name, value] : Headers(call, !req.body.empty())) {
+    for (auto& [name, value] : Headers(call, cred, !req.body.empty())) {
       for (char& c : name) c = static_cast<char>(std::tolower(c));
       if (name == "host" || http::IsConnectionSpecificHeader(name)) continue;
       req.headers.emplace_back(std::move(name), std::move(value));
@@ -531,16 +572,25 @@ class HttpTransport : public Transport {
     return req;
   }
 
-  absl::Status Write(Conn& conn, const HttpCall& call, absl::Time deadline,
-                     const CancelFlag* cancel) {
+  absl::Status Write(Conn& conn, const HttpCall& call, const Credential& cred,
+                     absl::Time deadline, const CancelFlag* cancel) {
     beast_http::request<beast_http::string_body> req;
     req.method_string(call.method);
-    req.target(url_.Target(call.path, call.query));
+    if (proxy_ && !url_.tls) {
+      // Through an HTTP proxy, plain HTTP requests name the whole URL.
+      req.target(StrCat("http://", url_.HostHeader(),
+                        url_.Target(call.path, call.query)));
+      if (!proxy_->authorization.empty()) {
+        req.set(beast_http::field::proxy_authorization, proxy_->authorization);
+      }
+    } else {
+      req.target(url_.Target(call.path, call.query));
+    }
     req.version(11);
     req.keep_alive(true);
     req.set(beast_http::field::host, url_.HostHeader());
     req.body() = Body(call);
-    for (const auto& [name, value] : Headers(call, !req.body().empty())) {
+    for (const auto& [name, value] : Headers(call, cred, !req.body().empty())) {
       req.insert(name, value);
     }
     req.prepare_payload();
@@ -565,14 +615,15 @@ class HttpTransport : public Transport {
   // reused connection turned out to be closed before any answer came.
   absl::StatusOr<HttpReply> TryRoundTrip(std::unique_ptr<Conn> conn,
                                          const HttpCall& call,
+                                         const Credential& cred,
                                          absl::Time deadline, bool reused,
                                          bool* retryable) {
     *retryable = false;
     if (!reused) {
-      absl::Status st = Connect(*conn, deadline, nullptr, false);
+      absl::Status st = Connect(*conn, cred, deadline, nullptr, false);
       if (!st.ok()) return st;
     }
-    absl::Status st = Write(*conn, call, deadline, nullptr);
+    absl::Status st = Write(*conn, call, cred, deadline, nullptr);
     if (!st.ok()) {
       *retryable = reused && absl::IsUnavailable(st);
       return st;
@@ -603,7 +654,8 @@ class HttpTransport : public Transport {
     reply.status = msg.result_int();
     reply.headers = LowerHeaders(msg);
     reply.body = std::move(msg.body());
-    if (msg.keep_alive() && parser.is_done()) {
+    if (msg.keep_alive() && parser.is_done() &&
+        cred.certificate_generation == certificate_generation_.load()) {
       Put(std::move(conn));
     } else {
       conn->Close();
@@ -611,8 +663,128 @@ class HttpTransport : public Transport {
     return reply;
   }
 
+  // The credential for a request; when its client certificate is newer than
+  // the connections', every connection is closed first (client-go's
+  // connection tracker closes them all when an exec plugin's certificate
+  // changes).
+  absl::StatusOr<std::shared_ptr<const Credential>> CurrentCredential() {
+    auto cred = credentials_.Current();
+    if (!cred.ok()) return cred.status();
+    uint64_t seen = certificate_generation_.load();
+    while ((*cred)->certificate_generation > seen) {
+      if (certificate_generation_.compare_exchange_weak(
+              seen, (*cred)->certificate_generation)) {
+        CloseAllConnections();
+        break;
+      }
+    }
+    return cred;
+  }
+
+  void CloseAllConnections() {
+    std::vector<std::shared_ptr<Http2Connection>> h2;
+    std::vector<std::unique_ptr<Conn>> idle;
+    {
+      absl::MutexLock lock(&mu_);
+      h2.swap(h2_);
+      idle.swap(idle_);
+    }
+    for (const auto& c : h2) c->Shutdown();
+    for (const auto& c : idle) c->Close();
+  }
+
+  // The exec plugin's client certificate (and the chain after it) and key
+  // for this connection, in place of the configuration's.
+  static absl::Status UseClientCertificate(SSL* ssl, const Credential& cred) {
+    std::unique_ptr<BIO, decltype(&BIO_free)> bio(
+        BIO_new_mem_buf(cred.client_cert_pem.data(),
+                        static_cast<int>(cred.client_cert_pem.size())),
+        BIO_free);
+    std::unique_ptr<X509, decltype(&X509_free)> leaf(
+        PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr), X509_free);
+    bool ok = leaf != nullptr && SSL_use_certificate(ssl, leaf.get()) == 1;
+    while (ok) {
+      X509* next = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr);
+      if (next == nullptr) break;
+      ok = SSL_add0_chain_cert(ssl, next) == 1;
+      if (!ok) X509_free(next);
+    }
+    ERR_clear_error();  // the end of the chain reads as an error
+    std::unique_ptr<BIO, decltype(&BIO_free)> key_bio(
+        BIO_new_mem_buf(cred.client_key_pem.data(),
+                        static_cast<int>(cred.client_key_pem.size())),
+        BIO_free);
+    std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
+        PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr),
+        EVP_PKEY_free);
+    ok = ok && key != nullptr && SSL_use_PrivateKey(ssl, key.get()) == 1;
+    if (!ok) {
+      ERR_clear_error();
+      return absl::InvalidArgumentError(
+          "the exec plugin's client certificate or key does not load");
+    }
+    return absl::OkStatus();
+  }
+
+  // Asks the proxy for a tunnel to the API server (HTTP CONNECT), on the
+  // connected socket, before the TLS handshake.
+  absl::Status Tunnel(Conn& conn, absl::Time deadline,
+                      const CancelFlag* cancel) {
+    const bool v6 = url_.host.find(':') != std::string::npos;
+    const std::string authority =
+        StrCat(v6 ? "[" : "", url_.host, v6 ? "]" : "", ":", url_.port);
+    beast_http::request<beast_http::empty_body> req(beast_http::verb::connect,
+                                                    authority, 11);
+    req.set(beast_http::field::host, authority);
+    if (!proxy_->authorization.empty()) {
+      req.set(beast_http::field::proxy_authorization, proxy_->authorization);
+    }
+    req.set(beast_http::field::user_agent, config_.user_agent);
+    bool done = false;
+    error_code ec;
+    beast_http::async_write(conn.socket(), req, [&](error_code e, size_t) {
+      ec = e;
+      done = true;
+    });
+    absl::Status st = conn.Run(done, deadline, cancel);
+    const std::string where =
+        StrCat("proxy CONNECT to ", authority, " through ", proxy_->Describe());
+    if (!st.ok())
+      return absl::Status(st.code(), StrCat(where, ": ", st.message()));
+    if (ec) return absl::UnavailableError(StrCat(where, ": ", ErrorText(ec)));
+    beast_http::response_parser<beast_http::empty_body> parser;
+    parser.skip(true);  // a 200 to CONNECT has no body
+    parser.header_limit(64 * 1024);
+    boost::beast::flat_buffer buffer;
+    done = false;
+    beast_http::async_read_header(conn.socket(), buffer, parser,
+                                  [&](error_code e, size_t) {
+                                    ec = e;
+                                    done = true;
+                                  });
+    st = conn.Run(done, deadline, cancel);
+    if (!st.ok())
+      return absl::Status(st.code(), StrCat(where, ": ", st.message()));
+    if (ec) return absl::UnavailableError(StrCat(where, ": ", ErrorText(ec)));
+    const auto& res = parser.get();
+    if (res.result_int() != 200) {
+      return absl::UnavailableError(StrCat(where, ": ", res.result_int(), " ",
+                                           std::string(res.reason())));
+    }
+    if (buffer.size() != 0) {
+      return absl::UnavailableError(
+          StrCat(where, ": the proxy sent data before the TLS handshake"));
+    }
+    return absl::OkStatus();
+  }
+
   const RestConfig config_;
   const internal::Url url_;
+  CredentialSource credentials_;
+  // The HTTP proxy every connection goes through; nullopt: direct.
+  std::optional<internal::Proxy> proxy_;
+  // The newest client-certificate generation a request has used.
+  std::atomic<uint64_t> certificate_generation_{0};
   ssl::context ssl_ctx_;
   // Set once the server chose HTTP/1.1 by ALPN: HTTP/2 is not offered
   // again.

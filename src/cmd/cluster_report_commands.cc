@@ -27,8 +27,9 @@ struct ConnectionFlags {
 
 void AddConnectionFlags(CLI::App* cmd, ConnectionFlags* flags) {
   cmd->add_option("--kubeconfig", flags->kubeconfig,
-                  "kubeconfig file (default $KUBECONFIG, else ~/.kube/config; "
-                  "`draplane server` writes one)");
+                  "kubeconfig file (default $KUBECONFIG, else ~/.kube/config, "
+                  "else the in-cluster configuration; `draplane server` "
+                  "writes one)");
   cmd->add_option("--context", flags->context,
                   "kubeconfig context (default: the current one)");
 }
@@ -39,6 +40,8 @@ absl::StatusOr<ot::ClusterSnapshot> Snapshot(const ConnectionFlags& flags,
   RemoteApiFlags remote;
   remote.kubeconfig = flags.kubeconfig;
   remote.context = flags.context;
+  remote.qps = kKubectlRateLimit.qps;
+  remote.burst = kKubectlRateLimit.burst;
   client::RestConfig config;
   auto client = ConnectRemote(remote, StrCat("draplane-", command), &config);
   if (!client.ok()) return client.status();

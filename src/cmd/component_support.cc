@@ -184,16 +184,23 @@ int TerminationSignals::Wait() {
 }
 
 void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
-                       const std::string& metrics_example) {
+                       const std::string& metrics_example,
+                       const ClientRateLimit& limit) {
+  flags->qps = limit.qps;
+  flags->burst = limit.burst;
   cmd->add_option("--kubeconfig", flags->kubeconfig,
-                  "kubeconfig file (default $KUBECONFIG or ~/.kube/config)");
+                  "kubeconfig file (default $KUBECONFIG, else ~/.kube/config, "
+                  "else the in-cluster configuration of a pod's "
+                  "ServiceAccount)");
   cmd->add_option("--context", flags->context, "kubeconfig context");
   cmd->add_option("--kube-api-qps", flags->qps,
-                  "Client-side request rate limit (0 = unlimited, the "
-                  "default: the upstream components' 50 QPS would cap "
-                  "throughput)")
+                  StrCat("Client-side limit of requests per second to the "
+                         "API server (",
+                         limit.upstream, " default; 0 = unlimited)"))
       ->capture_default_str();
-  cmd->add_option("--kube-api-burst", flags->burst)->capture_default_str();
+  cmd->add_option("--kube-api-burst", flags->burst,
+                  "Requests allowed at once above --kube-api-qps")
+      ->capture_default_str();
   cmd->add_option("--metrics-bind-address", flags->metrics_bind_address,
                   StrCat("Serve Prometheus metrics (plain HTTP) on HOST:PORT, "
                          "e.g. ",
@@ -203,8 +210,8 @@ void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
 absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(
     const RemoteApiFlags& flags, const std::string& user_agent,
     client::RestConfig* config) {
-  absl::StatusOr<client::RestConfig> loaded = client::LoadKubeconfig(
-      client::DefaultKubeconfigPath(flags.kubeconfig), flags.context);
+  absl::StatusOr<client::RestConfig> loaded =
+      client::LoadClientConfig(flags.kubeconfig, flags.context);
   if (!loaded.ok()) return loaded.status();
   *config = *std::move(loaded);
   config->qps = flags.qps;

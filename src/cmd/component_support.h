@@ -108,18 +108,40 @@ class TerminationSignals {
 
 // How a component reaches a remote API server, and where it serves its
 // metrics: --kubeconfig, --context, --kube-api-qps, --kube-api-burst,
-// --metrics-bind-address.
+// --metrics-bind-address. Without --kubeconfig: $KUBECONFIG, else
+// ~/.kube/config, else the in-cluster configuration
+// (client::LoadClientConfig).
 struct RemoteApiFlags {
   std::string kubeconfig;
   std::string context;
+  // Client-side rate limit; 0 = unlimited. AddRemoteApiFlags sets the
+  // component's default.
   double qps = 0;
   int burst = 0;
   std::string metrics_bind_address;
 };
+// The upstream component whose client rate limits a command takes by
+// default (its --kube-api-qps and --kube-api-burst).
+struct ClientRateLimit {
+  double qps;
+  int burst;
+  const char* upstream;  // for the help text, e.g. "kube-scheduler's"
+};
+inline constexpr ClientRateLimit kSchedulerRateLimit{50, 100,
+                                                     "kube-scheduler's"};
+inline constexpr ClientRateLimit kControllerManagerRateLimit{
+    20, 30, "kube-controller-manager's"};
+inline constexpr ClientRateLimit kKubeletRateLimit{50, 100, "the kubelet's"};
+// client-go's defaults, which NVIDIA's DRA kubelet plugin keeps.
+inline constexpr ClientRateLimit kKubeletPluginRateLimit{
+    5, 10, "client-go's (NVIDIA's DRA kubelet plugin's)"};
+inline constexpr ClientRateLimit kKubectlRateLimit{50, 300, "kubectl's"};
 // `metrics_example` is a HOST:PORT for the help text (the upstream
-// component's port, e.g. "0.0.0.0:10259").
+// component's port, e.g. "0.0.0.0:10259"); `limit` gives --kube-api-qps
+// and --kube-api-burst their defaults.
 void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
-                       const std::string& metrics_example);
+                       const std::string& metrics_example,
+                       const ClientRateLimit& limit);
 // Loads the kubeconfig and connects with `user_agent`; `config` gets what
 // was loaded.
 absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(

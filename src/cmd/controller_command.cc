@@ -192,7 +192,8 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
       "  draplane controller --kubeconfig ~/.kube/config "
       "--metrics-bind-address 0.0.0.0:10257");
   AddLoggingFlags(cmd, &flags->logging);
-  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10257");
+  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10257",
+                    kControllerManagerRateLimit);
   AddLeaderElectionFlags(cmd, &flags->leader_election, "runs the controllers");
   cmd->add_option("--concurrent-resource-claim-syncs", flags->workers,
                   "Workers of the resourceclaim controller")

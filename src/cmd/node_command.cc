@@ -195,7 +195,8 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
       "      --node-name node1 --simulate-kubelet --kubeconfig "
       "/tmp/dp/kubeconfig");
   AddLoggingFlags(cmd, &flags->logging);
-  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:8080");
+  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:8080",
+                    kKubeletPluginRateLimit);
   cmd->add_option("--node-name", flags->node_name,
                   "This node's name (the pool name of its slices)")
       ->envname("NODE_NAME");
@@ -227,15 +228,27 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
                   flags->additional_xids_to_ignore,
                   "XIDs that taint with effect None, comma-separated");
   cmd->add_flag("--simulate-kubelet", flags->simulate_kubelet,
-                "Also play the kubelet (draplane's simulated nodes)");
+                "Also play the kubelet (draplane's simulated nodes); the "
+                "client limits default to the kubelet's (50 QPS, burst 100)");
   cmd->add_option("--simulate-root", flags->simulate_root,
                   "Sockets, CDI specs and checkpoint of a simulated node "
                   "(default /tmp/draplane-node-NAME)");
   cmd->add_option("--heartbeat-seconds", flags->heartbeat_s,
                   "Lease renewal period of a simulated node")
       ->capture_default_str();
-  cmd->callback(
-      [flags, streams, exit_code] { *exit_code = RunNode(*flags, streams); });
+  cmd->callback([cmd, flags, streams, exit_code] {
+    // A node that also plays the kubelet gets the kubelet's client limits
+    // unless they were given.
+    if (flags->simulate_kubelet) {
+      if (cmd->count("--kube-api-qps") == 0) {
+        flags->remote.qps = kKubeletRateLimit.qps;
+      }
+      if (cmd->count("--kube-api-burst") == 0) {
+        flags->remote.burst = kKubeletRateLimit.burst;
+      }
+    }
+    *exit_code = RunNode(*flags, streams);
+  });
 }
 
 }  // namespace draplane::cmd

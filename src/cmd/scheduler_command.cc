@@ -114,7 +114,7 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
       "Example:\n"
       "  draplane scheduler --kubeconfig ~/.kube/config --policy binpack");
   AddLoggingFlags(cmd, &flags->logging);
-  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10259");
+  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10259", kSchedulerRateLimit);
   cmd->add_option("--scheduler-name", flags->scheduler_name,
                   "Schedule pods with this spec.schedulerName")
       ->capture_default_str();

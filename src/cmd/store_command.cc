@@ -36,8 +36,8 @@ struct BackupFlags {
 // Streams GET /draplane/store/backup into `fd` and syncs it; the store's
 // revision on success.
 absl::StatusOr<std::string> Download(const BackupFlags& flags, int fd) {
-  absl::StatusOr<client::RestConfig> config = client::LoadKubeconfig(
-      client::DefaultKubeconfigPath(flags.kubeconfig), flags.context);
+  absl::StatusOr<client::RestConfig> config =
+      client::LoadClientConfig(flags.kubeconfig, flags.context);
   if (!config.ok()) return config.status();
   config->user_agent = "draplane-store-backup";
   auto transport = client::NewHttpTransport(*config);

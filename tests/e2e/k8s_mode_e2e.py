@@ -20,7 +20,10 @@ publish ResourceSlices; the corrected seed manifests get their claims
 reserved, pods bound and Running; deleting pods releases the claims; every
 write the components made was accepted (their logs hold no API error);
 leader election across two schedulers fails over, and a scheduler whose
-lease is taken from it exits 1 ("Leaderelection lost"), as kube-scheduler.
+lease is taken from it exits 1 ("Leaderelection lost"), as kube-scheduler;
+a ServiceAccount token reaches the API server through the in-cluster
+configuration (the files at their fixed path in a mount namespace) and
+through a kubeconfig exec plugin.
 
   tests/e2e/k8s_mode_e2e.py --draplane build/release/src/cmd/draplane \
       --apiserver real|draplane [--kubectl build/kubectl] [--bin build]
@@ -411,6 +414,112 @@ def check_lost_lease_ends_the_scheduler(e):
                "scheduler-b logs \"Leaderelection lost\"")
 
 
+def _server_and_ca(e):
+    """The API server's URL and CA bundle (PEM), from the kubeconfig."""
+    import base64
+    import yaml
+    with open(e.kubeconfig) as f:
+        config = yaml.safe_load(f)
+    cluster = config["clusters"][0]["cluster"]
+    if "certificate-authority-data" in cluster:
+        ca = base64.b64decode(cluster["certificate-authority-data"]).decode()
+    else:
+        path = cluster["certificate-authority"]
+        if not os.path.isabs(path):
+            path = os.path.join(os.path.dirname(e.kubeconfig), path)
+        with open(path) as f:
+            ca = f.read()
+    return cluster["server"], ca
+
+
+def check_cluster_credentials(e):
+    """A ServiceAccount's token, as a pod gets it: the in-cluster
+    configuration (the files at /var/run/secrets/kubernetes.io/
+    serviceaccount in a mount namespace, KUBERNETES_SERVICE_HOST/PORT, no
+    kubeconfig), and a kubeconfig whose exec plugin prints the token."""
+    ns = "draplane-e2e-credentials"
+    e.k("create", "namespace", ns)
+    e.k("create", "serviceaccount", "reader", "-n", ns)
+    e.k("create", "clusterrolebinding", "draplane-e2e-reader",
+        "--clusterrole", "cluster-admin",
+        "--serviceaccount", "%s:reader" % ns)
+    token = e.k("create", "token", "reader", "-n", ns,
+                "--duration", "1h").stdout.strip()
+    server, ca = _server_and_ca(e)
+    host, port = server[len("https://"):].rsplit(":", 1)
+    work = os.path.join(e.dir, "credentials")
+    os.makedirs(work, exist_ok=True)
+    for name, text in (("token", token), ("ca.crt", ca),
+                       ("namespace", ns)):
+        with open(os.path.join(work, name), "w") as f:
+            f.write(text)
+    home = os.path.join(work, "home")  # no ~/.kube/config
+    os.makedirs(home, exist_ok=True)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("KUBECONFIG", "HTTPS_PROXY", "https_proxy")}
+    env.update(HOME=home, KUBERNETES_SERVICE_HOST=host,
+               KUBERNETES_SERVICE_PORT=port)
+    sa = "/var/run/secrets/kubernetes.io/serviceaccount"
+    script = ("mount -t tmpfs tmpfs /var/run && mkdir -p %s && "
+              "cp \"$1\"/token \"$1\"/ca.crt \"$1\"/namespace %s/ && "
+              "shift && exec \"$@\"" % (sa, sa))
+    probe = subprocess.run(["unshare", "-Urm", "true"], capture_output=True)
+    if probe.returncode != 0:
+        raise Skip("no unprivileged user and mount namespaces: %s" %
+                   probe.stderr.decode().strip())
+    p = subprocess.run(
+        ["unshare", "-Urm", "sh", "-c", script, "sh", work, e.draplane,
+         "inventory", "-o", "json"],
+        env=env, capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "draplane inventory in cluster: exit %d\n%s%s" %
+           (p.returncode, p.stdout, p.stderr))
+    nodes = [n["name"] for n in json.loads(p.stdout).get("nodes", [])]
+    expect(sorted(nodes) == sorted(NODES),
+           "in-cluster inventory sees the nodes: %s" % nodes)
+    # The same without the files: client-go's error.
+    p = subprocess.run([e.draplane, "inventory"], env=env,
+                       capture_output=True, text=True, timeout=60)
+    expect(p.returncode != 0 and "/var/run/secrets/kubernetes.io/"
+           "serviceaccount/token" in p.stderr,
+           "without the token file: exit %d, %s" % (p.returncode, p.stderr))
+
+    # An exec plugin (as EKS, GKE and AKS kubeconfigs use) printing the
+    # token; it runs once for all of the command's requests.
+    plugin = os.path.join(work, "get-token")
+    with open(plugin, "w") as f:
+        f.write("#!/bin/sh\necho run >> \"$RUNS\"\n"
+                "case \"$KUBERNETES_EXEC_INFO\" in *'\"interactive\":false'*) ;; "
+                "*) exit 7;; esac\n"
+                "printf '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+                "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"%%s\"}}' "
+                "\"$(cat %s)\"\n" % os.path.join(work, "token"))
+    os.chmod(plugin, 0o755)
+    kubeconfig = os.path.join(work, "kubeconfig")
+    with open(kubeconfig, "w") as f:
+        json.dump({
+            "apiVersion": "v1", "kind": "Config", "current-context": "c",
+            "clusters": [{"name": "c", "cluster": {
+                "server": server,
+                "certificate-authority": os.path.join(work, "ca.crt")}}],
+            "contexts": [{"name": "c", "context": {"cluster": "c",
+                                                   "user": "u"}}],
+            "users": [{"name": "u", "user": {"exec": {
+                "apiVersion": "client.authentication.k8s.io/v1",
+                "command": "./get-token", "interactiveMode": "Never",
+                "env": [{"name": "RUNS",
+                         "value": os.path.join(work, "runs")}]}}}]}, f)
+    p = subprocess.run([e.draplane, "inventory", "-o", "json",
+                        "--kubeconfig", kubeconfig], env=env,
+                       capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "draplane inventory with an exec plugin: "
+           "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+    with open(os.path.join(work, "runs")) as f:
+        runs = f.read().count("run")
+    expect(runs == 1, "the exec plugin ran once (%d)" % runs)
+    e.k("delete", "clusterrolebinding", "draplane-e2e-reader")
+    e.k("delete", "namespace", ns, "--wait=false")
+
+
 # How the API server's refusals read in the components' logs (decoding,
 # validation, admission, authorization).
 API_ERRORS = re.compile(
@@ -437,6 +546,7 @@ CHECKS = [
     check_deleting_pods_releases_claims,
     check_leader_election_fails_over,
     check_lost_lease_ends_the_scheduler,
+    check_cluster_credentials,
     check_no_write_was_rejected,
 ]
 

@@ -80,8 +80,9 @@ class TestServer {
   explicit TestServer(bool tls, apiserver::ApiServerOptions options = {}) {
     store_ = store::NewMemoryStore();
     if (tls) {
+      creds_dir_ = TempDir("creds");
       auto creds =
-          apiserver::LoadOrCreateCredentials(TempDir("creds"), {"127.0.0.1"});
+          apiserver::LoadOrCreateCredentials(creds_dir_, {"127.0.0.1"});
       EXPECT_TRUE(creds.ok()) << creds.status();
       creds_ = *creds;
       // As `draplane server`: the admin token, client certificates, RBAC
@@ -141,12 +142,15 @@ class TestServer {
 
   store::Store& store() { return *store_; }
   const apiserver::ServingCredentials& credentials() const { return creds_; }
+  // The CA's folder (TLS only), for IssueClientCredentials.
+  const std::string& credentials_dir() const { return creds_dir_; }
   uint16_t port() const { return http_ ? http_->port() : 0; }
 
  private:
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> api_;
   apiserver::ServingCredentials creds_;
+  std::string creds_dir_;
   std::unique_ptr<http::HttpServer> http_;
 };
 
