@@ -19,6 +19,7 @@
 #include "auth/rbac.h"
 #include "auth/token_file.h"
 #include "clock/clock.h"
+#include "common/version.h"
 #include "http/http_server.h"
 #include "http/in_process_exchange.h"
 #include "store/store.h"
@@ -91,11 +92,11 @@ struct ApiServerOptions {
   // (internal/max_in_flight.h).
   int max_requests_inflight = 400;
   int max_mutating_requests_inflight = 200;
-  // /version: what kubectl sees. kubectl's dispatcher picks its build by
-  // the minor version (see docs/apiserver.md).
-  std::string version_major = "1";
-  std::string version_minor = "32";
-  std::string git_version = "v1.32.0";
+  // /version: the Kubernetes release whose API is served, with draplane's
+  // version as build metadata (common/version.h).
+  std::string version_major = std::string(kKubernetesMajor);
+  std::string version_minor = std::string(kKubernetesMinor);
+  std::string git_version = KubernetesGitVersion();
   // Upper bound of a watch without timeoutSeconds.
   absl::Duration max_watch = absl::Minutes(30);
   // Events queued for one HTTP watcher that has not written them yet; a

@@ -11,6 +11,7 @@
 #include "apiserver/internal/resources.h"
 #include "apiserver/internal/server_side_apply.h"
 #include "common/str_cat.h"
+#include "common/version.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -21,7 +22,11 @@ TEST_F(ApiServerTest, VersionPinsKubectlsMinor) {
   auto w = Do("GET", "/version");
   EXPECT_EQ(w.code, 200);
   EXPECT_EQ(w.JsonBody()["major"], "1");
-  EXPECT_EQ(w.JsonBody()["minor"], "32");
+  EXPECT_EQ(w.JsonBody()["minor"], "37");
+  EXPECT_EQ(w.JsonBody()["emulationMinor"], "37");
+  EXPECT_EQ(w.JsonBody()["minCompatibilityMinor"], "36");
+  EXPECT_EQ(w.JsonBody()["gitVersion"],
+            "v1.37.2+draplane." + std::string(DraplaneVersion()));
 }
 
 TEST_F(ApiServerTest, AggregatedAndLegacyDiscovery) {

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "absl/strings/escaping.h"
+#include "absl/time/clock.h"
 #include "common/private_files.h"
 #include "common/str_cat.h"
 
@@ -253,6 +254,37 @@ absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
       return s;
     }
   }
+  return out;
+}
+
+absl::StatusOr<ClientCredentials> SelfSignedServingCertificate(
+    const std::string& name, const std::vector<std::string>& hosts) {
+  const std::string now = std::to_string(absl::ToUnixSeconds(absl::Now()));
+  Key ca_key = NewKey();
+  Key key = NewKey();
+  if (!ca_key || !key) return OpenSslError("cannot generate a key");
+  auto ca = Issue(ca_key.get(), StrCat(name, "-ca@", now), kDay * 365, nullptr,
+                  ca_key.get(),
+                  {{NID_basic_constraints, "critical,CA:TRUE"},
+                   {NID_key_usage, "critical,keyCertSign,cRLSign"},
+                   {NID_subject_key_identifier, "hash"}});
+  if (!ca.ok()) return ca.status();
+  std::string san;
+  for (const std::string& host : hosts) {
+    if (!san.empty()) san += ",";
+    san += (IsIpAddress(host) ? "IP:" : "DNS:") + host;
+  }
+  std::vector<std::pair<int, std::string>> ext = {
+      {NID_basic_constraints, "critical,CA:FALSE"},
+      {NID_key_usage, "critical,digitalSignature,keyEncipherment"},
+      {NID_ext_key_usage, "serverAuth"}};
+  if (!san.empty()) ext.emplace_back(NID_subject_alt_name, san);
+  auto cert = Issue(key.get(), StrCat(name, "@", now), kDay * 365, ca->get(),
+                    ca_key.get(), ext);
+  if (!cert.ok()) return cert.status();
+  ClientCredentials out;
+  out.cert_pem = ToPem(cert->get()) + ToPem(ca->get());
+  out.key_pem = ToPem(key.get());
   return out;
 }
 

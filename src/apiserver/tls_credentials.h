@@ -55,6 +55,15 @@ absl::Status CheckPkiFormat(const std::string& dir);
 absl::StatusOr<ServingCredentials> LoadOrCreateCredentials(
     const std::string& dir, const std::vector<std::string>& hosts);
 
+// A serving certificate for `hosts` (IP addresses or DNS names) and its
+// key, signed by a CA made for it alone, both valid one year and kept in
+// memory only: what kube-scheduler and kube-controller-manager serve when
+// given no --tls-cert-file (client-go's GenerateSelfSignedCertKey: the
+// CA "<name>-ca@<unix time>", the certificate "<name>@<unix time>").
+// `cert_pem` holds the certificate then the CA.
+absl::StatusOr<ClientCredentials> SelfSignedServingCertificate(
+    const std::string& name, const std::vector<std::string>& hosts);
+
 // Replaces `dir`/admin.token (of an existing CA) with a new random token,
 // atomically, and returns it. The old token is retired: a server started
 // after this no longer accepts it.

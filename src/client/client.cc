@@ -606,6 +606,19 @@ absl::StatusOr<Json> Client::PostSubresource(const api::KindInfo& kind,
   return ReplyJson(*reply);
 }
 
+absl::StatusOr<Json> Client::GetJson(std::string_view path) {
+  auto reply = Do(MakeCall("GET", std::string(path)));
+  if (!reply.ok()) return reply.status();
+  return ReplyJson(*reply);
+}
+
+absl::StatusOr<Json> Client::PostJson(std::string_view path, const Json& body) {
+  auto reply = Do(MakeJsonCall("POST", std::string(path), body));
+  if (!reply.ok()) return reply.status();
+  if (reply->json == nullptr && reply->body.empty()) return Json::object();
+  return ReplyJson(*reply);
+}
+
 absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
                            const WatchOptions& options,
                            const std::function<bool(WatchEvent)>& on_event,

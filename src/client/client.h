@@ -148,6 +148,15 @@ class Client {
                                             std::string_view subresource,
                                             const api::Json& body);
 
+  // GET of `path` (an object of a kind outside the served-kinds table,
+  // e.g. /api/v1/namespaces/kube-system/configmaps/NAME) parsed as JSON.
+  absl::StatusOr<api::Json> GetJson(std::string_view path);
+  // POST of `body` to `path` (a create of a kind outside the served-kinds
+  // table, e.g. /apis/authentication.k8s.io/v1/tokenreviews); the answer
+  // parsed as JSON, errors as for the other calls.
+  absl::StatusOr<api::Json> PostJson(std::string_view path,
+                                     const api::Json& body);
+
   // Watches until the stream ends (OK), `on_event` returns false (OK),
   // `cancel` is set (OK) or the connection fails. A 410 answer to the
   // request itself is reported as IsGone. Blocks the calling thread.

@@ -12,7 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "common/str_cat.h"
+#include "common/version.h"
 #include "logging/log.h"
+#include "metrics/process_metrics.h"
 
 namespace draplane::cmd {
 
@@ -135,37 +137,6 @@ void ExitOnLostLeadership(const std::string& component) {
   _exit(1);
 }
 
-absl::StatusOr<std::unique_ptr<http::HttpServer>> ServeMetrics(
-    const std::string& bind_address, metrics::Registry* registry,
-    const HealthChecks* health) {
-  if (bind_address.empty()) return nullptr;
-  absl::StatusOr<HostPort> hp = ParseHostPort(bind_address);
-  if (!hp.ok()) return hp.status();
-  http::HttpServerOptions options;
-  options.address = hp->host;
-  options.port = hp->port;
-  auto ping_only = std::make_shared<HealthChecks>();
-  return http::HttpServer::Start(options, [registry, health, ping_only](
-                                              const http::HttpRequest& req,
-                                              http::ResponseWriter& w) {
-    if (req.path == "/metrics") {
-      w.Send(200, {{"Content-Type", std::string(metrics::kTextContentType)}},
-             registry->Text());
-    } else if ((health != nullptr ? health : ping_only.get())->Serve(req, w)) {
-      return;
-    } else {
-      w.Send(404, {{"Content-Type", "text/plain"}}, "404 page not found\n");
-    }
-  });
-}
-
-std::string MetricsUrl(const std::string& bind_address,
-                       const http::HttpServer& server) {
-  absl::StatusOr<HostPort> hp = ParseHostPort(bind_address);
-  return StrCat("http://", UrlHost(hp.ok() ? hp->host : "127.0.0.1"), ":",
-                server.port(), "/metrics");
-}
-
 TerminationSignals::TerminationSignals() {
   sigemptyset(&set_);
   sigaddset(&set_, SIGTERM);
@@ -184,7 +155,6 @@ int TerminationSignals::Wait() {
 }
 
 void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
-                       const std::string& metrics_example,
                        const ClientRateLimit& limit) {
   flags->qps = limit.qps;
   flags->burst = limit.burst;
@@ -201,10 +171,6 @@ void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
   cmd->add_option("--kube-api-burst", flags->burst,
                   "Requests allowed at once above --kube-api-qps")
       ->capture_default_str();
-  cmd->add_option("--metrics-bind-address", flags->metrics_bind_address,
-                  StrCat("Serve Prometheus metrics (plain HTTP) on HOST:PORT, "
-                         "e.g. ",
-                         metrics_example, " (default: no metrics endpoint)"));
 }
 
 absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(
@@ -221,30 +187,54 @@ absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(
 }
 
 absl::StatusOr<std::unique_ptr<RemoteComponent>> StartRemoteComponent(
-    const RemoteApiFlags& flags, const std::string& user_agent) {
+    const RemoteApiFlags& flags, const SecureServingFlags& serving,
+    const std::string& user_agent) {
   auto component = std::make_unique<RemoteComponent>();
   absl::StatusOr<std::unique_ptr<client::Client>> c =
       ConnectRemote(flags, user_agent, &component->config);
   if (!c.ok()) return c.status();
   component->client = *std::move(c);
-  absl::StatusOr<std::unique_ptr<http::HttpServer>> served = ServeMetrics(
-      flags.metrics_bind_address, &component->registry, &component->health);
-  if (!served.ok()) {
-    return absl::Status(
-        served.status().code(),
-        StrCat("--metrics-bind-address: ", served.status().message()));
-  }
-  component->metrics_server = *std::move(served);
+  component->process_metrics = AddProcessMetrics(component->registry);
+  RemoteComponent* self = component.get();
+  component->health.AddReadiness("shutdown", [self] {
+    return self->shutting_down.load()
+               ? absl::UnavailableError("process is shutting down")
+               : absl::OkStatus();
+  });
+  absl::StatusOr<std::unique_ptr<SecurePort>> served =
+      ServeSecurely(serving, user_agent, component->client.get(),
+                    &component->registry, &component->health);
+  if (!served.ok()) return served.status();
+  component->secure_port = *std::move(served);
   return component;
 }
 
-void PrintMetricsUrl(std::ostream& out, const std::string& name,
-                     const RemoteApiFlags& flags,
+void PrintSecurePort(std::ostream& out, const std::string& name,
+                     const SecureServingFlags& serving,
                      const RemoteComponent& component) {
-  if (component.metrics_server == nullptr) return;
-  out << name << ": metrics on "
-      << MetricsUrl(flags.metrics_bind_address, *component.metrics_server)
-      << "\n";
+  if (component.secure_port == nullptr) return;
+  out << name << ": /healthz, /livez, /readyz and /metrics on https://"
+      << UrlHost(serving.bind_address) << ":"
+      << component.secure_port->server->port() << "\n";
+}
+
+std::unique_ptr<metrics::Registry::Collector> AddProcessMetrics(
+    metrics::Registry& registry) {
+  return metrics::AddProcessMetrics(registry, std::string(DraplaneVersion()),
+                                    KubernetesGitVersion());
+}
+
+std::unique_ptr<metrics::Registry::Collector> AddLeaderElectionMetric(
+    metrics::Registry& registry, const std::string& lease_name,
+    std::function<bool()> is_leader) {
+  return registry.AddCollector([lease_name, is_leader = std::move(is_leader)] {
+    return std::vector<prometheus::MetricFamily>{metrics::GaugeFamily(
+        "leader_election_master_status",
+        "[ALPHA] Gauge of if the reporting system is master of the relevant "
+        "lease, 0 indicates backup, 1 indicates master. 'name' is the string "
+        "used to identify the lease. Please make sure to group by name.",
+        {"name"}, {{{lease_name}, is_leader() ? 1.0 : 0.0}})};
+  });
 }
 
 std::string DefaultDataDir() {

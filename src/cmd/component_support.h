@@ -5,8 +5,10 @@
 #ifndef DRAPLANE_CMD_COMPONENT_SUPPORT_H_
 #define DRAPLANE_CMD_COMPONENT_SUPPORT_H_
 
+#include <atomic>
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -18,6 +20,7 @@
 #include "client/leader_election.h"
 #include "client/rest_config.h"
 #include "cmd/health_checks.h"
+#include "cmd/secure_serving.h"
 #include "http/http_server.h"
 #include "metrics/metrics.h"
 
@@ -79,16 +82,6 @@ LeaderElectionConfigFrom(const LeaderElectionFlags& flags);
 // candidate; it never holds the lease without acting on it).
 [[noreturn]] void ExitOnLostLeadership(const std::string& component);
 
-// Serves GET /metrics (the registry's text) and the health endpoints of
-// `health` (health_checks.h; null: "ping" only) over plain HTTP on
-// `bind_address` (HOST:PORT). Null for an empty address (no endpoint).
-absl::StatusOr<std::unique_ptr<http::HttpServer>> ServeMetrics(
-    const std::string& bind_address, metrics::Registry* registry,
-    const HealthChecks* health = nullptr);
-// "http://HOST:PORT/metrics" for a server ServeMetrics started.
-std::string MetricsUrl(const std::string& bind_address,
-                       const http::HttpServer& server);
-
 // SIGTERM and SIGINT for Wait(): blocked in the constructing thread and so
 // in every thread started after it (construct it before any thread
 // starts, or a signal may reach a thread that dies of it); unblocked again
@@ -106,9 +99,8 @@ class TerminationSignals {
   sigset_t set_;
 };
 
-// How a component reaches a remote API server, and where it serves its
-// metrics: --kubeconfig, --context, --kube-api-qps, --kube-api-burst,
-// --metrics-bind-address. Without --kubeconfig: $KUBECONFIG, else
+// How a component reaches a remote API server: --kubeconfig, --context,
+// --kube-api-qps, --kube-api-burst. Without --kubeconfig: $KUBECONFIG, else
 // ~/.kube/config, else the in-cluster configuration
 // (client::LoadClientConfig).
 struct RemoteApiFlags {
@@ -118,7 +110,6 @@ struct RemoteApiFlags {
   // component's default.
   double qps = 0;
   int burst = 0;
-  std::string metrics_bind_address;
 };
 // The upstream component whose client rate limits a command takes by
 // default (its --kube-api-qps and --kube-api-burst).
@@ -136,11 +127,8 @@ inline constexpr ClientRateLimit kKubeletRateLimit{50, 100, "the kubelet's"};
 inline constexpr ClientRateLimit kKubeletPluginRateLimit{
     5, 10, "client-go's (NVIDIA's DRA kubelet plugin's)"};
 inline constexpr ClientRateLimit kKubectlRateLimit{50, 300, "kubectl's"};
-// `metrics_example` is a HOST:PORT for the help text (the upstream
-// component's port, e.g. "0.0.0.0:10259"); `limit` gives --kube-api-qps
-// and --kube-api-burst their defaults.
+// `limit` gives --kube-api-qps and --kube-api-burst their defaults.
 void AddRemoteApiFlags(CLI::App* cmd, RemoteApiFlags* flags,
-                       const std::string& metrics_example,
                        const ClientRateLimit& limit);
 // Loads the kubeconfig and connects with `user_agent`; `config` gets what
 // was loaded.
@@ -148,22 +136,40 @@ absl::StatusOr<std::unique_ptr<client::Client>> ConnectRemote(
     const RemoteApiFlags& flags, const std::string& user_agent,
     client::RestConfig* config);
 
-// A component connected to a remote API server, serving its registry's
-// metrics (none without --metrics-bind-address).
+// A component connected to a remote API server, serving its health and
+// metrics on its secure port (secure_serving.h; none with --secure-port 0).
 struct RemoteComponent {
   client::RestConfig config;
   std::unique_ptr<client::Client> client;
   metrics::Registry registry;
-  HealthChecks health;  // /healthz and /livez beside /metrics
-  std::unique_ptr<http::HttpServer> metrics_server;  // null: not served
+  // process_* and draplane_build_info in `registry`.
+  std::unique_ptr<metrics::Registry::Collector> process_metrics;
+  HealthChecks health;  // /healthz, /livez and /readyz
+  // Set by the component when it starts to shut down: /readyz fails
+  // ("shutdown", as k8s.io/apiserver's shutdown check).
+  std::atomic<bool> shutting_down{false};
+  std::unique_ptr<SecurePort> secure_port;  // null: not served
 };
-// ConnectRemote, then ServeMetrics (its errors name --metrics-bind-address).
+// ConnectRemote, then ServeSecurely (errors name the flag).
 absl::StatusOr<std::unique_ptr<RemoteComponent>> StartRemoteComponent(
-    const RemoteApiFlags& flags, const std::string& user_agent);
-// "<name>: metrics on URL" on `out` when the component serves metrics.
-void PrintMetricsUrl(std::ostream& out, const std::string& name,
-                     const RemoteApiFlags& flags,
+    const RemoteApiFlags& flags, const SecureServingFlags& serving,
+    const std::string& user_agent);
+// "<name>: health and metrics on https://HOST:PORT" on `out` when the
+// component serves them.
+void PrintSecurePort(std::ostream& out, const std::string& name,
+                     const SecureServingFlags& serving,
                      const RemoteComponent& component);
+// process_* and draplane_build_info (metrics/process_metrics.h) with
+// draplane's versions, in `registry`.
+[[nodiscard]] std::unique_ptr<metrics::Registry::Collector> AddProcessMetrics(
+    metrics::Registry& registry);
+// The component's leader_election_master_status{name=<lease>} gauge (1
+// while `is_leader()`), as client-go's leader-election metrics provider
+// reports it.
+[[nodiscard]] std::unique_ptr<metrics::Registry::Collector>
+AddLeaderElectionMetric(metrics::Registry& registry,
+                        const std::string& lease_name,
+                        std::function<bool()> is_leader);
 
 }  // namespace draplane::cmd
 

@@ -31,6 +31,7 @@ namespace {
 
 struct ControllerFlags {
   RemoteApiFlags remote;
+  SecureServingFlags serving;
   LoggingFlags logging;
   LeaderElectionFlags leader_election{.lease_name = "draplane-controller"};
   int workers = 8;
@@ -118,7 +119,7 @@ int RunController(const ControllerFlags& flags, Streams streams) {
   const std::optional<client::LeaderElectionConfig>& leader_election = *le;
   TerminationSignals signals;  // before any thread starts
   absl::StatusOr<std::unique_ptr<RemoteComponent>> component =
-      StartRemoteComponent(flags.remote, "draplane-controller");
+      StartRemoteComponent(flags.remote, flags.serving, "draplane-controller");
   if (!component.ok()) {
     streams.err << "error: " << component.status().message() << "\n";
     return 1;
@@ -126,6 +127,7 @@ int RunController(const ControllerFlags& flags, Streams streams) {
   client::Client* c = (*component)->client.get();
   Controllers controllers(c, &(*component)->registry, flags, streams.err);
   std::unique_ptr<client::LeaderElector> elector;
+  std::unique_ptr<metrics::Registry::Collector> leader_metric;
   std::atomic<bool> failed{false};
   if (leader_election.has_value()) {
     client::LeaderCallbacks callbacks;
@@ -148,6 +150,9 @@ int RunController(const ControllerFlags& flags, Streams streams) {
     (*component)->health.Add("leaderElection", [running] {
       return running->Check();
     });
+    leader_metric = AddLeaderElectionMetric(
+        (*component)->registry, leader_election->lease_name,
+        [running] { return running->IsLeader(); });
   } else if (!controllers.Start()) {
     return 1;
   }
@@ -155,16 +160,17 @@ int RunController(const ControllerFlags& flags, Streams streams) {
               << (*component)->config.server
               << (flags.leader_election.enabled ? " (leader election on)" : "")
               << "\n";
-  PrintMetricsUrl(streams.out, "draplane controller", flags.remote,
+  PrintSecurePort(streams.out, "draplane controller", flags.serving,
                   **component);
   streams.out.flush();
   signals.Wait();
+  (*component)->shutting_down = true;
   streams.out << "draplane controller: shutting down\n";
+  // The secure port first: its checks and metrics read the elector.
+  (*component)->secure_port.reset();
+  leader_metric.reset();
   if (elector != nullptr) elector->Stop();
   controllers.Stop();
-  if ((*component)->metrics_server != nullptr) {
-    (*component)->metrics_server->Stop();
-  }
   return failed ? 1 : 0;
 }
 
@@ -189,11 +195,12 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
       "(dra_resource_claims_*, dra_devices_*) and a Warning event on "
       "DeviceClasses whose selectors select no published device.\n\n"
       "Example:\n"
-      "  draplane controller --kubeconfig ~/.kube/config "
-      "--metrics-bind-address 0.0.0.0:10257");
+      "  draplane controller --kubeconfig ~/.kube/config\n"
+      "  curl -k -H \"Authorization: Bearer $TOKEN\" "
+      "https://127.0.0.1:10257/metrics");
   AddLoggingFlags(cmd, &flags->logging);
-  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10257",
-                    kControllerManagerRateLimit);
+  AddRemoteApiFlags(cmd, &flags->remote, kControllerManagerRateLimit);
+  AddSecureServingFlags(cmd, &flags->serving, 10257);
   AddLeaderElectionFlags(cmd, &flags->leader_election, "runs the controllers");
   cmd->add_option("--concurrent-resource-claim-syncs", flags->workers,
                   "Workers of the resourceclaim controller")

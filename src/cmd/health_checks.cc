@@ -7,14 +7,20 @@ namespace draplane::cmd {
 
 void HealthChecks::Add(std::string name, std::function<absl::Status()> check) {
   absl::MutexLock lock(&mu_);
-  checks_.emplace_back(std::move(name), std::move(check));
+  checks_.push_back({std::move(name), std::move(check), false});
+}
+
+void HealthChecks::AddReadiness(std::string name,
+                                std::function<absl::Status()> check) {
+  absl::MutexLock lock(&mu_);
+  checks_.push_back({std::move(name), std::move(check), true});
 }
 
 bool HealthChecks::Serve(const http::HttpRequest& req,
                          http::ResponseWriter& w) const {
   std::string endpoint;
   std::string only;  // one check: /healthz/<check>
-  for (const char* e : {"healthz", "livez"}) {
+  for (const char* e : {"healthz", "livez", "readyz"}) {
     const std::string base = StrCat("/", e);
     if (req.path == base) {
       endpoint = e;
@@ -30,7 +36,11 @@ bool HealthChecks::Serve(const http::HttpRequest& req,
   checks.emplace_back("ping", [] { return absl::OkStatus(); });
   {
     absl::MutexLock lock(&mu_);
-    checks.insert(checks.end(), checks_.begin(), checks_.end());
+    for (const Check& c : checks_) {
+      if (!c.readiness_only || endpoint == "readyz") {
+        checks.emplace_back(c.name, c.check);
+      }
+    }
   }
   std::string listing;
   bool failed = false;

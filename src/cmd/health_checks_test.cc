@@ -61,5 +61,35 @@ TEST(HealthChecksTest, AnswersAsKubernetesHealthz) {
   EXPECT_FALSE(checks.Serve(other, r)) << "other paths are not answered";
 }
 
+TEST(HealthChecksTest, ReadinessChecksRunOnReadyzOnly) {
+  HealthChecks checks;
+  bool synced = false;
+  bool stopping = false;
+  checks.Add("leaderElection", [] { return absl::OkStatus(); });
+  checks.AddReadiness("shutdown", [&] {
+    return stopping ? absl::UnavailableError("process is shutting down")
+                    : absl::OkStatus();
+  });
+  checks.AddReadiness("sched-handler-sync", [&] {
+    return synced
+               ? absl::OkStatus()
+               : absl::UnavailableError("handlers are not fully synchronized");
+  });
+  Recorder not_ready = Get(checks, "/readyz");
+  EXPECT_EQ(not_ready.status, 500);
+  EXPECT_EQ(not_ready.body,
+            "[+]ping ok\n[+]leaderElection ok\n[+]shutdown ok\n"
+            "[-]sched-handler-sync failed: reason withheld\n"
+            "readyz check failed\n");
+  EXPECT_EQ(Get(checks, "/livez").status, 200);  // alive, not ready
+  EXPECT_EQ(Get(checks, "/healthz").status, 200);
+  EXPECT_EQ(Get(checks, "/livez/sched-handler-sync").status, 404);
+  synced = true;
+  EXPECT_EQ(Get(checks, "/readyz").body, "ok");
+  stopping = true;
+  EXPECT_EQ(Get(checks, "/readyz/shutdown").status, 500);
+  EXPECT_EQ(Get(checks, "/readyz/sched-handler-sync").status, 200);
+}
+
 }  // namespace
 }  // namespace draplane::cmd

@@ -25,6 +25,7 @@ namespace {
 
 struct NodeFlags {
   RemoteApiFlags remote;
+  SecureServingFlags serving;
   LoggingFlags logging;
   std::string node_name;
   std::string backend = "nvml";
@@ -77,17 +78,19 @@ int RunNode(const NodeFlags& flags, Streams streams) {
   }
   TerminationSignals signals;
   metrics::Registry registry;
+  const auto process_metrics = AddProcessMetrics(registry);
   options.metrics = &registry;
-  auto metrics_server =
-      ServeMetrics(flags.remote.metrics_bind_address, &registry);
-  if (!metrics_server.ok()) {
-    streams.err << "error: " << metrics_server.status().message() << "\n";
-    return 1;
-  }
   client::RestConfig config;
   auto api = ConnectRemote(flags.remote, "draplane-node", &config);
   if (!api.ok()) {
     streams.err << "error: " << api.status().message() << "\n";
+    return 1;
+  }
+  HealthChecks health;
+  auto secure_port = ServeSecurely(flags.serving, "draplane-node", api->get(),
+                                   &registry, &health);
+  if (!secure_port.ok()) {
+    streams.err << "error: " << secure_port.status().message() << "\n";
     return 1;
   }
   if (flags.backend == "fake") {
@@ -195,8 +198,8 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
       "      --node-name node1 --simulate-kubelet --kubeconfig "
       "/tmp/dp/kubeconfig");
   AddLoggingFlags(cmd, &flags->logging);
-  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:8080",
-                    kKubeletPluginRateLimit);
+  AddRemoteApiFlags(cmd, &flags->remote, kKubeletPluginRateLimit);
+  AddSecureServingFlags(cmd, &flags->serving, 0);
   cmd->add_option("--node-name", flags->node_name,
                   "This node's name (the pool name of its slices)")
       ->envname("NODE_NAME");

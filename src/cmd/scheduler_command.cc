@@ -1,5 +1,6 @@
 // `draplane scheduler`: the DRA scheduler as its own process against any
 // Kubernetes API server (kubeconfig), with leader election.
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -21,6 +22,7 @@ namespace {
 
 struct SchedulerFlags {
   RemoteApiFlags remote;
+  SecureServingFlags serving;
   LoggingFlags logging;
   std::string scheduler_name = "draplane";
   bool also_default = false;
@@ -45,7 +47,7 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
   const std::optional<client::LeaderElectionConfig>& leader_election = *le;
   TerminationSignals signals;  // before any thread starts
   absl::StatusOr<std::unique_ptr<RemoteComponent>> component =
-      StartRemoteComponent(flags.remote, "draplane-scheduler");
+      StartRemoteComponent(flags.remote, flags.serving, "draplane-scheduler");
   if (!component.ok()) {
     streams.err << "error: " << component.status().message() << "\n";
     return 1;
@@ -71,27 +73,44 @@ int RunScheduler(const SchedulerFlags& flags, Streams streams) {
     streams.err << "error: " << s.status().message() << "\n";
     return 2;
   }
+  // Ready once the scheduler's informers have synced and its handlers
+  // run, as kube-scheduler's "sched-handler-sync".
+  auto started_flag = std::make_shared<std::atomic<bool>>(false);
+  (*component)->health.AddReadiness("sched-handler-sync", [started_flag] {
+    return started_flag->load()
+               ? absl::OkStatus()
+               : absl::UnavailableError("handlers are not fully synchronized");
+  });
+  scheduler::Scheduler* running = s->get();
+  std::unique_ptr<metrics::Registry::Collector> leader_metric;
+  if (leader_election.has_value()) {
+    (*component)->health.Add("leaderElection", [running] {
+      return running->LeaderElectionCheck();
+    });
+    leader_metric = AddLeaderElectionMetric(
+        (*component)->registry, leader_election->lease_name,
+        [running] { return running->stats().leading; });
+  }
   if (absl::Status started = (*s)->Start(); !started.ok()) {
     streams.err << "error: " << started.message() << "\n";
+    (*component)->secure_port.reset();  // its checks read the scheduler
     return 1;
   }
-  scheduler::Scheduler* running = s->get();
-  (*component)->health.Add("leaderElection", [running] {
-    return running->LeaderElectionCheck();
-  });
+  started_flag->store(true);
   streams.out << "draplane scheduler: scheduling pods with schedulerName "
               << flags.scheduler_name << " on " << (*component)->config.server
               << " (policy " << flags.policy
               << (flags.leader_election.enabled ? ", leader election on" : "")
               << ")\n";
-  PrintMetricsUrl(streams.out, "draplane scheduler", flags.remote, **component);
+  PrintSecurePort(streams.out, "draplane scheduler", flags.serving,
+                  **component);
   streams.out.flush();
   signals.Wait();
+  (*component)->shutting_down = true;
   streams.out << "draplane scheduler: shutting down\n";
   (*s)->Stop();
-  if ((*component)->metrics_server != nullptr) {
-    (*component)->metrics_server->Stop();
-  }
+  leader_metric.reset();
+  (*component)->secure_port.reset();
   return 0;
 }
 
@@ -114,7 +133,8 @@ void RegisterScheduler(CLI::App& app, Streams streams, int* exit_code) {
       "Example:\n"
       "  draplane scheduler --kubeconfig ~/.kube/config --policy binpack");
   AddLoggingFlags(cmd, &flags->logging);
-  AddRemoteApiFlags(cmd, &flags->remote, "0.0.0.0:10259", kSchedulerRateLimit);
+  AddRemoteApiFlags(cmd, &flags->remote, kSchedulerRateLimit);
+  AddSecureServingFlags(cmd, &flags->serving, 10259);
   cmd->add_option("--scheduler-name", flags->scheduler_name,
                   "Schedule pods with this spec.schedulerName")
       ->capture_default_str();

@@ -552,6 +552,7 @@ int RunServer(const ServerFlags& flags, Streams streams) {
   }
   // Every component's metrics, served on /metrics (authenticated).
   metrics::Registry registry;
+  const auto process_metrics = AddProcessMetrics(registry);
   const apiserver::ApiServerOptions api_options = ServerApiOptions(
       flags, setup, *creds, *keys, expiry_log, *identities, registry);
   apiserver::ApiServer api(store->get(), api_options);

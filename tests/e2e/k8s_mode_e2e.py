@@ -43,6 +43,7 @@ import time
 import traceback
 import ssl
 import threading
+import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -235,6 +236,7 @@ class Env(kubectl_e2e.Env):
                        if args.apiserver == "real"
                        else DraplaneApiServer(self.draplane, self.dir))
         self.components = {}
+        self.ports = {}  # component -> its secure port
 
     def start(self):
         self.server.start()
@@ -242,8 +244,16 @@ class Env(kubectl_e2e.Env):
 
     def component(self, name, *args):
         log = open(os.path.join(self.dir, name + ".log"), "w")
+        extra = []
+        if args[0] in ("scheduler", "controller"):
+            # Each its own secure port (kube-scheduler's 10259 and
+            # kube-controller-manager's 10257 by default).
+            self.ports[name] = free_port()
+            extra = ["--secure-port", str(self.ports[name]),
+                     "--bind-address", "127.0.0.1"]
         self.components[name] = subprocess.Popen(
-            [self.draplane] + list(args) + ["--kubeconfig", self.kubeconfig],
+            [self.draplane] + list(args) + extra +
+            ["--kubeconfig", self.kubeconfig],
             stdout=log, stderr=log)
 
     def kill(self, name, sig=signal.SIGTERM):
@@ -349,6 +359,75 @@ def check_components_schedule_the_guides_pods(e):
         expect(owner["kind"] == "Pod" and owner["controller"] is True,
                owner)
         expect("allocation" in claim["status"], "allocated")
+
+
+def _https(port, path, token=None):
+    """GET https://127.0.0.1:port/path (the component's self-signed
+    certificate is not checked): (status, body)."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    req = urllib.request.Request("https://127.0.0.1:%d%s" % (port, path))
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(req, context=ctx, timeout=20) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def check_probes_and_metrics(e):
+    """As kube-scheduler's and kube-controller-manager's secure ports:
+    /healthz, /livez and /readyz answer without credentials; /metrics is
+    authenticated (TokenReview) and authorized (SubjectAccessReview) by the
+    API server."""
+    ns = "draplane-e2e-metrics"
+    e.k("create", "namespace", ns)
+    for sa in ("prometheus", "nobody"):
+        e.k("create", "serviceaccount", sa, "-n", ns)
+    e.k("create", "clusterrole", "draplane-e2e-metrics-reader",
+        "--verb", "get", "--non-resource-url", "/metrics")
+    e.k("create", "clusterrolebinding", "draplane-e2e-metrics-reader",
+        "--clusterrole", "draplane-e2e-metrics-reader",
+        "--serviceaccount", "%s:prometheus" % ns)
+    reader = e.k("create", "token", "prometheus", "-n", ns).stdout.strip()
+    nobody = e.k("create", "token", "nobody", "-n", ns).stdout.strip()
+    for name in ("scheduler-a", "controller"):
+        port = e.ports[name]
+        for path in ("/healthz", "/livez", "/readyz"):
+            code, body = _https(port, path)
+            expect(code == 200 and body == "ok",
+                   "%s %s without credentials: %d %s" % (name, path, code, body))
+        code, body = _https(port, "/readyz?verbose")
+        expect(code == 200 and "[+]shutdown ok" in body and
+               "[+]leaderElection ok" in body,
+               "%s /readyz?verbose: %s" % (name, body))
+        code, body = _https(port, "/metrics")
+        expect(code == 403 and 'forbidden: User \\"system:anonymous\\" cannot '
+               'get path \\"/metrics\\"' in body,
+               "%s anonymous /metrics: %d %s" % (name, code, body))
+        code, body = _https(port, "/metrics", nobody)
+        expect(code == 403 and "system:serviceaccount:%s:nobody" % ns in body,
+               "%s /metrics without the role: %d %s" % (name, code, body))
+        code, body = _https(port, "/metrics", "not-a-token")
+        expect(code == 401 and '"reason":"Unauthorized"' in body,
+               "%s /metrics with a bad token: %d %s" % (name, code, body))
+        code, body = _https(port, "/metrics", reader)
+        expect(code == 200, "%s /metrics with the role: %d %s" %
+               (name, code, body[:300]))
+        for metric in ("process_resident_memory_bytes",
+                       "process_start_time_seconds", "draplane_build_info",
+                       "leader_election_master_status{name="):
+            expect(metric in body, "%s /metrics has %s" % (name, metric))
+    # Only one scheduler leads: its gauge says 1.
+    _, body = _https(e.ports["scheduler-a"], "/metrics", reader)
+    expect('leader_election_master_status{name="draplane-scheduler"} 1'
+           in body, "scheduler-a leads: %s" %
+           [l for l in body.splitlines() if "leader_election" in l])
+    e.k("delete", "clusterrolebinding", "draplane-e2e-metrics-reader")
+    e.k("delete", "clusterrole", "draplane-e2e-metrics-reader")
+    e.k("delete", "namespace", ns, "--wait=false")
 
 
 def check_deleting_pods_releases_claims(e):
@@ -543,6 +622,7 @@ def check_no_write_was_rejected(e):
 CHECKS = [
     check_nodes_publish,
     check_components_schedule_the_guides_pods,
+    check_probes_and_metrics,
     check_deleting_pods_releases_claims,
     check_leader_election_fails_over,
     check_lost_lease_ends_the_scheduler,

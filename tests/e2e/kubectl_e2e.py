@@ -131,7 +131,9 @@ def expect_in(needle, haystack, what=""):
 
 def check_version(e):
     v = json.loads(e.k("version", "-o", "json").stdout)
-    expect(v["serverVersion"]["minor"] == "32", "server minor is 32: %s" % v)
+    expect(v["serverVersion"]["minor"] == "37", "server minor is 37: %s" % v)
+    expect(v["serverVersion"]["gitVersion"].startswith("v1.37.2+draplane."),
+           "gitVersion v1.37.2+draplane.<version>: %s" % v)
 
 
 def check_identities(e):

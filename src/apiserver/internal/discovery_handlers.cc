@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/discovery.h"
 #include "apiserver/internal/handlers.h"
@@ -16,22 +17,46 @@
 
 namespace draplane::apiserver::internal {
 
+// k8s.io/apimachinery's version.Info in its field order: 1.33 and later
+// add the emulation version (the release served) and the oldest release
+// whose behaviour it stays compatible with (one minor before).
+Json Handlers::VersionInfo() const {
+  int minor = 0;
+  const bool numeric = absl::SimpleAtoi(options_.version_minor, &minor);
+  Json info = Json::object();
+  info["major"] = options_.version_major;
+  info["minor"] = options_.version_minor;
+  info["emulationMajor"] = options_.version_major;
+  info["emulationMinor"] = options_.version_minor;
+  info["minCompatibilityMajor"] = options_.version_major;
+  info["minCompatibilityMinor"] =
+      numeric && minor > 0 ? std::to_string(minor - 1) : options_.version_minor;
+  info["gitVersion"] = options_.git_version;
+  info["gitCommit"] = "";
+  info["gitTreeState"] = "";
+  info["buildDate"] = "";
+  info["goVersion"] = "";
+#if defined(__clang__)
+  info["compiler"] = "clang";
+#else
+  info["compiler"] = "gcc";
+#endif
+#if defined(__x86_64__)
+  info["platform"] = "linux/amd64";
+#elif defined(__aarch64__)
+  info["platform"] = "linux/arm64";
+#else
+  info["platform"] = "linux";
+#endif
+  return info;
+}
+
 bool Handlers::HandleNonResource(const http::HttpRequest& req,
                                  const std::vector<std::string_view>& s,
                                  Responder& w) {
   const std::string accept = req.Header("accept");
   if (s.size() == 1 && s[0] == "version") {
-    w.SendJson(200,
-               Json{{"major", options_.version_major},
-                    {"minor", options_.version_minor},
-                    {"gitVersion", options_.git_version},
-                    {"gitCommit", "draplane"},
-                    {"gitTreeState", "clean"},
-                    {"buildDate", "2026-11-30T00:00:00Z"},
-                    {"goVersion", "go1.23.4"},
-                    {"compiler", "gc"},
-                    {"platform", "linux/amd64"}},
-               {});
+    w.SendJson(200, VersionInfo(), {});
     return true;
   }
   if (s.size() == 1 &&

@@ -98,6 +98,7 @@ class Handlers {
   std::atomic<bool> backup_running_{false};
 
   // discovery_handlers.cc: false when `segments` is no non-resource path.
+  Json VersionInfo() const;
   bool HandleNonResource(const http::HttpRequest& req,
                          const std::vector<std::string_view>& segments,
                          Responder& w);
