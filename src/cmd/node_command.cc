@@ -40,6 +40,7 @@ struct NodeFlags {
   bool simulate_kubelet = false;
   std::string simulate_root;
   int heartbeat_s = 10;
+  int healthcheck_port = -1;
 };
 
 int RunNode(const NodeFlags& flags, Streams streams) {
@@ -80,6 +81,8 @@ int RunNode(const NodeFlags& flags, Streams streams) {
   metrics::Registry registry;
   const auto process_metrics = AddProcessMetrics(registry);
   options.metrics = &registry;
+  options.healthcheck_port =
+      flags.healthcheck_port > 0 ? flags.healthcheck_port : -1;
   client::RestConfig config;
   auto api = ConnectRemote(flags.remote, "draplane-node", &config);
   if (!api.ok()) {
@@ -230,6 +233,11 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
   cmd->add_option("--additional-xids-to-ignore",
                   flags->additional_xids_to_ignore,
                   "XIDs that taint with effect None, comma-separated");
+  cmd->add_option("--healthcheck-port", flags->healthcheck_port,
+                  "TCP port of the plugin's gRPC health service "
+                  "(grpc.health.v1, service \"liveness\") for the Pod's "
+                  "liveness probe, as NVIDIA's; <= 0: off")
+      ->capture_default_str();
   cmd->add_flag("--simulate-kubelet", flags->simulate_kubelet,
                 "Also play the kubelet (draplane's simulated nodes); the "
                 "client limits default to the kubelet's (50 QPS, burst 100)");

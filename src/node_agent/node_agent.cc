@@ -16,6 +16,7 @@
 #include "common/str_cat.h"
 #include "component_helpers/work_queue.h"
 #include "kubelet_plugin/plugin_client.h"
+#include "kubelet_plugin/plugin_health_server.h"
 #include "kubelet_plugin/plugin_server.h"
 #include "kubelet_plugin/resource_slice_publisher.h"
 #include "logging/log.h"
@@ -101,6 +102,13 @@ class NodeAgent::Impl {
     auto server = kubelet_plugin::PluginServer::Start(so, api_, driver_.get());
     if (!server.ok()) return server.status();
     server_ = *std::move(server);
+    if (options_.healthcheck_port >= 0) {
+      auto health = kubelet_plugin::PluginHealthServer::Start(
+          "0.0.0.0", options_.healthcheck_port, server_->registration_socket(),
+          server_->dra_socket());
+      if (!health.ok()) return health.status();
+      health_ = *std::move(health);
+    }
     // Published before the first pod can be prepared; a failure here is
     // retried by the device loop.
     if (auto published = PublishNow(); !published.ok()) {
@@ -156,6 +164,7 @@ class NodeAgent::Impl {
     if (events_) events_->Flush(absl::Seconds(2));
     events_.reset();
     plugin_.reset();
+    health_.reset();
     if (server_) server_->Stop();
   }
 
@@ -168,6 +177,10 @@ class NodeAgent::Impl {
 
   gpu_driver::GpuDriver& driver() { return *driver_; }
   const std::string& dra_socket() const { return server_->dra_socket(); }
+  const std::string& registration_socket() const {
+    return server_->registration_socket();
+  }
+  int healthcheck_port() const { return health_ ? health_->port() : 0; }
 
  private:
   // Waits `period` or until Stop(); false when stopped.
@@ -621,6 +634,7 @@ class NodeAgent::Impl {
   devices::DeviceBackend* const backend_;
   std::unique_ptr<gpu_driver::GpuDriver> driver_;
   std::unique_ptr<kubelet_plugin::PluginServer> server_;
+  std::unique_ptr<kubelet_plugin::PluginHealthServer> health_;
   std::unique_ptr<kubelet_plugin::PluginClient> plugin_;
   std::unique_ptr<client::EventRecorder> events_;
   std::unique_ptr<client::Informer> pods_;
@@ -662,5 +676,9 @@ void NodeAgent::Stop() { impl_->Stop(); }
 absl::StatusOr<int64_t> NodeAgent::PublishNow() { return impl_->PublishNow(); }
 gpu_driver::GpuDriver& NodeAgent::driver() { return impl_->driver(); }
 const std::string& NodeAgent::dra_socket() const { return impl_->dra_socket(); }
+const std::string& NodeAgent::registration_socket() const {
+  return impl_->registration_socket();
+}
+int NodeAgent::healthcheck_port() const { return impl_->healthcheck_port(); }
 
 }  // namespace draplane::node_agent

@@ -64,6 +64,10 @@ struct NodeAgentOptions {
   std::string plugins_dir;    // default <root>/plugins
   std::string registrar_dir;  // default <root>/plugins_registry
   std::string cdi_root;       // default <root>/cdi
+  // The plugin's gRPC liveness service on TCP (kubelet_plugin/
+  // plugin_health_server.h) on 0.0.0.0 and this port; < 0: not served,
+  // 0: any free port (healthcheck_port() says which).
+  int healthcheck_port = -1;
   nvidia_config::FeatureGates gates = gpu_driver::DefaultFeatureGates();
   std::string boot_id_path = "/proc/sys/kernel/random/boot_id";
   std::vector<uint32_t> additional_ignored_xids;
@@ -96,6 +100,10 @@ class NodeAgent {
 
   gpu_driver::GpuDriver& driver();
   const std::string& dra_socket() const;
+  // The kubelet plugin's registration socket.
+  const std::string& registration_socket() const;
+  // The port of the gRPC liveness service; 0 when not served.
+  int healthcheck_port() const;
 
   class Impl;
 
