@@ -2,6 +2,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/meta_types.h"
 #include "cmd/command_test_util.h"
 #include "gtest/gtest.h"
 #include "testing/shared_test_data.h"
@@ -116,6 +117,15 @@ TEST(MainTest, HelpAndVersion) {
   Result r = RunDraplane({"version"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("draplane "), std::string::npos);
+  EXPECT_NE(r.out.find("Kubernetes v1.37.2+draplane."), std::string::npos)
+      << r.out;
+  r = RunDraplane({"version", "-o", "json"});
+  EXPECT_EQ(r.code, 0);
+  const api::Json v = api::Json::parse(r.out);
+  EXPECT_EQ(v["kubernetesVersion"], "v1.37.2");
+  EXPECT_EQ(v["gitVersion"].get<std::string>(),
+            "v1.37.2+draplane." + v["version"].get<std::string>());
+  EXPECT_EQ(RunDraplane({"version", "-o", "yaml"}).code, 2);
   r = RunDraplane({"validate", "--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("Example:"), std::string::npos);

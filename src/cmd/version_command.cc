@@ -1,7 +1,11 @@
 #include <iostream>
+#include <memory>
+#include <string>
 
+#include "api/meta_types.h"
 #include "cmd/command_help.h"
 #include "cmd/commands.h"
+#include "common/version.h"
 
 namespace draplane::cmd {
 
@@ -9,12 +13,34 @@ void RegisterVersion(CLI::App& app, Streams streams, int* exit_code) {
   CLI::App* cmd = AddCommand(
       app, "version",
       "Print the draplane version and the Kubernetes API it implements",
-      "Print the draplane version and the Kubernetes API it implements.\n\n"
-      "Example:\n  draplane version");
-  cmd->callback([streams, exit_code] {
-    streams.out << "draplane " << DRAPLANE_VERSION << "\n"
-                << "Kubernetes resource.k8s.io: v1 (also serves v1beta2, "
-                   "v1beta1), as of Kubernetes 1.37\n";
+      "Print the draplane version and the Kubernetes release whose API it "
+      "serves and implements (what the API server's /version reports: "
+      "v1.37.2+draplane.<version>, as k3s reports v1.30.2+k3s1).\n\n"
+      "Examples:\n  draplane version\n  draplane version -o json");
+  auto output = std::make_shared<std::string>("text");
+  cmd->add_option("-o,--output", *output, "text or json")
+      ->capture_default_str();
+  cmd->callback([streams, exit_code, output] {
+    if (*output == "json") {
+      api::Json v = {{"version", std::string(DraplaneVersion())},
+                     {"kubernetesVersion", std::string(kKubernetesVersion)},
+                     {"gitVersion", KubernetesGitVersion()},
+                     {"resourceAPIVersions", {"v1", "v1beta2", "v1beta1"}}};
+      streams.out << api::DumpJson(v, 2) << "\n";
+      *exit_code = 0;
+      return;
+    }
+    if (*output != "text") {
+      streams.err << "error: --output must be text or json, not \"" << *output
+                  << "\"\n";
+      *exit_code = 2;
+      return;
+    }
+    streams.out << "draplane " << DraplaneVersion() << "\n"
+                << "Kubernetes " << KubernetesGitVersion()
+                << ": resource.k8s.io v1 (also serves v1beta2, v1beta1), as "
+                   "of Kubernetes "
+                << kKubernetesVersion << "\n";
     *exit_code = 0;
   });
 }
