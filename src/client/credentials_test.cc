@@ -380,19 +380,27 @@ int StatusOf(Transport& transport, const std::string& path) {
   return reply.ok() ? reply->status : 0;
 }
 
+// A transport to `server` that authenticates only with FilePlugin(dir).
+std::unique_ptr<Transport> PluginTransport(const testing::TestServer& server,
+                                           const std::string& dir) {
+  RestConfig config = server.Config();
+  config.bearer_token.clear();
+  config.exec = PluginConfig(dir, FilePlugin(dir));
+  auto transport = NewHttpTransport(config);
+  EXPECT_TRUE(transport.ok()) << transport.status();
+  return transport.ok() ? *std::move(transport) : nullptr;
+}
+
 TEST(ExecPluginTransportTest, AClientCertificateFromThePluginAuthenticates) {
   testing::TestServer server(true);
   const std::string dir = testing::TempDir("exec_cert");
   Write(dir + "/cred.json",
         ExecCredentialJson("", server.credentials().admin_cert_pem,
                            server.credentials().admin_key_pem));
-  RestConfig config = server.Config();
-  config.bearer_token.clear();
-  config.exec = PluginConfig(dir, FilePlugin(dir));
-  auto transport = NewHttpTransport(config);
-  ASSERT_TRUE(transport.ok()) << transport.status();
-  EXPECT_EQ(StatusOf(**transport, "/api/v1/nodes"), 200);
-  EXPECT_EQ(StatusOf(**transport, "/api/v1/namespaces"), 200);
+  auto transport = PluginTransport(server, dir);
+  ASSERT_NE(transport, nullptr);
+  EXPECT_EQ(StatusOf(*transport, "/api/v1/nodes"), 200);
+  EXPECT_EQ(StatusOf(*transport, "/api/v1/namespaces"), 200);
   EXPECT_EQ(Read(dir + "/runs"), "1\n");
 }
 
@@ -402,16 +410,13 @@ TEST(ExecPluginTransportTest, A401MakesTheNextRequestRunThePluginAgain) {
   Write(dir + "/cred1.json", ExecCredentialJson("revoked-token"));
   Write(dir + "/cred.json",
         ExecCredentialJson(server.credentials().admin_token));
-  RestConfig config = server.Config();
-  config.bearer_token.clear();
-  config.exec = PluginConfig(dir, FilePlugin(dir));
-  auto transport = NewHttpTransport(config);
-  ASSERT_TRUE(transport.ok()) << transport.status();
+  auto transport = PluginTransport(server, dir);
+  ASSERT_NE(transport, nullptr);
   // As client-go: the request that got 401 is not retried; the next one
   // runs the plugin again.
-  EXPECT_EQ(StatusOf(**transport, "/api/v1/nodes"), 401);
-  EXPECT_EQ(StatusOf(**transport, "/api/v1/nodes"), 200);
-  EXPECT_EQ(StatusOf(**transport, "/api/v1/nodes"), 200);
+  EXPECT_EQ(StatusOf(*transport, "/api/v1/nodes"), 401);
+  EXPECT_EQ(StatusOf(*transport, "/api/v1/nodes"), 200);
+  EXPECT_EQ(StatusOf(*transport, "/api/v1/nodes"), 200);
   EXPECT_EQ(Read(dir + "/runs"), "2\n");
 }
 
@@ -432,14 +437,11 @@ TEST(ExecPluginTransportTest, ANewCertificateClosesTheOldConnections) {
   Write(dir + "/cred.json",
         ExecCredentialJson("", server.credentials().admin_cert_pem,
                            server.credentials().admin_key_pem));
-  RestConfig config = server.Config();
-  config.bearer_token.clear();
-  config.exec = PluginConfig(dir, FilePlugin(dir));
-  auto transport = NewHttpTransport(config);
-  ASSERT_TRUE(transport.ok()) << transport.status();
-  EXPECT_EQ(StatusOf(**transport, "/api/v1/nodes"), 403);
-  EXPECT_EQ(StatusOf(**transport, "/api/v1/nodes"), 200);
-  EXPECT_EQ(StatusOf(**transport, "/api/v1/nodes"), 200);
+  auto transport = PluginTransport(server, dir);
+  ASSERT_NE(transport, nullptr);
+  EXPECT_EQ(StatusOf(*transport, "/api/v1/nodes"), 403);
+  EXPECT_EQ(StatusOf(*transport, "/api/v1/nodes"), 200);
+  EXPECT_EQ(StatusOf(*transport, "/api/v1/nodes"), 200);
   EXPECT_EQ(Read(dir + "/runs"), "2\n");
 }
 

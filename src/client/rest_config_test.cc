@@ -25,6 +25,19 @@
 namespace draplane::client {
 namespace {
 
+// A kubeconfig with one cluster (https://h), one context and the user "u",
+// whose entry follows.
+constexpr char kOneUserKubeconfig[] = R"(clusters:
+- name: c
+  cluster: {server: https://h}
+contexts:
+- name: x
+  context: {cluster: c, user: u}
+current-context: x
+users:
+- name: u
+)";
+
 void Write(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -177,17 +190,7 @@ TEST(KubeconfigTest, Errors) {
   EXPECT_NE(bad.status().message().find("invalid YAML"),
             absl::string_view::npos);
 
-  const std::string base = R"(clusters:
-- name: c
-  cluster: {server: https://h}
-contexts:
-- name: x
-  context: {cluster: c, user: u}
-current-context: x
-users:
-- name: u
-  user:
-)";
+  const std::string base = std::string(kOneUserKubeconfig) + "  user:\n";
   Write(dir + "/provider", base + "    auth-provider: {name: gcp}\n");
   EXPECT_EQ(LoadKubeconfig(dir + "/provider").status().code(),
             absl::StatusCode::kUnimplemented);
@@ -344,17 +347,8 @@ users:
 TEST(KubeconfigTest, ATokenFileIsRememberedToBeReadAgain) {
   const std::string dir = testing::TempDir("token_file");
   Write(dir + "/token", "abc\n");
-  Write(dir + "/kubeconfig", R"(clusters:
-- name: c
-  cluster: {server: https://h}
-contexts:
-- name: x
-  context: {cluster: c, user: u}
-current-context: x
-users:
-- name: u
-  user: {tokenFile: token}
-)");
+  Write(dir + "/kubeconfig",
+        std::string(kOneUserKubeconfig) + "  user: {tokenFile: token}\n");
   auto config = LoadKubeconfig(dir + "/kubeconfig");
   ASSERT_TRUE(config.ok()) << config.status();
   EXPECT_EQ(config->bearer_token, "abc");

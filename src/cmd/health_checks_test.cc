@@ -2,24 +2,13 @@
 
 #include <string>
 
+#include "cmd/response_recorder_test_util.h"
 #include "gtest/gtest.h"
 
 namespace draplane::cmd {
 namespace {
 
-// Keeps what a handler sent.
-struct Recorder : http::ResponseWriter {
-  int status = 0;
-  std::string body;
-  void Send(int s, const http::HttpHeaders&, std::string b) override {
-    status = s;
-    body = std::move(b);
-  }
-  bool StartStream(int, const http::HttpHeaders&) override { return false; }
-  bool WriteChunk(std::string_view) override { return false; }
-  bool Stopping() const override { return false; }
-  bool ClientGone() const override { return false; }
-};
+using Recorder = ResponseRecorder;
 
 Recorder Get(const HealthChecks& checks, const std::string& path,
              bool verbose = false) {

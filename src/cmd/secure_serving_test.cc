@@ -5,6 +5,7 @@
 #include "apiserver/tls_credentials.h"
 #include "client/testing/test_server.h"
 #include "clock/simulated_clock.h"
+#include "cmd/response_recorder_test_util.h"
 #include "gtest/gtest.h"
 
 namespace draplane::cmd {
@@ -12,19 +13,7 @@ namespace {
 
 using client::testing::Obj;
 
-// Keeps what a handler sent.
-struct Recorder : http::ResponseWriter {
-  int status = 0;
-  std::string body;
-  void Send(int s, const http::HttpHeaders&, std::string b) override {
-    status = s;
-    body = std::move(b);
-  }
-  bool StartStream(int, const http::HttpHeaders&) override { return false; }
-  bool WriteChunk(std::string_view) override { return false; }
-  bool Stopping() const override { return false; }
-  bool ClientGone() const override { return false; }
-};
+using Recorder = ResponseRecorder;
 
 struct Answer {
   bool admitted = false;
