@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 
 #include "absl/synchronization/mutex.h"
@@ -20,6 +21,7 @@
 #include "cmd/command_help.h"
 #include "cmd/commands.h"
 #include "cmd/component_support.h"
+#include "cmd/controller_selection.h"
 #include "component_helpers/runnable.h"
 #include "controllers/dra_monitor.h"
 #include "controllers/node_lifecycle_controller.h"
@@ -37,6 +39,8 @@ struct ControllerFlags {
   int workers = 8;
   int node_monitor_period_s = 5;
   int node_monitor_grace_period_s = 50;
+  std::string controllers = "*";
+  std::set<std::string> enabled;  // from `controllers`
 };
 
 // The controllers, started while this process leads.
@@ -48,26 +52,37 @@ class Controllers {
 
   bool Start() {
     absl::MutexLock lock(&mu_);
-    if (claims_ != nullptr) return true;
-    controllers::ResourceClaimControllerOptions co;
-    co.workers = flags_.workers;
-    co.metrics = registry_;
-    claims_ =
-        std::make_unique<controllers::ResourceClaimController>(client_, co);
-    controllers::DraMonitorOptions mo;
-    mo.metrics = registry_;
-    monitor_ = std::make_unique<controllers::DraMonitor>(client_, mo);
-    controllers::NodeLifecycleOptions no;
-    no.monitor_period = absl::Seconds(flags_.node_monitor_period_s);
-    no.grace_period = absl::Seconds(flags_.node_monitor_grace_period_s);
-    nodes_ =
-        std::make_unique<controllers::NodeLifecycleController>(client_, no);
-    quotas_ = std::make_unique<controllers::ResourceQuotaController>(client_);
+    if (group_ != nullptr) return true;
     group_ = std::make_unique<component_helpers::RunGroup>();
-    group_->Add("resourceclaim controller", claims_.get());
-    group_->Add("DRA monitor", monitor_.get());
-    group_->Add("node lifecycle controller", nodes_.get());
-    group_->Add("resourcequota controller", quotas_.get());
+    const auto on = [this](std::string_view name) {
+      return flags_.enabled.count(std::string(name)) > 0;
+    };
+    if (on(kResourceClaimController)) {
+      controllers::ResourceClaimControllerOptions co;
+      co.workers = flags_.workers;
+      co.metrics = registry_;
+      claims_ =
+          std::make_unique<controllers::ResourceClaimController>(client_, co);
+      group_->Add("resourceclaim controller", claims_.get());
+    }
+    if (on(kDraMonitor)) {
+      controllers::DraMonitorOptions mo;
+      mo.metrics = registry_;
+      monitor_ = std::make_unique<controllers::DraMonitor>(client_, mo);
+      group_->Add("DRA monitor", monitor_.get());
+    }
+    if (on(kNodeLifecycleController)) {
+      controllers::NodeLifecycleOptions no;
+      no.monitor_period = absl::Seconds(flags_.node_monitor_period_s);
+      no.grace_period = absl::Seconds(flags_.node_monitor_grace_period_s);
+      nodes_ =
+          std::make_unique<controllers::NodeLifecycleController>(client_, no);
+      group_->Add("node lifecycle controller", nodes_.get());
+    }
+    if (on(kResourceQuotaController)) {
+      quotas_ = std::make_unique<controllers::ResourceQuotaController>(client_);
+      group_->Add("resourcequota controller", quotas_.get());
+    }
     if (absl::Status s = group_->Start(); !s.ok()) {
       err_ << "error: " << s.message() << "\n";
       StopLocked();
@@ -213,7 +228,23 @@ void RegisterController(CLI::App& app, Streams streams, int* exit_code) {
                   "Seconds without a heartbeat before a node is marked "
                   "Unknown and tainted unreachable")
       ->capture_default_str();
+  cmd->add_option(
+         "--controllers", flags->controllers,
+         "Controllers to run, as kube-controller-manager's --controllers: "
+         "'*' all (resourceclaim-controller, node-lifecycle-controller, "
+         "resourcequota-controller, dra-monitor), 'foo' enables foo, '-foo' "
+         "disables it. On a cluster whose kube-controller-manager runs its "
+         "own, run only dra-monitor (or disable theirs there)")
+      ->capture_default_str();
   cmd->callback([flags, streams, exit_code] {
+    auto enabled = SelectControllers(flags->controllers);
+    if (!enabled.ok()) {
+      streams.err << "error: --controllers: " << enabled.status().message()
+                  << "\n";
+      *exit_code = 2;
+      return;
+    }
+    flags->enabled = *std::move(enabled);
     *exit_code = RunController(*flags, streams);
   });
 }
