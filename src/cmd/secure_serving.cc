@@ -366,7 +366,16 @@ absl::StatusOr<std::unique_ptr<SecurePort>> ServeSecurely(
     auth_options.always_allow_paths.emplace_back(p);
   }
   auto port = std::make_unique<SecurePort>();
-  port->auth = std::make_unique<DelegatedAuth>(client, auth_options);
+  client::RestConfig review_config = client->config();
+  review_config.qps = 200;
+  review_config.burst = 400;
+  review_config.user_agent =
+      StrCat(review_config.user_agent, "/auth-delegation");
+  auto review_client = client::Client::Connect(review_config);
+  if (!review_client.ok()) return review_client.status();
+  port->review_client = *std::move(review_client);
+  port->auth =
+      std::make_unique<DelegatedAuth>(port->review_client.get(), auth_options);
   DelegatedAuth* auth = port->auth.get();
   auto ping_only = std::make_shared<HealthChecks>();
   auto server = http::HttpServer::Start(

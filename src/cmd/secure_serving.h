@@ -105,6 +105,10 @@ absl::StatusOr<std::string> SecureServingClientCa(
 // A secure port being served: the server stops (in its destructor, or
 // Stop()) before the authorizer it uses goes.
 struct SecurePort {
+  // The reviews' own client, as k8s.io/apiserver's delegating options make
+  // one (200 QPS, burst 400): requests to the port never spend the
+  // component's own client budget.
+  std::unique_ptr<client::Client> review_client;
   std::unique_ptr<DelegatedAuth> auth;
   std::unique_ptr<http::HttpServer> server;
   ~SecurePort() {
@@ -113,7 +117,8 @@ struct SecurePort {
 };
 
 // Serves the secure port of `component` ("draplane-scheduler": the
-// self-signed certificate's name); null when --secure-port is 0.
+// self-signed certificate's name; the reviews' client reaches the API
+// server as `client` does); null when --secure-port is 0.
 // InvalidArgument naming the flag for an unreadable certificate, key or
 // CA, or an address that cannot be bound.
 absl::StatusOr<std::unique_ptr<SecurePort>> ServeSecurely(
