@@ -120,11 +120,19 @@ absl::Status StatusError(const Json& status, int http) {
   return st;
 }
 
+// `object`'s string member `key`, or "" when it is absent or no string
+// (a server's answer of the wrong shape is never thrown).
+std::string StringMember(const Json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 // The error of a non-2xx reply.
 absl::Status ReplyError(const HttpReply& reply) {
   Json body = reply.json != nullptr ? *reply.json
                                     : Json::parse(reply.body, nullptr, false);
-  if (body.is_object() && body.value("kind", "") == "Status") {
+  if (StringMember(body, "kind") == "Status") {
     return StatusError(body, reply.status);
   }
   std::string text = reply.body.substr(0, 512);
@@ -431,8 +439,8 @@ absl::StatusOr<ObjectList> Client::List(const api::KindInfo& kind,
     }
     if (json->contains("metadata") && (*json)["metadata"].is_object()) {
       const Json& meta = (*json)["metadata"];
-      out.resource_version = meta.value("resourceVersion", "");
-      out.continue_token = meta.value("continue", "");
+      out.resource_version = StringMember(meta, "resourceVersion");
+      out.continue_token = StringMember(meta, "continue");
     }
     if (json->contains("items") && (*json)["items"].is_array()) {
       for (Json& item : (*json)["items"]) {
@@ -675,8 +683,8 @@ absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
       event.error = StatusError(object, 500);
     } else if (event.type == "BOOKMARK") {
       api::Object bookmark;
-      bookmark.type.api_version = object.value("apiVersion", "");
-      bookmark.type.kind = object.value("kind", "");
+      bookmark.type.api_version = StringMember(object, "apiVersion");
+      bookmark.type.kind = StringMember(object, "kind");
       auto decoded = api::DecodeObject(object);
       if (decoded.ok()) {
         bookmark = std::move(decoded->object);
