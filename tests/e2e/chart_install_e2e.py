@@ -98,9 +98,13 @@ class Cluster:
         return subprocess.run([self.args.helm, "--kubeconfig", self.server.kubeconfig] +
                               list(args), capture_output=True, text=True, timeout=180)
 
-    def run_in_cluster(self, name, sa, argv):
-        """`draplane argv` with the in-cluster configuration of `sa`."""
-        token = self.k("create", "token", sa, "-n", NS, "--duration", "1h").stdout.strip()
+    def run_in_cluster(self, name, sa, argv, token=None, env_extra=None):
+        """`draplane argv` with the in-cluster configuration of `sa` (or
+        `token`), with tmpfs on /var/run and /var/lib (the kubelet's and
+        CDI's directories of a node plugin)."""
+        if token is None:
+            token = self.k("create", "token", sa, "-n", NS, "--duration",
+                           "1h").stdout.strip()
         files = os.path.join(self.work, "sa-" + name)
         os.makedirs(files, exist_ok=True)
         with open(self.server.pki_path("ca.crt")) as f:
@@ -111,7 +115,9 @@ class Cluster:
         host, port = self.server.url[len("https://"):].rsplit(":", 1)
         env = {k: v for k, v in os.environ.items() if k not in ("KUBECONFIG",)}
         env.update(HOME=files, KUBERNETES_SERVICE_HOST=host, KUBERNETES_SERVICE_PORT=port)
-        script = ("mount -t tmpfs tmpfs /var/run && mkdir -p %s && "
+        env.update(env_extra or {})
+        script = ("mount -t tmpfs tmpfs /var/run && mount -t tmpfs tmpfs /var/lib && "
+                  "mkdir -p %s /var/lib/kubelet && "
                   "cp \"$1\"/token \"$1\"/ca.crt \"$1\"/namespace %s/ && "
                   "shift && exec \"$@\"" % (SA_DIR, SA_DIR))
         log = open(os.path.join(self.work, name + ".log"), "a")
@@ -135,11 +141,11 @@ class Cluster:
         self.server.stop()
 
 
-def rendered_args(manifest, deployment):
+def rendered_args(manifest, name, kind="Deployment"):
     for doc in yaml.safe_load_all(manifest):
-        if doc and doc["kind"] == "Deployment" and doc["metadata"]["name"] == deployment:
+        if doc and doc["kind"] == kind and doc["metadata"]["name"] == name:
             return doc["spec"]["template"]["spec"]["containers"][0]["args"]
-    raise Failure("no Deployment %s in the release" % deployment)
+    raise Failure("no %s %s in the release" % (kind, name))
 
 
 def can_i(c, sa, verb, resource, ns=None):
@@ -158,6 +164,7 @@ def can_i(c, sa, verb, resource, ns=None):
 MUST = [
     ("draplane-scheduler", "create", "pods/binding", "default"),
     ("draplane-scheduler", "update", "resourceclaims/status", None),
+    ("draplane-scheduler", "update", "resourceclaims/binding", None),
     ("draplane-scheduler", "watch", "resourceslices", None),
     ("draplane-scheduler", "update", "leases/draplane-scheduler", NS),
     ("draplane-scheduler", "create", "tokenreviews", None),
@@ -176,6 +183,7 @@ MUST_NOT = [
     ("draplane-scheduler", "update", "leases/draplane-controller", NS),
     ("draplane-scheduler", "create", "clusterrolebindings", None),
     ("draplane-controller", "update", "resourceclaims", None),
+    ("draplane-controller", "update", "resourceclaims/binding", None),
     ("draplane-controller", "delete", "pods", None),
     ("draplane-controller", "update", "nodes", None),
     ("draplane-controller", "create", "pods/binding", "default"),
@@ -184,6 +192,7 @@ MUST_NOT = [
     ("draplane-kubelet-plugin", "update", "pods", None),
     ("draplane-kubelet-plugin", "patch", "nodes", None),
     ("draplane-kubelet-plugin", "update", "resourceclaims/status", None),
+    ("draplane-kubelet-plugin", "update", "resourceclaims/binding", None),
     ("draplane-kubelet-plugin", "create", "pods/binding", "default"),
     ("draplane-kubelet-plugin", "update", "leases", NS),
 ]
@@ -203,10 +212,15 @@ def slice_for(name):
 
 def test(c, args):
     free = k8s_mode_e2e.free_port
-    ports = {"scheduler": free(), "controller": free()}
+    ports = {"scheduler": free(), "controller": free(), "plugin": free()}
+    # The kubelet plugin with the fake GPU backend (node1 of the example
+    # inventory: 4 x A100).
     p = c.helm("install", "draplane", CHART, "-n", NS, "--create-namespace",
                "--set", "scheduler.securePort=%d" % ports["scheduler"],
-               "--set", "controller.securePort=%d" % ports["controller"], "--wait=false")
+               "--set", "controller.securePort=%d" % ports["controller"],
+               "--set", "kubeletPlugin.healthcheckPort=%d" % ports["plugin"],
+               "--set", "kubeletPlugin.extraArgs={--backend=fake,--inventory=%s}" %
+               k8s_mode_e2e.INVENTORY, "--wait=false")
     if not check(p.returncode == 0, "helm install: exit %d %s%s" %
                  (p.returncode, p.stdout[-500:], p.stderr[-1500:])):
         return
@@ -237,6 +251,23 @@ def test(c, args):
     check(other.returncode != 0 and
           "may not modify the ResourceSlices of node 'node2'" in other.stderr,
           "the policy refuses node2's slice to node1's plugin: %s" % other.stderr.strip())
+
+    # The kubelet plugin of node1, in cluster with its Pod-bound token and
+    # the chart's args and env: it publishes node1's GPUs.
+    c.run_in_cluster("plugin", "draplane-kubelet-plugin",
+                     rendered_args(manifest, "draplane-kubelet-plugin", "DaemonSet"),
+                     token=token, env_extra={"NODE_NAME": "node1", "POD_NAMESPACE": NS})
+
+    def gpus():
+        out = c.k("get", "resourceslices", "-o", "json", check=False).stdout
+        return sum(len(s["spec"].get("devices", []))
+                   for s in json.loads(out or '{"items":[]}')["items"]
+                   if s["spec"].get("nodeName") == "node1" and
+                   any(d["name"].startswith("gpu-") and d["name"] != "gpu-0"
+                       for d in s["spec"].get("devices", [])))
+    check(wait_for(lambda: gpus() > 0, 60),
+          "the plugin publishes node1's GPUs under its own rights (%s)" %
+          c.log("plugin")[-600:])
 
     # The scheduler and the controller, in cluster, with the chart's args.
     sched_args = rendered_args(manifest, "draplane-scheduler")
@@ -288,7 +319,26 @@ def test(c, args):
     c.k("apply", "-f", "-", input=pod("second"))
     check(wait_for(lambda: bound("second"), 60), "restarted, it binds again")
 
-    refused = [line for name in ("scheduler", "controller")
+    # A claim on node1's published GPUs: allocated and the pod bound.
+    c.k("apply", "-f", "-", input=json.dumps({
+        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "one-gpu", "namespace": "default"},
+        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
+            "deviceClassName": "gpu.nvidia.com"}}]}}}))
+    claim_pod = json.loads(pod("with-gpu"))
+    claim_pod["spec"]["resourceClaims"] = [{"name": "gpu",
+                                            "resourceClaimName": "one-gpu"}]
+    claim_pod["spec"]["containers"][0]["resources"] = {"claims": [{"name": "gpu"}]}
+    c.k("apply", "-f", "-", input=json.dumps(claim_pod))
+    check(wait_for(lambda: bound("with-gpu"), 60) and c.k(
+        "get", "resourceclaim", "one-gpu", "-o",
+        "jsonpath={.status.allocation.devices.results[0].pool}").stdout == "node1",
+        "a claim allocated from the plugin's slices and its pod bound: %s %s" %
+        (c.k("get", "resourceclaim", "one-gpu", "-o", "jsonpath={.status}",
+             check=False).stdout,
+         c.k("get", "pod", "with-gpu", "-o", "jsonpath={.status}", check=False).stdout))
+
+    refused = [line for name in ("scheduler", "controller", "plugin")
                for line in c.log(name).splitlines()
                if k8s_mode_e2e.API_ERRORS.search(line)]
     check(not refused, "nothing the components wrote was refused: %s" % refused[:5])
