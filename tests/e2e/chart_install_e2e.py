@@ -11,18 +11,22 @@ own ServiceAccounts:
   - the kubelet plugin's token bound to its Pod on node1 may write node1's
     ResourceSlice, and the ValidatingAdmissionPolicy refuses its write of
     node2's;
+  - node1's kubelet plugin runs as a process with the DaemonSet's args
+    (with kubeletPlugin.extraArgs selecting the fake GPU backend) and env,
+    in cluster with its Pod-bound token, and publishes node1's GPUs;
   - the scheduler and the controller run as processes with exactly the
     args the chart renders, in-cluster (their ServiceAccount token, CA and
     namespace at /var/run/secrets/kubernetes.io/serviceaccount in a mount
     namespace, KUBERNETES_SERVICE_HOST/PORT): both become ready on their
     secure ports, take their Leases in draplane-system, the scheduler binds
-    a pod, and nothing they write is refused; a scheduler whose Lease is
+    a pod and allocates a claim from the plugin's slices, and nothing they
+    write is refused; a scheduler whose Lease is
     taken exits 1 and, restarted once the Lease is free, binds again;
   - `helm uninstall` removes every object of the chart (the Leases the
     components made and the ResourceSlice stay, as docs/deploy.md says).
 
-Not here yet: the kubelet plugin as a process under a kubelet, `helm
-upgrade` with prepared claims.
+Not here yet: preparing claims under a real kubelet, `helm upgrade` with
+prepared claims.
 
   tests/e2e/chart_install_e2e.py --draplane build/release/src/cmd/draplane \
       --helm build/helm --kubectl build/kubectl [--bin build]
