@@ -138,6 +138,9 @@ struct ApiServerOptions {
   // how many rotated files are kept (0: all).
   int audit_log_max_size_mb = 0;
   int audit_log_max_backups = 0;
+  // kube-apiserver's --event-ttl: an Event not written for this long is
+  // deleted (internal/garbage_collector.h); zero or less keeps Events.
+  absl::Duration event_ttl = absl::Hours(1);
   // What timestamps written into objects (creation, deletion, managedFields,
   // conditions), table ages and watch timeouts and bookmarks read (null:
   // RealClock()); outlives the server.

@@ -470,6 +470,55 @@ TEST(ApiServerClockTest, TimestampsAreTheClocks) {
             "2026-01-01T01:00:00Z");
 }
 
+// As kube-apiserver's --event-ttl: an Event goes TTL after its last write.
+TEST(ApiServerClockTest, EventsExpireTheirTtlAfterTheirLastWrite) {
+  auto store = store::NewMemoryStore();
+  SimulatedClock clock(absl::FromUnixSeconds(1767225600));
+  ApiServerOptions options;
+  options.clock = &clock;
+  options.event_ttl = absl::Hours(1);
+  ApiServer server(store.get(), options);
+  auto run = [&](std::string method, std::string path, std::string body) {
+    http::HttpRequest req;
+    req.method = std::move(method);
+    req.path = std::move(path);
+    req.body = std::move(body);
+    req.headers["content-type"] = "application/json";
+    RecordingWriter w;
+    server.Handle(req, w);
+    return Response{w.code, w.headers, w.body};
+  };
+  const std::string events = "/api/v1/namespaces/default/events";
+  auto event = [](const std::string& name, int count) {
+    return R"({"apiVersion":"v1","kind":"Event","metadata":{"name":")" + name +
+           R"(","namespace":"default"},"involvedObject":{"kind":"Pod",
+           "name":"p","namespace":"default"},"reason":"Started",
+           "message":"m","type":"Normal","count":)" +
+           std::to_string(count) + "}";
+  };
+  ASSERT_EQ(run("POST", events, event("old", 1)).code, 201);
+  ASSERT_EQ(run("POST", events, event("renewed", 1)).code, 201);
+  ASSERT_EQ(run("POST", kClaims, Claim("not-an-event")).code, 201);
+  server.RunControllersOnce();  // first seen now
+  clock.Advance(absl::Minutes(59));
+  server.RunControllersOnce();
+  EXPECT_EQ(run("GET", events + "/old", "").code, 200);
+  // A write restarts its TTL.
+  Json renewed = run("GET", events + "/renewed", "").JsonBody();
+  renewed["count"] = 2;
+  ASSERT_EQ(run("PUT", events + "/renewed", api::DumpJson(renewed)).code, 200);
+  server.RunControllersOnce();
+  clock.Advance(absl::Minutes(2));
+  server.RunControllersOnce();
+  EXPECT_EQ(run("GET", events + "/old", "").code, 404);
+  EXPECT_EQ(run("GET", events + "/renewed", "").code, 200);
+  EXPECT_EQ(run("GET", std::string(kClaims) + "/not-an-event", "").code, 200);
+  clock.Advance(absl::Minutes(59));  // an hour after its last write
+  server.RunControllersOnce();
+  EXPECT_EQ(run("GET", events + "/renewed", "").code, 404);
+  EXPECT_EQ(run("GET", std::string(kClaims) + "/not-an-event", "").code, 200);
+}
+
 TEST_F(ApiServerTest, UpdateManagersOwnWhatTheyChanged) {
   http::HttpRequest create = Request("POST", kClasses, DeviceClass("owned"));
   create.query.emplace("fieldManager", "editor");

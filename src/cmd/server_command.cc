@@ -68,6 +68,8 @@ struct ServerFlags {
   // --etcd-compaction-interval default.
   int64_t store_quota_bytes = int64_t{2} << 30;
   std::string compaction_interval = "5m";
+  // kube-apiserver's --event-ttl default.
+  std::string event_ttl = "1h";
   bool scheduler = true;
   bool controllers = true;
   std::string policy = "upstream";
@@ -379,6 +381,8 @@ apiserver::ApiServerOptions ServerApiOptions(
     apiserver::ServiceAccountExpiryLog& expiry_log,
     const StandaloneIdentities& identities, metrics::Registry& registry) {
   apiserver::ApiServerOptions options;
+  // Checked when the flags were parsed.
+  (void)absl::ParseDuration(flags.event_ttl, &options.event_ttl);
   auto& tokens = options.service_account_tokens;
   tokens.issuer = flags.service_account_issuer;
   tokens.signing_key_pem = keys.signing_key_pem;
@@ -693,6 +697,19 @@ void RegisterServer(CLI::App& app, Streams streams, int* exit_code) {
                   "exceeded\") until a compaction brings it under the quota, "
                   "which clears the alarm by itself; 0: no quota")
       ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--event-ttl", flags->event_ttl,
+                  "How long Events are kept after their last write "
+                  "(kube-apiserver's --event-ttl); 0: kept until deleted")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            absl::Duration d;
+            if (absl::ParseDuration(value, &d) && d >= absl::ZeroDuration()) {
+              return "";
+            }
+            return "\"" + value + "\" is not a duration such as 1h or 30m";
+          },
+          "DURATION"))
       ->capture_default_str();
   cmd->add_option("--compaction-interval", flags->compaction_interval,
                   "How often history is compacted: each time, to the "

@@ -26,6 +26,9 @@ struct Summary {
   bool foreground = false;  // deleting with the foregroundDeletion finalizer
   bool orphan = false;      // deleting with the orphan finalizer
   uint64_t seen = 0;        // the last pass that found the object
+  // When a pass first saw `mod_revision` (the object's last write, to a
+  // pass's precision).
+  absl::Time written;
 };
 
 struct CollectorState {
@@ -92,6 +95,7 @@ bool Refresh(Registry& registry, CollectorState& state) {
           continue;
         }
         s.mod_revision = rec.mod_revision;
+        s.written = registry.clock().Now();
       }
       s.resource = &r;
       s.seen = pass;
@@ -131,6 +135,27 @@ void RemoveFinalizer(Json& object, const char* name) {
 }
 
 }  // namespace
+
+int ExpireEvents(Registry& registry, absl::Duration ttl) {
+  CollectorState& state = StateFor(registry);
+  absl::MutexLock lock(&state.mu);
+  const absl::Time cutoff = registry.clock().Now() - ttl;
+  std::vector<const Summary*> expired;
+  for (const auto& entry : state.objects) {
+    const Summary& s = entry.second;
+    if (s.resource != nullptr && s.resource->kind != nullptr &&
+        s.resource->kind->kind == "Event" && s.written < cutoff) {
+      expired.push_back(&s);
+    }
+  }
+  int deleted = 0;
+  for (const Summary* s : expired) {
+    DeleteOptions options;
+    options.precondition_resource_version = std::to_string(s->mod_revision);
+    if (registry.Delete(*s->resource, s->ns, s->name, options).ok()) ++deleted;
+  }
+  return deleted;
+}
 
 int CollectGarbage(Registry& registry) {
   CollectorState& state = StateFor(registry);

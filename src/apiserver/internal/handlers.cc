@@ -219,6 +219,9 @@ bool Handlers::MayReadBody(const http::HttpRequest& req) {
 void Handlers::RunControllersOnce() {
   internal::FinalizeNamespaces(registry_);
   internal::CollectGarbage(registry_);
+  if (options_.event_ttl > absl::ZeroDuration()) {
+    internal::ExpireEvents(registry_, options_.event_ttl);
+  }
   // Aggregation again only after RBAC objects changed (its own writes
   // count: the pass after them finds nothing to do).
   if (const int64_t changes = policy_ != nullptr ? policy_->Changes() : -1;
