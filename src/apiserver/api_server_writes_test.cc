@@ -397,6 +397,19 @@ class LabelPolicy : public AdmissionPlugin {
   std::vector<std::string> seen;
 };
 
+// A JSON request to `server` as an anonymous caller.
+Response RunOn(ApiServer& server, std::string method, std::string path,
+               std::string body) {
+  http::HttpRequest req;
+  req.method = std::move(method);
+  req.path = std::move(path);
+  req.body = std::move(body);
+  req.headers["content-type"] = "application/json";
+  RecordingWriter w;
+  server.Handle(req, w);
+  return Response{w.code, w.headers, w.body};
+}
+
 TEST(ApiServerAdmissionTest, PluginsDenyAndMutate) {
   auto store = store::NewMemoryStore();
   auto policy = std::make_shared<LabelPolicy>();
@@ -404,14 +417,7 @@ TEST(ApiServerAdmissionTest, PluginsDenyAndMutate) {
   options.admission = {policy};
   ApiServer server(store.get(), options);
   auto run = [&](std::string method, std::string path, std::string body) {
-    http::HttpRequest req;
-    req.method = std::move(method);
-    req.path = std::move(path);
-    req.body = std::move(body);
-    req.headers["content-type"] = "application/json";
-    RecordingWriter w;
-    server.Handle(req, w);
-    return Response{w.code, w.headers, w.body};
+    return RunOn(server, std::move(method), std::move(path), std::move(body));
   };
   Json claim = Json::parse(Claim("ok"));
   auto admitted = run("POST", kClaims, api::DumpJson(claim));
@@ -479,14 +485,7 @@ TEST(ApiServerClockTest, EventsExpireTheirTtlAfterTheirLastWrite) {
   options.event_ttl = absl::Hours(1);
   ApiServer server(store.get(), options);
   auto run = [&](std::string method, std::string path, std::string body) {
-    http::HttpRequest req;
-    req.method = std::move(method);
-    req.path = std::move(path);
-    req.body = std::move(body);
-    req.headers["content-type"] = "application/json";
-    RecordingWriter w;
-    server.Handle(req, w);
-    return Response{w.code, w.headers, w.body};
+    return RunOn(server, std::move(method), std::move(path), std::move(body));
   };
   const std::string events = "/api/v1/namespaces/default/events";
   auto event = [](const std::string& name, int count) {
