@@ -111,6 +111,12 @@ absl::StatusOr<std::unique_ptr<PluginHealthServer>> PluginHealthServer::Start(
   builder.SetOption(
       std::make_unique<grpc::HealthCheckServiceServerBuilderOption>(nullptr));
   builder.RegisterService(impl.get());
+  // The port is reachable from the network without credentials: a few
+  // threads and small messages bound what a flood of probes costs.
+  grpc::ResourceQuota quota("draplane-plugin-health");
+  quota.SetMaxThreads(4);
+  builder.SetResourceQuota(quota);
+  builder.SetMaxReceiveMessageSize(4096);
   impl->server = builder.BuildAndStart();
   if (impl->server == nullptr || impl->port == 0) {
     return absl::UnavailableError(

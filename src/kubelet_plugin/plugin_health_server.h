@@ -4,7 +4,9 @@
 // GetInfo on the plugin's registration socket and an empty
 // NodePrepareResources on its DRA socket, and answers SERVING only when
 // both answer (NOT_SERVING otherwise, the failure logged); another service
-// name is NotFound "unknown service"; Watch is Unimplemented.
+// name is NotFound "unknown service"; Watch is Unimplemented. The port
+// takes no credentials (as NVIDIA's): at most 4 threads serve it and a
+// request is at most 4 KiB.
 #ifndef DRAPLANE_KUBELET_PLUGIN_PLUGIN_HEALTH_SERVER_H_
 #define DRAPLANE_KUBELET_PLUGIN_PLUGIN_HEALTH_SERVER_H_
 
