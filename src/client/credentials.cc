@@ -1,10 +1,10 @@
 #include "client/credentials.h"
 
-#include <fstream>
-#include <sstream>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "client/internal/exec_credential_plugin.h"
+#include "common/private_files.h"
 #include "common/str_cat.h"
 #include "logging/log.h"
 
@@ -16,18 +16,12 @@ namespace {
 constexpr absl::Duration kTokenFileRereadAfter = absl::Seconds(50);
 
 absl::StatusOr<std::string> ReadToken(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  absl::StatusOr<std::string> data = ReadPrivateFile(path);
+  if (!data.ok()) {
     return absl::NotFoundError(
         StrCat("failed to read token file \"", path, "\": cannot open it"));
   }
-  std::ostringstream out;
-  out << in.rdbuf();
-  std::string token = out.str();
-  const size_t begin = token.find_first_not_of(" \t\r\n");
-  const size_t end = token.find_last_not_of(" \t\r\n");
-  token =
-      begin == std::string::npos ? "" : token.substr(begin, end - begin + 1);
+  std::string token(absl::StripAsciiWhitespace(*data));
   if (token.empty()) {
     return absl::InvalidArgumentError(
         StrCat("read empty token from file \"", path, "\""));

@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "api/meta_types.h"
@@ -370,19 +371,14 @@ std::string Env(const char* name) {
   return v != nullptr ? v : "";
 }
 
-std::string TrimSpace(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return "";
-  const size_t end = s.find_last_not_of(" \t\r\n");
-  return s.substr(begin, end - begin + 1);
-}
-
 // clientcmd's inClusterClientConfig.Namespace.
 std::string InClusterNamespace() {
   if (std::string ns = Env("POD_NAMESPACE"); !ns.empty()) return ns;
   auto data = ReadFile(StrCat(kServiceAccountDir, "/namespace"));
   if (data.ok()) {
-    if (std::string ns = TrimSpace(*data); !ns.empty()) return ns;
+    if (std::string ns = std::string(absl::StripAsciiWhitespace(*data));
+        !ns.empty())
+      return ns;
   }
   return "default";
 }

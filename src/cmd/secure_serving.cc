@@ -2,8 +2,6 @@
 
 #include <openssl/sha.h>
 
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/escaping.h"
@@ -11,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "api/meta_types.h"
 #include "apiserver/tls_credentials.h"
+#include "common/private_files.h"
 #include "common/str_cat.h"
 #include "logging/log.h"
 
@@ -21,14 +20,6 @@ constexpr char kMastersGroup[] = "system:masters";
 constexpr char kConfigMapPath[] =
     "/api/v1/namespaces/kube-system/configmaps/"
     "extension-apiserver-authentication";
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(StrCat("cannot read ", path));
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 std::string Sha256Hex(const std::string& data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
@@ -292,7 +283,7 @@ bool DelegatedAuth::Admit(const http::HttpRequest& req,
 absl::StatusOr<std::string> SecureServingClientCa(
     const SecureServingFlags& flags, client::Client* client) {
   if (!flags.client_ca_file.empty()) {
-    auto ca = ReadFile(flags.client_ca_file);
+    auto ca = ReadPrivateFile(flags.client_ca_file);
     if (!ca.ok()) {
       return absl::InvalidArgumentError(
           StrCat("--client-ca-file: ", ca.status().message()));
@@ -334,12 +325,12 @@ absl::StatusOr<std::unique_ptr<SecurePort>> ServeSecurely(
   options.address = flags.bind_address;
   options.port = static_cast<uint16_t>(flags.secure_port);
   if (!flags.tls_cert_file.empty()) {
-    auto cert = ReadFile(flags.tls_cert_file);
+    auto cert = ReadPrivateFile(flags.tls_cert_file);
     if (!cert.ok()) {
       return absl::InvalidArgumentError(
           StrCat("--tls-cert-file: ", cert.status().message()));
     }
-    auto key = ReadFile(flags.tls_private_key_file);
+    auto key = ReadPrivateFile(flags.tls_private_key_file);
     if (!key.ok()) {
       return absl::InvalidArgumentError(
           StrCat("--tls-private-key-file: ", key.status().message()));

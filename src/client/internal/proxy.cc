@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "common/str_cat.h"
@@ -28,13 +29,6 @@ std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(c));
   return out;
-}
-
-std::string Trim(std::string_view s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  const size_t e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
 }
 
 std::optional<address> ParseIp(std::string_view text) {
@@ -135,7 +129,8 @@ bool NoProxyMatches(std::string_view no_proxy, const std::string& host,
   while (start <= no_proxy.size()) {
     size_t comma = no_proxy.find(',', start);
     if (comma == std::string_view::npos) comma = no_proxy.size();
-    const std::string p = Lower(Trim(no_proxy.substr(start, comma - start)));
+    const std::string p = Lower(std::string(absl::StripAsciiWhitespace(
+        absl::string_view(no_proxy.data() + start, comma - start))));
     start = comma + 1;
     if (p.empty()) continue;
     if (p == "*") return true;
