@@ -43,6 +43,36 @@ struct NodeFlags {
   int healthcheck_port = -1;
 };
 
+// --backend none: only the simulated kubelet, in front of the plugin
+// registered in the registrar directory by another process.
+int RunKubeletOnly(const NodeFlags& flags, client::Client* api,
+                   const std::string& server, TerminationSignals& signals,
+                   Streams streams) {
+  if (!flags.simulate_kubelet) {
+    streams.err << "error: --backend none needs --simulate-kubelet (a node "
+                   "without the driver only plays the kubelet)\n";
+    return 2;
+  }
+  node_agent::SimulatedKubeletOptions k;
+  k.node_name = flags.node_name;
+  k.driver_name = devices::kNvidiaGpuDriver;
+  k.registration_socket =
+      StrCat(flags.registrar_dir, "/", devices::kNvidiaGpuDriver, "-reg.sock");
+  k.heartbeat_period = absl::Seconds(std::max(1, flags.heartbeat_s));
+  auto kubelet = node_agent::SimulatedKubelet::Start(k, api);
+  if (!kubelet.ok()) {
+    streams.err << "error: " << kubelet.status().message() << "\n";
+    return 1;
+  }
+  streams.out << "draplane node: " << flags.node_name
+              << " (simulated kubelet for the plugin at "
+              << k.registration_socket << ") on " << server << "\n";
+  streams.out.flush();
+  signals.Wait();
+  (*kubelet)->Stop();
+  return 0;
+}
+
 int RunNode(const NodeFlags& flags, Streams streams) {
   if (absl::Status s = ApplyLoggingFlags(flags.logging); !s.ok()) {
     streams.err << "error: " << s.message() << "\n";
@@ -107,7 +137,6 @@ int RunNode(const NodeFlags& flags, Streams streams) {
       return 2;
     }
     options.simulate_kubelet = flags.simulate_kubelet;
-    options.manage_node = flags.simulate_kubelet;
     const std::string root =
         flags.simulate_root.empty()
             ? StrCat("/tmp/draplane-node-", flags.node_name)
@@ -125,7 +154,11 @@ int RunNode(const NodeFlags& flags, Streams streams) {
           auto client = ConnectRemote(remote, "draplane-node", &c);
           return client.ok() ? *std::move(client) : nullptr;
         },
-        options);
+        options,
+        // A driver apart from its kubelet restarts as a Pod does: the
+        // simulated machine and what it prepared stay.
+        flags.simulate_kubelet ? SimulatedNodes::Hardware::kBootsWithProcess
+                               : SimulatedNodes::Hardware::kOutlivesProcess);
     if (!nodes.ok()) {
       streams.err << "error: " << nodes.status().message() << "\n";
       return 1;
@@ -138,8 +171,11 @@ int RunNode(const NodeFlags& flags, Streams streams) {
     (*nodes)->Stop();
     return 0;
   }
+  if (flags.backend == "none") {
+    return RunKubeletOnly(flags, api->get(), config.server, signals, streams);
+  }
   if (flags.backend != "nvml") {
-    streams.err << "error: --backend must be nvml or fake, not "
+    streams.err << "error: --backend must be nvml, fake or none, not "
                 << flags.backend << "\n";
     return 2;
   }
@@ -152,7 +188,6 @@ int RunNode(const NodeFlags& flags, Streams streams) {
     return 1;
   }
   options.simulate_kubelet = flags.simulate_kubelet;
-  options.manage_node = flags.simulate_kubelet;
   options.root_dir = flags.simulate_root.empty() ? "/" : flags.simulate_root;
   options.registrar_dir = flags.registrar_dir;
   options.plugins_dir = flags.plugins_dir;
@@ -188,7 +223,13 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
       "one CDI spec per prepared claim to --cdi-root. Beyond NVIDIA's "
       "driver: --simulate-kubelet also plays the kubelet (Node object, "
       "heartbeat, pods marked Running with their CDI devices) for a "
-      "simulated node.\n\n"
+      "simulated node. With --backend none the process is only that "
+      "simulated kubelet, in front of the gpu.nvidia.com plugin registered in "
+      "--kubelet-registrar-directory-path (another process, such as the "
+      "Helm chart's kubelet-plugin DaemonSet): run it with a node's "
+      "credentials (system:node:NAME in group system:nodes) to see the "
+      "plugin's claims prepared under kube-apiserver's Node authorizer "
+      "without a kubelet and container runtime.\n\n"
       "DynamicMIG (on by default here, off in NVIDIA's driver) publishes "
       "MIG placements and creates MIG devices on demand; like NVIDIA's "
       "DynamicMIG it destroys at start the MIG devices no prepared claim "
@@ -206,7 +247,10 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
   cmd->add_option("--node-name", flags->node_name,
                   "This node's name (the pool name of its slices)")
       ->envname("NODE_NAME");
-  cmd->add_option("--backend", flags->backend, "nvml or fake")
+  cmd->add_option("--backend", flags->backend,
+                  "nvml, fake, or none (with --simulate-kubelet: no driver "
+                  "here, only the kubelet's part for the plugin registered "
+                  "in --kubelet-registrar-directory-path)")
       ->capture_default_str();
   cmd->add_option("--inventory", flags->inventory,
                   "Inventory file for --backend fake (see docs/node.md)");
@@ -242,8 +286,11 @@ void RegisterNode(CLI::App& app, Streams streams, int* exit_code) {
                 "Also play the kubelet (draplane's simulated nodes); the "
                 "client limits default to the kubelet's (50 QPS, burst 100)");
   cmd->add_option("--simulate-root", flags->simulate_root,
-                  "Sockets, CDI specs and checkpoint of a simulated node "
-                  "(default /tmp/draplane-node-NAME)");
+                  "A simulated node's files (default "
+                  "/tmp/draplane-node-NAME): with --simulate-kubelet its "
+                  "sockets, CDI specs and checkpoint, a new boot at each "
+                  "start; without, the state of its fake GPUs, which "
+                  "outlive the process (delete the folder to reboot)");
   cmd->add_option("--heartbeat-seconds", flags->heartbeat_s,
                   "Lease renewal period of a simulated node")
       ->capture_default_str();

@@ -1,6 +1,15 @@
 // The simulated GPU nodes of `draplane server --nodes` and
 // `draplane node --backend fake`: one node agent per inventory node, each
 // with a fake device backend built from the inventory.
+//
+// A simulated machine either boots with the process (the default: each
+// start is a new boot, MIG devices created before are gone, and the agents
+// prepare the claims of their running pods again) or outlives it
+// (`Hardware::kOutlivesProcess`, for a driver that runs apart from its
+// kubelet, as a kubelet-plugin Pod: the GPUs' state, MIG devices included,
+// is kept in <root>/<node>/simulated-gpus.json with the boot id beside it,
+// so a restarted driver finds what it prepared, as after a driver upgrade
+// on a real node). Deleting the node's root directory is a reboot.
 #ifndef DRAPLANE_CMD_SIMULATED_NODES_H_
 #define DRAPLANE_CMD_SIMULATED_NODES_H_
 
@@ -21,15 +30,14 @@ class SimulatedNodes {
   // Starts an agent for each node of `inventory` (or only `only_node` when
   // set) under `<root_dir>/<node>`, each with a client from
   // `new_client(node name)`.
-  // Each start of the simulated nodes is a new boot of their hardware: MIG
-  // devices created before are gone, and the agents prepare the claims of
-  // their running pods again.
+  enum class Hardware { kBootsWithProcess, kOutlivesProcess };
   static absl::StatusOr<std::unique_ptr<SimulatedNodes>> Start(
       const devices::Inventory& inventory, const std::string& only_node,
       const std::string& root_dir,
       const std::function<std::unique_ptr<client::Client>(const std::string&)>&
           new_client,
-      const node_agent::NodeAgentOptions& defaults);
+      const node_agent::NodeAgentOptions& defaults,
+      Hardware hardware = Hardware::kBootsWithProcess);
   ~SimulatedNodes();
 
   void Stop();
@@ -39,6 +47,8 @@ class SimulatedNodes {
   struct Node {
     std::string name;
     std::unique_ptr<devices::FakeDeviceBackend> backend;
+    // Saves the backend's state (kOutlivesProcess), else null.
+    std::unique_ptr<devices::DeviceBackend> saving_backend;
     std::unique_ptr<client::Client> client;
     std::unique_ptr<node_agent::NodeAgent> agent;
   };

@@ -403,7 +403,20 @@ absl::StatusOr<MigDeviceFacts> FakeDeviceBackend::CreateMigDevice(
   mig.compute_instance_id = 0;
   mig.profile_id = gi_profile_id;
   mig.placement = *placement;
-  mig.uuid = StableUuid("MIG-", StrCat(parent_uuid, "/created/", next_uuid_++));
+  // Unique among the devices that exist (a backend may start from facts
+  // with created devices: a simulated machine that outlived its driver).
+  const auto taken = [this](const std::string& uuid) {
+    for (const GpuFacts& g : facts_.gpus) {
+      for (const MigDeviceFacts& m : g.mig_devices) {
+        if (m.uuid == uuid) return true;
+      }
+    }
+    return false;
+  };
+  do {
+    mig.uuid =
+        StableUuid("MIG-", StrCat(parent_uuid, "/created/", next_uuid_++));
+  } while (taken(mig.uuid));
   gpu->mig_devices.push_back(mig);
   ++creations_;
   return mig;

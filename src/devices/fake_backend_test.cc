@@ -133,6 +133,20 @@ TEST(FakeDeviceBackendTest, CreatesMigDevicesWithNvmlRules) {
   EXPECT_EQ(backend.mig_destructions(), 2);
 }
 
+// A backend started from facts that already hold created MIG devices (a
+// simulated machine that outlived its driver) never hands out their UUIDs.
+TEST(FakeDeviceBackendTest, CreatedUuidsAreUniqueAfterARestart) {
+  FakeDeviceBackend first(Facts("H100"));
+  const std::string uuid = first.Discover()->gpus[0].uuid;
+  auto kept = first.CreateMigDevice(uuid, 9, 0);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  FakeDeviceBackend second(*first.Discover());
+  auto created = second.CreateMigDevice(uuid, 9, 4);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_NE(created->uuid, kept->uuid);
+  EXPECT_EQ(second.Discover()->gpus[0].mig_devices.size(), 2u);
+}
+
 TEST(FakeDeviceBackendTest, AmpereNeedsMigModeAlreadyOn) {
   FakeDeviceBackend off(Facts("A100-80GB-PCIE"));
   EXPECT_EQ(

@@ -1,64 +1,17 @@
 #include "node_agent/node_agent.h"
 
-#include <atomic>
-#include <set>
 #include <thread>
 
-#include "absl/strings/numbers.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "api/helpers/pod_claims.h"
-#include "api/object.h"
-#include "api/object_codec.h"
-#include "client/event_recorder.h"
-#include "client/informer.h"
-#include "common/rfc3339.h"
 #include "common/str_cat.h"
-#include "component_helpers/work_queue.h"
-#include "kubelet_plugin/plugin_client.h"
 #include "kubelet_plugin/plugin_health_server.h"
 #include "kubelet_plugin/plugin_server.h"
 #include "kubelet_plugin/resource_slice_publisher.h"
 #include "logging/log.h"
+#include "node_agent/simulated_kubelet.h"
 
 namespace draplane::node_agent {
-namespace {
-
-using api::Json;
-using kubelet_plugin::ClaimRef;
-
-absl::StatusOr<api::Object> Decode(const Json& json) {
-  auto decoded = api::DecodeObject(json);
-  if (!decoded.ok()) return decoded.status();
-  return std::move(decoded->object);
-}
-
-// The containerStatuses of a simulated pod: every container in `state`
-// (running or terminated), ready or not.
-Json ContainerStatuses(const api::Pod& pod, const Json& state, bool ready) {
-  Json statuses = Json::array();
-  for (const api::Container& c : pod.spec.containers) {
-    statuses.push_back(
-        {{"name", c.name},
-         {"image", c.image},
-         {"imageID", ""},
-         {"containerID", StrCat("draplane://", pod.metadata.uid, "/", c.name)},
-         {"ready", ready},
-         {"started", ready},
-         {"restartCount", 0},
-         {"state", state}});
-  }
-  return statuses;
-}
-
-// A pod's prepared claims, remembered for unprepare: the claims may be
-// gone from the API server by then.
-struct PreparedPod {
-  std::string uid;
-  std::vector<ClaimRef> claims;
-};
-
-}  // namespace
 
 class NodeAgent::Impl {
  public:
@@ -68,8 +21,7 @@ class NodeAgent::Impl {
         clock_(options.clock != nullptr ? *options.clock : RealClock()),
         api_(api),
         backend_(backend),
-        publisher_(api, devices::kNvidiaGpuDriver, options.node_name),
-        queue_(absl::Milliseconds(200), absl::Seconds(30), &clock_) {}
+        publisher_(api, devices::kNvidiaGpuDriver, options.node_name) {}
 
   absl::Status Start() {
     const std::string root = options_.root_dir;
@@ -92,9 +44,6 @@ class NodeAgent::Impl {
     if (!driver.ok()) return driver.status();
     driver_ = *std::move(driver);
 
-    if (options_.manage_node) {
-      if (absl::Status s = EnsureNode(); !s.ok()) return s;
-    }
     kubelet_plugin::PluginServerOptions so;
     so.driver_name = devices::kNvidiaGpuDriver;
     so.plugin_data_dir = d.plugin_data_dir;
@@ -109,44 +58,33 @@ class NodeAgent::Impl {
       if (!health.ok()) return health.status();
       health_ = *std::move(health);
     }
-    // Published before the first pod can be prepared; a failure here is
-    // retried by the device loop.
+    if (options_.simulate_kubelet) {
+      // The Node first: the slices published next are owned by it.
+      SimulatedKubeletOptions k;
+      k.node_name = options_.node_name;
+      k.registration_socket = server_->registration_socket();
+      k.driver_name = devices::kNvidiaGpuDriver;
+      k.labels = options_.labels;
+      k.cpu = options_.cpu;
+      k.memory = options_.memory;
+      k.pods = options_.pods;
+      k.heartbeat_period = options_.heartbeat_period;
+      k.poll_period = options_.device_poll_period;
+      k.prepared_claims = [driver = driver_.get()] {
+        return driver->CheckpointedClaims();
+      };
+      k.clock = &clock_;
+      auto kubelet = SimulatedKubelet::Start(k, api_);
+      if (!kubelet.ok()) return kubelet.status();
+      kubelet_ = *std::move(kubelet);
+    }
+    // A failure here is retried by the device loop.
     if (auto published = PublishNow(); !published.ok()) {
       logging::Error(
           "Publishing ResourceSlices failed",
           {{"node", options_.node_name}, {"err", published.status()}});
     }
-    threads_.emplace_back([this] { HeartbeatLoop(); });
     threads_.emplace_back([this] { DeviceLoop(); });
-    if (options_.simulate_kubelet) {
-      auto client = kubelet_plugin::PluginClient::Register(
-          server_->registration_socket());
-      if (!client.ok()) return client.status();
-      plugin_ = *std::move(client);
-      events_ = std::make_unique<client::EventRecorder>(
-          api_, client::EventRecorderOptions{.component = "kubelet",
-                                             .clock = &clock_});
-      client::InformerOptions io;
-      io.kind = &client::Kind("Pod");
-      io.field_selector = StrCat("spec.nodeName=", options_.node_name);
-      io.resync = absl::Seconds(30);
-      pods_ = std::make_unique<client::Informer>(api_, io);
-      auto enqueue = [this](const client::ObjectPtr& o) {
-        if (const api::ObjectMeta* m = o->metadata()) {
-          queue_.Add(StrCat(m->namespace_, "/", m->name));
-        }
-      };
-      pods_->AddHandler({enqueue,
-                         [enqueue](const client::ObjectPtr&,
-                                   const client::ObjectPtr& o) { enqueue(o); },
-                         enqueue});
-      pods_->Start();
-      threads_.emplace_back([this] {
-        component_helpers::RunWorker(
-            queue_, StrCat("node ", options_.node_name, " kubelet"),
-            [this](const std::string& key) { return SyncPod(key); });
-      });
-    }
     return absl::OkStatus();
   }
 
@@ -157,13 +95,9 @@ class NodeAgent::Impl {
       stopped_ = true;
     }
     cv_.SignalAll();
-    queue_.ShutDown();
-    if (pods_) pods_->Stop();
     for (std::thread& t : threads_) t.join();
     threads_.clear();
-    if (events_) events_->Flush(absl::Seconds(2));
-    events_.reset();
-    plugin_.reset();
+    kubelet_.reset();
     health_.reset();
     if (server_) server_->Stop();
   }
@@ -192,99 +126,6 @@ class NodeAgent::Impl {
     });
   }
 
-  absl::Status EnsureNode() {
-    Json labels = {{"kubernetes.io/hostname", options_.node_name},
-                   {"kubernetes.io/os", "linux"},
-                   {"nvidia.com/gpu.present", "true"}};
-    for (const auto& [k, v] : options_.labels) labels[k] = v;
-    Json resources = {{"cpu", options_.cpu},
-                      {"memory", options_.memory},
-                      {"pods", options_.pods}};
-    Json node = {
-        {"apiVersion", "v1"},
-        {"kind", "Node"},
-        {"metadata", {{"name", options_.node_name}, {"labels", labels}}},
-        {"status", {{"capacity", resources}, {"allocatable", resources}}}};
-    auto parsed = Decode(node);
-    if (!parsed.ok()) return parsed.status();
-    auto created = api_->Create(*parsed);
-    if (!created.ok() && !client::IsAlreadyExists(created.status())) {
-      return created.status();
-    }
-    if (!created.ok()) {
-      Json patch = {{"metadata", {{"labels", labels}}}};
-      auto patched =
-          api_->Patch(client::Kind("Node"), "", options_.node_name,
-                      client::PatchType::kMerge, api::DumpJson(patch));
-      if (!patched.ok()) return patched.status();
-    }
-    // kube-node-lease is the API server's to create, as kube-apiserver's
-    // system namespaces controller does; a node may not create namespaces.
-    return Heartbeat();
-  }
-
-  // Renews the Lease (creating it once) and posts Ready=True when the node
-  // does not say so (at start, and after the node lifecycle controller
-  // marked it Unknown while this agent was away).
-  absl::Status Heartbeat() {
-    const std::string now = Rfc3339(clock_.Now());
-    Json patch = {{"spec",
-                   {{"holderIdentity", options_.node_name},
-                    {"leaseDurationSeconds", 40},
-                    {"renewTime", Rfc3339Micro(clock_.Now())}}}};
-    auto renewed = api_->Patch(client::Kind("Lease"), "kube-node-lease",
-                               options_.node_name, client::PatchType::kMerge,
-                               api::DumpJson(patch));
-    if (client::IsNotFound(renewed.status())) {
-      Json lease = {
-          {"apiVersion", "coordination.k8s.io/v1"},
-          {"kind", "Lease"},
-          {"metadata",
-           {{"name", options_.node_name}, {"namespace", "kube-node-lease"}}},
-          {"spec", patch["spec"]}};
-      auto object = Decode(lease);
-      if (!object.ok()) return object.status();
-      auto created = api_->Create(*object);
-      if (!created.ok() && !client::IsAlreadyExists(created.status())) {
-        return created.status();
-      }
-    } else if (!renewed.ok()) {
-      return renewed.status();
-    }
-    auto node = api_->Get(client::Kind("Node"), "", options_.node_name);
-    if (!node.ok()) return node.status();
-    const auto& n = std::get<api::Node>(node->value);
-    for (const api::NodeCondition& c : n.status.conditions) {
-      if (c.type == "Ready" && c.status == "True") return absl::OkStatus();
-    }
-    Json status = {
-        {"status",
-         {{"conditions", Json::array({{{"type", "Ready"},
-                                       {"status", "True"},
-                                       {"reason", "KubeletReady"},
-                                       {"message",
-                                        "draplane node agent is posting "
-                                        "ready status"},
-                                       {"lastHeartbeatTime", now},
-                                       {"lastTransitionTime", now}}})}}}};
-    client::PatchOptions po;
-    po.subresource = "status";
-    auto posted = api_->Patch(client::Kind("Node"), "", options_.node_name,
-                              client::PatchType::kStrategicMerge,
-                              api::DumpJson(status), po);
-    return posted.status();
-  }
-
-  void HeartbeatLoop() {
-    while (Sleep(options_.heartbeat_period)) {
-      if (!options_.manage_node) continue;
-      if (absl::Status s = Heartbeat(); !s.ok()) {
-        logging::Error("Heartbeat failed",
-                       {{"node", options_.node_name}, {"err", s}});
-      }
-    }
-  }
-
   void DeviceLoop() {
     absl::Time next_cleanup = clock_.Now() + options_.stale_claim_period;
     while (Sleep(options_.device_poll_period)) {
@@ -292,340 +133,11 @@ class NodeAgent::Impl {
         logging::Error("Publishing ResourceSlices failed",
                        {{"node", options_.node_name}, {"err", s.status()}});
       }
-      if (plugin_) EnqueueDueCompletions();
-      if (plugin_ && pods_->HasSynced()) {
-        if (absl::Status s = UnprepareOrphans(); !s.ok()) {
-          logging::Error("Unpreparing orphaned claims failed",
-                         {{"node", options_.node_name}, {"err", s}});
-        }
-      }
       if (clock_.Now() >= next_cleanup) {
         next_cleanup = clock_.Now() + options_.stale_claim_period;
         (void)driver_->CleanupStaleClaims(*api_);
       }
     }
-  }
-
-  // The kubelet's cleanup of claims prepared for pods it no longer has
-  // (deleted while the agent was down): a prepared claim that is gone, was
-  // replaced, or is reserved for no pod of this node is unprepared.
-  absl::Status UnprepareOrphans() {
-    std::set<std::string> local_pods;
-    for (const client::ObjectPtr& o : pods_->List()) {
-      if (const api::ObjectMeta* m = o->metadata()) local_pods.insert(m->uid);
-    }
-    std::vector<ClaimRef> orphans;
-    for (const ClaimRef& ref : driver_->CheckpointedClaims()) {
-      auto claim =
-          api_->Get(client::Kind("ResourceClaim"), ref.namespace_, ref.name);
-      bool in_use = false;
-      if (claim.ok()) {
-        const auto& c = std::get<api::ResourceClaim>(claim->value);
-        if (c.metadata.uid == ref.uid) {
-          for (const auto& consumer : c.status.reserved_for) {
-            in_use = in_use || local_pods.count(consumer.uid) > 0;
-          }
-        }
-      } else if (!client::IsNotFound(claim.status())) {
-        continue;  // unknown: next round
-      }
-      if (!in_use) orphans.push_back(ref);
-    }
-    if (orphans.empty()) return absl::OkStatus();
-    auto results = plugin_->Unprepare(orphans);
-    if (!results.ok()) return results.status();
-    for (const auto& [uid, s] : *results) {
-      if (!s.ok()) return s;
-    }
-    return absl::OkStatus();
-  }
-
-  absl::Status Unprepare(const std::string& key) {
-    PreparedPod pod;
-    {
-      absl::MutexLock lock(&pods_mu_);
-      auto it = prepared_.find(key);
-      if (it == prepared_.end()) return absl::OkStatus();
-      pod = it->second;
-    }
-    if (!pod.claims.empty()) {
-      auto results = plugin_->Unprepare(pod.claims);
-      if (!results.ok()) return results.status();
-      for (const auto& [uid, s] : *results) {
-        if (!s.ok()) return s;
-      }
-    }
-    absl::MutexLock lock(&pods_mu_);
-    prepared_.erase(key);
-    return absl::OkStatus();
-  }
-
-  absl::Status SyncPod(const std::string& key) {
-    const size_t slash = key.find('/');
-    const std::string ns = key.substr(0, slash), name = key.substr(slash + 1);
-    std::shared_ptr<const api::Object> object;
-    for (const client::ObjectPtr& o : pods_->List()) {
-      const api::ObjectMeta* m = o->metadata();
-      if (m && m->namespace_ == ns && m->name == name) object = o;
-    }
-    if (!object) return Unprepare(key);
-    const auto& pod = std::get<api::Pod>(object->value);
-    bool replaced = false;
-    {
-      absl::MutexLock lock(&pods_mu_);
-      auto it = prepared_.find(key);
-      replaced = it != prepared_.end() && it->second.uid != pod.metadata.uid;
-    }
-    if (replaced) {
-      // A new pod of the same name: the old one's claims go first.
-      if (absl::Status s = Unprepare(key); !s.ok()) return s;
-    }
-    if (pod.metadata.deletion_timestamp) {
-      // Graceful deletion (a real API server): the simulated containers
-      // stop at once; once the claims are unprepared, the pod object goes,
-      // as the kubelet deletes it with grace period 0.
-      if (absl::Status s = Unprepare(key); !s.ok()) return s;
-      client::DeleteOptions finish;
-      finish.grace_period_seconds = 0;
-      finish.precondition_uid = pod.metadata.uid;
-      absl::Status deleted =
-          api_->Delete(client::Kind("Pod"), ns, name, finish);
-      if (!deleted.ok() && !client::IsNotFound(deleted) &&
-          !client::IsConflict(deleted)) {
-        return deleted;
-      }
-      return absl::OkStatus();
-    }
-    if (api::IsPodDone(pod)) return Unprepare(key);
-    // The pod's claims, in spec order, as the kubelet resolves them.
-    std::vector<ClaimRef> refs;
-    std::map<std::string, std::string> uid_by_entry;  // podClaimName -> uid
-    for (const api::PodResourceClaim& entry : pod.spec.resource_claims) {
-      auto resolved = api::ResolvePodClaimName(pod, entry);
-      if (!resolved.ok()) return resolved.status();
-      if (!resolved->name) continue;
-      auto claim_object =
-          api_->Get(client::Kind("ResourceClaim"), ns, *resolved->name);
-      if (!claim_object.ok()) return claim_object.status();
-      const auto& claim = std::get<api::ResourceClaim>(claim_object->value);
-      if (resolved->must_check_owner) {
-        if (absl::Status s = api::IsForPod(pod, claim); !s.ok()) return s;
-      }
-      if (!api::IsReservedForPod(pod, claim)) {
-        return absl::FailedPreconditionError(
-            StrCat("pod ", key, ": claim ", claim.metadata.name,
-                   " is not reserved for it yet"));
-      }
-      bool ours = false;
-      if (claim.status.allocation) {
-        for (const auto& r : claim.status.allocation->devices.results) {
-          ours = ours || r.driver == devices::kNvidiaGpuDriver;
-        }
-      }
-      uid_by_entry[entry.name] = claim.metadata.uid;
-      if (ours) refs.push_back({ns, claim.metadata.name, claim.metadata.uid});
-    }
-    std::map<std::string, kubelet_plugin::PrepareResult> prepared;
-    if (!refs.empty()) {
-      auto results = plugin_->Prepare(refs);
-      absl::Status failed = results.status();
-      if (results.ok()) {
-        for (const ClaimRef& r : refs) {
-          auto it = results->find(r.uid);
-          if (it == results->end()) {
-            failed =
-                absl::InternalError(StrCat("no result for claim ", r.name));
-          } else if (!it->second.status.ok()) {
-            failed = it->second.status;
-          }
-          if (!failed.ok()) break;
-        }
-      }
-      if (!failed.ok()) {
-        events_->Event(
-            "Pod", "v1", pod.metadata, "Warning",
-            "FailedPrepareDynamicResources",
-            StrCat("Failed to prepare dynamic resources: ", failed.message()));
-        return failed;
-      }
-      prepared = *std::move(results);
-    }
-    {
-      absl::MutexLock lock(&pods_mu_);
-      prepared_[key] = PreparedPod{pod.metadata.uid, refs};
-    }
-    if (absl::Status s = MarkRunning(pod, uid_by_entry, prepared); !s.ok()) {
-      return s;
-    }
-    return MaybeComplete(key, pod);
-  }
-
-  // Pods whose simulated run time is over are synced again (and finish).
-  void EnqueueDueCompletions() {
-    std::vector<std::string> due;
-    {
-      absl::MutexLock lock(&pods_mu_);
-      const absl::Time now = clock_.Now();
-      for (auto it = completions_.begin(); it != completions_.end();) {
-        if (it->second <= now) {
-          due.push_back(it->first);
-          it = completions_.erase(it);
-        } else {
-          ++it;
-        }
-      }
-    }
-    for (const std::string& key : due) queue_.Add(key);
-  }
-
-  // Finishes a pod whose kSimulatedRunTimeAnnotation has passed since it
-  // started, or remembers when to.
-  absl::Status MaybeComplete(const std::string& key, const api::Pod& pod) {
-    const auto& annotations = pod.metadata.annotations;
-    auto run_time = annotations.find(kSimulatedRunTimeAnnotation);
-    if (run_time == annotations.end() ||
-        (pod.spec.restart_policy != "Never" &&
-         pod.spec.restart_policy != "OnFailure")) {
-      return absl::OkStatus();
-    }
-    absl::Duration duration;
-    if (!absl::ParseDuration(run_time->second, &duration) ||
-        duration < absl::ZeroDuration()) {
-      events_->Event(
-          "Pod", "v1", pod.metadata, "Warning", "InvalidAnnotation",
-          StrCat(kSimulatedRunTimeAnnotation, ": \"", run_time->second,
-                 "\" is not a duration such as 30s or 2m"));
-      return absl::OkStatus();
-    }
-    int exit_code = 0;
-    if (auto code = annotations.find(kSimulatedExitCodeAnnotation);
-        code != annotations.end() &&
-        !absl::SimpleAtoi(
-            absl::string_view(code->second.data(), code->second.size()),
-            &exit_code)) {
-      exit_code = 1;
-    }
-    absl::Time started = clock_.Now();
-    std::string started_text = Rfc3339(started);
-    if (auto it = pod.status.unknown_fields.find("startTime");
-        it != pod.status.unknown_fields.end() && it->is_string()) {
-      std::string error;
-      if (absl::ParseTime(absl::RFC3339_full, it->get<std::string>(), &started,
-                          &error)) {
-        started_text = it->get<std::string>();
-      }
-    }
-    if (clock_.Now() < started + duration) {
-      absl::MutexLock lock(&pods_mu_);
-      completions_[key] = started + duration;
-      return absl::OkStatus();
-    }
-    const std::string now = Rfc3339(clock_.Now());
-    const Json statuses =
-        ContainerStatuses(pod,
-                          {{"terminated",
-                            {{"exitCode", exit_code},
-                             {"reason", exit_code == 0 ? "Completed" : "Error"},
-                             {"startedAt", started_text},
-                             {"finishedAt", now}}}},
-                          false);
-    Json conditions = Json::array();
-    for (const char* type : {"Ready", "ContainersReady"}) {
-      conditions.push_back({{"type", type},
-                            {"status", "False"},
-                            {"reason", "PodCompleted"},
-                            {"lastProbeTime", nullptr},
-                            {"lastTransitionTime", now}});
-    }
-    for (const char* type :
-         {"PodReadyToStartContainers", "Initialized", "PodScheduled"}) {
-      conditions.push_back({{"type", type},
-                            {"status", "True"},
-                            {"lastProbeTime", nullptr},
-                            {"lastTransitionTime", now}});
-    }
-    Json status = {{"status",
-                    {{"phase", exit_code == 0 ? "Succeeded" : "Failed"},
-                     {"conditions", conditions},
-                     {"containerStatuses", statuses}}}};
-    client::PatchOptions po;
-    po.subresource = "status";
-    auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
-                         pod.metadata.name, client::PatchType::kMerge,
-                         api::DumpJson(status), po);
-    return s.status();
-  }
-
-  // The containers' CDI device IDs, then phase Running with ready
-  // containers, unless the pod already says so.
-  absl::Status MarkRunning(
-      const api::Pod& pod,
-      const std::map<std::string, std::string>& uid_by_entry,
-      const std::map<std::string, kubelet_plugin::PrepareResult>& prepared) {
-    Json cdi = Json::object();
-    for (const api::Container& c : pod.spec.containers) {
-      Json ids = Json::array();
-      for (const api::ResourceClaimReference& ref : c.resources.claims) {
-        auto uid = uid_by_entry.find(ref.name);
-        if (uid == uid_by_entry.end()) continue;
-        auto result = prepared.find(uid->second);
-        if (result == prepared.end()) continue;
-        for (const auto& d : result->second.devices) {
-          const bool wanted = ref.request.empty() || d.requests.empty() ||
-                              std::find(d.requests.begin(), d.requests.end(),
-                                        ref.request) != d.requests.end();
-          if (!wanted) continue;
-          for (const std::string& id : d.cdi_device_ids) ids.push_back(id);
-        }
-      }
-      if (!ids.empty()) cdi[c.name] = ids;
-    }
-    const std::string cdi_text = api::DumpJson(cdi);
-    auto annotation = pod.metadata.annotations.find(kCdiDevicesAnnotation);
-    const bool annotated = cdi.empty()
-                               ? annotation == pod.metadata.annotations.end()
-                               : annotation != pod.metadata.annotations.end() &&
-                                     annotation->second == cdi_text;
-    if (!annotated) {
-      Json patch = {{"metadata",
-                     {{"annotations",
-                       {{kCdiDevicesAnnotation,
-                         cdi.empty() ? Json(nullptr) : Json(cdi_text)}}}}}};
-      // Through pods/status, as a kubelet may write its pods' metadata.
-      client::PatchOptions po;
-      po.subresource = "status";
-      auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
-                           pod.metadata.name, client::PatchType::kMerge,
-                           api::DumpJson(patch), po);
-      if (!s.ok()) return s.status();
-    }
-    if (pod.status.phase == "Running") return absl::OkStatus();
-    const std::string now = Rfc3339(clock_.Now());
-    const Json statuses =
-        ContainerStatuses(pod, {{"running", {{"startedAt", now}}}}, true);
-    Json conditions = Json::array();
-    for (const char* type : {"PodReadyToStartContainers", "Initialized",
-                             "Ready", "ContainersReady", "PodScheduled"}) {
-      conditions.push_back({{"type", type},
-                            {"status", "True"},
-                            {"lastProbeTime", nullptr},
-                            {"lastTransitionTime", now}});
-    }
-    Json status = {{"status",
-                    {{"phase", "Running"},
-                     {"conditions", conditions},
-                     {"containerStatuses", statuses},
-                     {"hostIP", "127.0.0.1"},
-                     {"startTime", now}}}};
-    client::PatchOptions po;
-    po.subresource = "status";
-    auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
-                         pod.metadata.name, client::PatchType::kMerge,
-                         api::DumpJson(status), po);
-    if (!s.ok()) return s.status();
-    events_->Event("Pod", "v1", pod.metadata, "Normal", "Started",
-                   "Started containers (simulated by the draplane node agent)");
-    return absl::OkStatus();
   }
 
   const NodeAgentOptions options_;
@@ -635,24 +147,15 @@ class NodeAgent::Impl {
   std::unique_ptr<gpu_driver::GpuDriver> driver_;
   std::unique_ptr<kubelet_plugin::PluginServer> server_;
   std::unique_ptr<kubelet_plugin::PluginHealthServer> health_;
-  std::unique_ptr<kubelet_plugin::PluginClient> plugin_;
-  std::unique_ptr<client::EventRecorder> events_;
-  std::unique_ptr<client::Informer> pods_;
+  std::unique_ptr<SimulatedKubelet> kubelet_;
   absl::Mutex publish_mu_;
   kubelet_plugin::ResourceSlicePublisher publisher_
       ABSL_GUARDED_BY(publish_mu_);
-  component_helpers::WorkQueue queue_;
   std::vector<std::thread> threads_;
 
   absl::Mutex mu_;
   absl::CondVar cv_;
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
-
-  absl::Mutex pods_mu_;
-  // By "ns/name".
-  std::map<std::string, PreparedPod> prepared_ ABSL_GUARDED_BY(pods_mu_);
-  // When running pods with a simulated run time finish.
-  std::map<std::string, absl::Time> completions_ ABSL_GUARDED_BY(pods_mu_);
 };
 
 absl::StatusOr<std::unique_ptr<NodeAgent>> NodeAgent::Start(

@@ -1,24 +1,17 @@
 // One GPU node: what runs on a node of a real cluster (the GPU driver
 // serving the kubelet plugin protocol and publishing ResourceSlices), and,
-// for draplane's standalone mode, the kubelet's part too (KWOK-style):
-//  - the Node object (labels, capacity, Ready condition) and its
-//    heartbeat Lease kube-node-lease/<node>, renewed every
-//    `heartbeat_period` (the node lifecycle controller marks the node
-//    Unknown when it stops, and Ready again when it comes back);
+// for draplane's simulated nodes, the kubelet's part too
+// (simulated_kubelet.h):
 //  - the GPU driver (gpu_driver.h) behind a PluginServer on
 //    <root>/plugins/<driver>/dra.sock with its registration socket in
 //    <root>/plugins_registry, CDI specs in <root>/cdi;
 //  - ResourceSlices from the driver, republished when the devices or
 //    their health change (polled every `device_poll_period`), and again
 //    when they were deleted (e.g. by a restarted kubelet);
-//  - with `simulate_kubelet`: for each pod bound to the node, the claims
-//    are prepared over the real gRPC socket (as the kubelet does:
-//    registration, NodePrepareResources), then the pod is marked Running
-//    with its containers' CDI device IDs in the annotation
-//    `dra.draplane.io/cdi-devices` ({"<container>": ["<id>", ...]}); a
-//    failure is a FailedPrepareDynamicResources event and a retry with
-//    backoff; when the pod goes away or finishes (see
-//    kSimulatedRunTimeAnnotation) its claims are unprepared.
+//  - with `simulate_kubelet`: the Node object and its heartbeat Lease, and
+//    the node's pods prepared over the plugin's real gRPC socket and marked
+//    Running (SimulatedKubelet, with the driver's checkpoint as the
+//    prepared claims it cleans up after).
 // Stop() halts everything without cleaning up (a node failure); Start()
 // on the same root resumes (the driver's checkpoint keeps what is
 // prepared).
@@ -36,24 +29,13 @@
 #include "clock/clock.h"
 #include "devices/device_backend.h"
 #include "gpu_driver/gpu_driver.h"
+#include "node_agent/simulated_kubelet.h"
 
 namespace draplane::node_agent {
 
-inline constexpr char kCdiDevicesAnnotation[] = "dra.draplane.io/cdi-devices";
-// Simulated nodes only: a pod with restartPolicy Never or OnFailure and
-// this annotation (a duration, "30s", "2m") finishes that long after it
-// started, with the exit code of kSimulatedExitCodeAnnotation (default
-// 0): phase Succeeded (0) or Failed, containers terminated. So Jobs
-// complete and finished pods release their claims, as on a real node.
-inline constexpr char kSimulatedRunTimeAnnotation[] =
-    "dra.draplane.io/simulated-run-time";
-inline constexpr char kSimulatedExitCodeAnnotation[] =
-    "dra.draplane.io/simulated-exit-code";
-
 struct NodeAgentOptions {
   std::string node_name;
-  // Node object: created when missing, labels merged in.
-  bool manage_node = true;
+  // The simulated kubelet's Node object: labels merged in.
   std::map<std::string, std::string> labels;
   std::string cpu = "64";
   std::string memory = "512Gi";

@@ -275,6 +275,66 @@ TEST_F(StandaloneClusterTest, HealthEventsRepublishWithTaints) {
   }));
 }
 
+// The kubelet's part alone, in front of a plugin served by another agent
+// (as `draplane node --backend none --simulate-kubelet` beside the chart's
+// DaemonSet): it waits for the plugin's registration socket, then prepares
+// and unprepares over it.
+TEST_F(StandaloneClusterTest, AKubeletAloneRegistersThePluginWhenItAppears) {
+  agents_.erase("node2");
+  const std::string root = dir_ + "/node2-plugin";
+  SimulatedKubeletOptions k;
+  k.node_name = "node2";
+  k.driver_name = "gpu.nvidia.com";
+  k.registration_socket = root + "/plugins_registry/gpu.nvidia.com-reg.sock";
+  k.heartbeat_period = absl::Milliseconds(200);
+  k.poll_period = absl::Milliseconds(100);
+  auto kubelet_client = cluster_->NewClient();
+  auto kubelet = SimulatedKubelet::Start(k, kubelet_client.get());
+  ASSERT_TRUE(kubelet.ok()) << kubelet.status();
+
+  CreateTemplate("whole-gpu", "gpu.nvidia.com");
+  Apply(R"({"apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "on-node2", "namespace": "default"},
+    "spec": {"nodeSelector": {"kubernetes.io/hostname": "node2"},
+             "containers": [{"name": "main", "image": "cuda",
+                             "resources": {"claims": [{"name": "gpu"}]}}],
+             "resourceClaims": [{"name": "gpu",
+                                 "resourceClaimTemplateName": "whole-gpu"}]}})");
+  // Bound (node2's slices are still published) but not Running: no plugin.
+  ASSERT_TRUE(Eventually([&] {
+    auto pod = GetPod("on-node2");
+    return pod && pod->spec.node_name == "node2";
+  }));
+  EXPECT_TRUE(Consistently([&] { return !Running("on-node2"); },
+                           absl::Milliseconds(500)));
+
+  NodeAgentOptions o;
+  o.node_name = "node2";
+  o.root_dir = root;
+  o.boot_id_path = dir_ + "/boot_id";
+  o.simulate_kubelet = false;
+  o.device_poll_period = absl::Milliseconds(100);
+  auto plugin_client = cluster_->NewClient();
+  auto plugin =
+      NodeAgent::Start(o, plugin_client.get(), backends_["node2"].get());
+  ASSERT_TRUE(plugin.ok()) << plugin.status();
+  ASSERT_TRUE(
+      Eventually([&] { return Running("on-node2"); }, absl::Seconds(20)));
+  EXPECT_EQ(
+      GetPod("on-node2")->metadata.annotations.count(kCdiDevicesAnnotation),
+      1u);
+  EXPECT_EQ((*plugin)->driver().CheckpointedClaims().size(), 1u);
+
+  ASSERT_TRUE(cluster_->client()
+                  .Delete(client::Kind("Pod"), "default", "on-node2")
+                  .ok());
+  EXPECT_TRUE(Eventually(
+      [&] { return (*plugin)->driver().CheckpointedClaims().empty(); },
+      absl::Seconds(20)));
+  (*kubelet)->Stop();
+  (*plugin)->Stop();
+}
+
 }  // namespace
 }  // namespace draplane::node_agent
 

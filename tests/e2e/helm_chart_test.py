@@ -14,7 +14,8 @@
     directory, the driver root, NODE_NAME from the downward API,
     system-node-critical, GPU-node affinity with the exclusivity label
     and a gRPC liveness probe; the ValidatingAdmissionPolicy and its
-    binding; DeviceClasses gpu.nvidia.com and mig.nvidia.com;
+    binding; DeviceClasses gpu.nvidia.com and mig.nvidia.com; the
+    controller (its DRA monitor only) writing no ResourceClaim;
   - rendered with every option on: the ServiceMonitors, the PrometheusRule
     with deploy/prometheus/alerts.yaml's groups, the dashboard ConfigMap
     with deploy/grafana/draplane.json;
@@ -182,6 +183,16 @@ def main():
                                              version))
     docs = render(args.helm)
     check_rbac(docs)
+    # By default the controller runs only the DRA monitor (the cluster's
+    # kube-controller-manager runs the resourceclaim controller): it reads
+    # claims and writes none.
+    default_role = [d for d in by_kind(docs, "ClusterRole")
+                    if d["metadata"]["name"] == "draplane-controller"][0]
+    claim_writes = [r for r in default_role["rules"]
+                    if any(x.startswith("resourceclaims") for x in r["resources"]) and
+                    set(r["verbs"]) - {"get", "list", "watch"}]
+    check(not claim_writes, "the default controller writes no ResourceClaim: %s" %
+          claim_writes)
     check_workloads(docs, chart["appVersion"])
 
     full = render(args.helm, "metrics.serviceMonitor.enabled=true",

@@ -109,6 +109,32 @@ class RealApiServer:
                 "-out", p("sa.key"))
         return p
 
+    def client_kubeconfig(self, name, subject):
+        """A kubeconfig with a client certificate of the test CA for
+        `subject` ("/O=group/CN=user")."""
+        p = self.pki_path
+        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                "-nodes", "-keyout", p(name + ".key"), "-out", p(name + ".csr"),
+                "-subj", subject)
+        with open(p(name + ".ext"), "w") as f:
+            f.write("extendedKeyUsage=clientAuth\n")
+        openssl("x509", "-req", "-in", p(name + ".csr"), "-CA", p("ca.crt"),
+                "-CAkey", p("ca.key"), "-CAcreateserial", "-out",
+                p(name + ".crt"), "-days", "2", "-extfile", p(name + ".ext"))
+        path = p(name + ".kubeconfig")
+        with open(path, "w") as f:
+            json.dump({
+                "apiVersion": "v1", "kind": "Config",
+                "clusters": [{"name": "e2e", "cluster": {
+                    "server": self.url, "certificate-authority": p("ca.crt")}}],
+                "users": [{"name": name, "user": {
+                    "client-certificate": p(name + ".crt"),
+                    "client-key": p(name + ".key")}}],
+                "contexts": [{"name": "e2e", "context": {
+                    "cluster": "e2e", "user": name}}],
+                "current-context": "e2e"}, f)
+        return path
+
     def start(self):
         p = self.pki()
         etcd_port, peer_port, api_port = free_port(), free_port(), free_port()
