@@ -480,10 +480,21 @@ def test(c, args):
     c.k("create", "clusterrolebinding", "draplane-e2e-metrics-reader",
         "--clusterrole", "draplane-e2e-metrics-reader",
         "--serviceaccount", "%s:prometheus" % mns)
+    c.k("create", "serviceaccount", "nobody", "-n", mns)
     reader = c.k("create", "token", "prometheus", "-n", mns).stdout.strip()
+    nobody = c.k("create", "token", "nobody", "-n", mns).stdout.strip()
     for name in ("scheduler-a", "controller"):
+        for path in ("/healthz", "/livez", "/readyz"):
+            code = https_code(ports[name], path)
+            check(code == 200, "%s: %s without credentials (%s)" % (name, path, code))
         code = https_code(ports[name], "/metrics")
-        check(code == 403, "%s: anonymous /metrics is forbidden (%d)" % (name, code))
+        check(code == 403, "%s: anonymous /metrics is forbidden (%s)" % (name, code))
+        code = https_code(ports[name], "/metrics", nobody)
+        check(code == 403, "%s: /metrics for a ServiceAccount without the role is "
+              "forbidden (%s)" % (name, code))
+        code = https_code(ports[name], "/metrics", "not-a-token")
+        check(code == 401, "%s: /metrics with a bad token is unauthorized (%s)" %
+              (name, code))
         code, body = k8s_mode_e2e._https(ports[name], "/metrics", reader)
         check(code == 200 and "process_resident_memory_bytes" in body and
               "leader_election_master_status" in body,
