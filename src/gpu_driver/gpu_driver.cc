@@ -721,6 +721,32 @@ absl::Status GpuDriver::UnprepareResourceClaim(
   return Save();
 }
 
+std::vector<kubelet_plugin::DeviceHealth> GpuDriver::DeviceHealthReport() {
+  using kubelet_plugin::DeviceHealthStatus;
+  std::vector<kubelet_plugin::DeviceHealth> report;
+  absl::MutexLock lock(&mu_);
+  for (const std::vector<api::Device>& gpu : devices_.devices_per_gpu) {
+    for (const api::Device& d : gpu) {
+      kubelet_plugin::DeviceHealth h{options_.node_name, d.name,
+                                     DeviceHealthStatus::kHealthy, ""};
+      for (const api::DeviceTaint& t : d.rare->taints) {
+        const bool lost = t.key == StrCat(model_options_.driver, "/gpu-lost");
+        std::string why =
+            lost ? "the GPU fell off the bus (NVML: GPU is lost)"
+                 : StrCat("NVML reported XID ", t.value, " on the GPU");
+        if (t.effect == "None") {
+          why += " (an application error: the device stays usable)";
+        } else {
+          h.health = DeviceHealthStatus::kUnhealthy;
+        }
+        h.message = h.message.empty() ? why : StrCat(h.message, "; ", why);
+      }
+      report.push_back(std::move(h));
+    }
+  }
+  return report;
+}
+
 absl::StatusOr<std::vector<api::ResourceSliceSpec>> GpuDriver::DesiredSlices() {
   auto facts = backend_->Discover();
   if (!facts.ok()) return facts.status();

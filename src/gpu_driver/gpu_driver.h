@@ -72,7 +72,8 @@ struct GpuDriverOptions {
   std::function<void(std::string_view what)> after_write;
 };
 
-class GpuDriver : public kubelet_plugin::DraDriver {
+class GpuDriver : public kubelet_plugin::DraDriver,
+                  public kubelet_plugin::DeviceHealthSource {
  public:
   // Reads the checkpoint and discovers the GPUs; reconciles as described
   // above. `backend` must outlive the driver.
@@ -83,6 +84,12 @@ class GpuDriver : public kubelet_plugin::DraDriver {
       const api::ResourceClaim& claim) override;
   absl::Status UnprepareResourceClaim(
       const kubelet_plugin::ClaimRef& claim) override;
+
+  // Every published device's health as of the last discovery (Start,
+  // DesiredSlices), from the taints it is published with: a critical XID
+  // (NoSchedule) or a lost GPU (NoExecute) is unhealthy, an ignored XID
+  // (effect None) healthy with a message.
+  std::vector<kubelet_plugin::DeviceHealth> DeviceHealthReport() override;
 
   // Discovers the GPUs again (health, MIG state) and returns the slices to
   // publish (devices::LayoutResourceSlices). Devices keep their names.

@@ -118,6 +118,39 @@ TEST_F(GpuDriverTest, PreparesAWholeGpuWithACdiSpec) {
   EXPECT_TRUE(driver->UnprepareResourceClaim({"ml", "train", uid}).ok());
 }
 
+// The kubelet's view of device health (DRAResourceHealth) follows the
+// taints: a critical XID or a lost GPU is unhealthy, an application XID
+// healthy with a message.
+TEST_F(GpuDriverTest, ReportsDeviceHealthFromTheTaints) {
+  using kubelet_plugin::DeviceHealthStatus;
+  FakeDeviceBackend backend(Gpus("A100-80GB-PCIE", 3));
+  auto driver = Start(backend);
+  ASSERT_NE(driver, nullptr);
+  auto report = driver->DeviceHealthReport();
+  ASSERT_EQ(report.size(), 3u);
+  for (const auto& h : report) {
+    EXPECT_EQ(h.pool, "node1");
+    EXPECT_EQ(h.health, DeviceHealthStatus::kHealthy) << h.device;
+    EXPECT_EQ(h.message, "");
+  }
+  backend.InjectXid(0, 79);
+  backend.InjectXid(1, 13);
+  backend.SetLost(2, true);
+  // Seen at the next discovery (the device loop's republish).
+  ASSERT_TRUE(driver->DesiredSlices().ok());
+  report = driver->DeviceHealthReport();
+  ASSERT_EQ(report.size(), 3u);
+  EXPECT_EQ(report[0].device, "gpu-0");
+  EXPECT_EQ(report[0].health, DeviceHealthStatus::kUnhealthy);
+  EXPECT_EQ(report[0].message, "NVML reported XID 79 on the GPU");
+  EXPECT_EQ(report[1].health, DeviceHealthStatus::kHealthy);
+  EXPECT_EQ(report[1].message,
+            "NVML reported XID 13 on the GPU (an application error: the "
+            "device stays usable)");
+  EXPECT_EQ(report[2].health, DeviceHealthStatus::kUnhealthy);
+  EXPECT_EQ(report[2].message, "the GPU fell off the bus (NVML: GPU is lost)");
+}
+
 TEST_F(GpuDriverTest, CreatesAndDestroysMigDevices) {
   FakeDeviceBackend backend(Gpus("H100", 1));
   auto driver = Start(backend);

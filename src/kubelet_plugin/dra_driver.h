@@ -56,6 +56,29 @@ class DraDriver {
   virtual absl::Status UnprepareResourceClaim(const ClaimRef& claim) = 0;
 };
 
+// The health of one published device, as the kubelet's DRAResourceHealth
+// service reports it (KEP-4680): the kubelet shows it in the status of the
+// pods using the device (containerStatuses[].allocatedResourcesStatus).
+enum class DeviceHealthStatus { kUnknown, kHealthy, kUnhealthy };
+
+struct DeviceHealth {
+  std::string pool;
+  std::string device;
+  DeviceHealthStatus health = DeviceHealthStatus::kUnknown;
+  std::string message;  // why, for the user; at most 1024 characters
+};
+
+// Implemented by a driver that reports its devices' health to the kubelet.
+// Called from gRPC threads; must be thread-safe and cheap (the plugin
+// server asks every second while the kubelet watches).
+class DeviceHealthSource {
+ public:
+  virtual ~DeviceHealthSource() = default;
+
+  // Every device the driver publishes, with its current health.
+  virtual std::vector<DeviceHealth> DeviceHealthReport() = 0;
+};
+
 }  // namespace draplane::kubelet_plugin
 
 #endif  // DRAPLANE_KUBELET_PLUGIN_DRA_DRIVER_H_

@@ -4,8 +4,11 @@
 
 #include <chrono>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_join.h"
 #include "common/str_cat.h"
+#include "proto/dra_health_v1.grpc.pb.h"
+#include "proto/dra_health_v1alpha1.grpc.pb.h"
 #include "proto/dra_v1.grpc.pb.h"
 #include "proto/dra_v1beta1.grpc.pb.h"
 #include "proto/pluginregistration.grpc.pb.h"
@@ -19,7 +22,6 @@ namespace v1beta1 = ::k8s::io::kubelet::pkg::apis::dra::v1beta1;
 // The services this kubelet side supports (kubelet 1.36: both).
 constexpr const char* kSupportedServices[] = {"v1.DRAPlugin",
                                               "v1beta1.DRAPlugin"};
-
 absl::Status FromGrpc(const grpc::Status& s, std::string_view what) {
   if (s.ok()) return absl::OkStatus();
   return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
@@ -29,6 +31,85 @@ absl::Status FromGrpc(const grpc::Status& s, std::string_view what) {
 void SetDeadline(grpc::ClientContext& ctx, absl::Duration timeout) {
   ctx.set_deadline(std::chrono::system_clock::now() +
                    absl::ToChronoMilliseconds(timeout));
+}
+
+// The health services, in the kubelet's (1.37) order of preference.
+constexpr const char* kHealthServices[] = {"v1.DRAResourceHealth",
+                                           "v1alpha1.DRAResourceHealth"};
+
+template <typename Response, typename Status>
+std::vector<DeviceHealth> HealthReport(const Response& response) {
+  std::vector<DeviceHealth> report;
+  for (const auto& d : response.devices()) {
+    DeviceHealth h;
+    h.pool = d.device().pool_name();
+    h.device = d.device().device_name();
+    h.health = d.health() == Status::HEALTHY ? DeviceHealthStatus::kHealthy
+               : d.health() == Status::UNHEALTHY
+                   ? DeviceHealthStatus::kUnhealthy
+                   : DeviceHealthStatus::kUnknown;
+    h.message = d.message();
+    report.push_back(std::move(h));
+  }
+  return report;
+}
+
+}  // namespace
+
+// The canceller's hook into one running watch (PluginClient is its friend).
+class WatchCancellerAccess {
+ public:
+  // False: already cancelled (the watch does not start).
+  static bool Attach(WatchCanceller* c, std::function<void()> cancel) {
+    if (c == nullptr) return true;
+    absl::MutexLock lock(&c->mu_);
+    if (c->cancelled_) return false;
+    c->cancel_ = std::move(cancel);
+    return true;
+  }
+  static void Detach(WatchCanceller* c) {
+    if (c == nullptr) return;
+    absl::MutexLock lock(&c->mu_);
+    c->cancel_ = nullptr;
+  }
+  static bool Cancelled(WatchCanceller* c) {
+    if (c == nullptr) return false;
+    absl::MutexLock lock(&c->mu_);
+    return c->cancelled_;
+  }
+};
+
+namespace {
+
+template <typename Stub, typename Request, typename Response, typename Status>
+absl::Status Watch(
+    const std::shared_ptr<grpc::Channel>& channel,
+    const std::function<bool(const std::vector<DeviceHealth>&)>& on_report,
+    absl::Duration timeout, WatchCanceller* canceller) {
+  auto stub = Stub::NewStub(channel);
+  grpc::ClientContext ctx;
+  SetDeadline(ctx, timeout);
+  if (!WatchCancellerAccess::Attach(canceller, [&ctx] { ctx.TryCancel(); })) {
+    return absl::OkStatus();
+  }
+  absl::Cleanup detach = [canceller] {
+    WatchCancellerAccess::Detach(canceller);
+  };
+  auto reader = stub->NodeWatchResources(&ctx, Request());
+  Response response;
+  bool stopped = false;
+  while (reader->Read(&response)) {
+    if (!on_report(HealthReport<Response, Status>(response))) {
+      stopped = true;
+      ctx.TryCancel();
+      break;
+    }
+  }
+  grpc::Status s = reader->Finish();
+  if (stopped || WatchCancellerAccess::Cancelled(canceller)) {
+    return absl::OkStatus();
+  }
+  return FromGrpc(s, "NodeWatchResources");
 }
 
 template <typename Request>
@@ -86,6 +167,7 @@ class PluginClient::Impl {
  public:
   PluginInfo info;
   std::string service;
+  std::string health_service;
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<v1::DRAPlugin::Stub> v1;
   std::unique_ptr<v1beta1::DRAPlugin::Stub> v1beta1;
@@ -141,6 +223,13 @@ absl::StatusOr<std::unique_ptr<PluginClient>> PluginClient::Register(
         if (v == supported && impl->service.empty()) impl->service = v;
       }
     }
+    for (const char* supported : kHealthServices) {
+      for (const std::string& v : impl->info.supported_versions) {
+        if (v == supported && impl->health_service.empty()) {
+          impl->health_service = v;
+        }
+      }
+    }
     if (impl->service.empty()) {
       error = StrCat("none of the plugin's services is supported: [",
                      absl::StrJoin(impl->info.supported_versions, ", "), "]");
@@ -185,6 +274,34 @@ PluginClient::PluginClient(std::unique_ptr<Impl> impl)
 PluginClient::~PluginClient() = default;
 const PluginInfo& PluginClient::info() const { return impl_->info; }
 const std::string& PluginClient::service() const { return impl_->service; }
+const std::string& PluginClient::health_service() const {
+  return impl_->health_service;
+}
+
+void WatchCanceller::Cancel() {
+  absl::MutexLock lock(&mu_);
+  cancelled_ = true;
+  if (cancel_) cancel_();
+}
+
+absl::Status PluginClient::WatchHealth(
+    const std::function<bool(const std::vector<DeviceHealth>&)>& on_report,
+    absl::Duration timeout, WatchCanceller* canceller) {
+  if (impl_->health_service == "v1.DRAResourceHealth") {
+    return Watch<::v1::DRAResourceHealth, ::v1::NodeWatchResourcesRequest,
+                 ::v1::NodeWatchResourcesResponse, ::v1::HealthStatus>(
+        impl_->channel, on_report, timeout, canceller);
+  }
+  if (impl_->health_service == "v1alpha1.DRAResourceHealth") {
+    return Watch<
+        ::v1alpha1::DRAResourceHealth, ::v1alpha1::NodeWatchResourcesRequest,
+        ::v1alpha1::NodeWatchResourcesResponse, ::v1alpha1::HealthStatus>(
+        impl_->channel, on_report, timeout, canceller);
+  }
+  return absl::FailedPreconditionError(
+      StrCat("the plugin ", impl_->info.name,
+             " advertises no DRAResourceHealth service"));
+}
 
 absl::StatusOr<std::map<std::string, PrepareResult>> PluginClient::Prepare(
     const std::vector<ClaimRef>& claims, absl::Duration timeout) {

@@ -9,9 +9,12 @@
 #include <filesystem>
 #include <variant>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/synchronization/mutex.h"
 #include "api/object.h"
 #include "common/str_cat.h"
+#include "proto/dra_health_v1.grpc.pb.h"
+#include "proto/dra_health_v1alpha1.grpc.pb.h"
 #include "proto/dra_v1.grpc.pb.h"
 #include "proto/dra_v1beta1.grpc.pb.h"
 #include "proto/pluginregistration.grpc.pb.h"
@@ -131,6 +134,149 @@ using DraServiceV1beta1 =
                v1beta1::NodeUnprepareResourcesRequest,
                v1beta1::NodeUnprepareResourcesResponse, false>;
 
+constexpr int kMaxHealthStreams = 4;
+constexpr size_t kMaxHealthMessage = 1024;  // the kubelet's limit
+
+bool SameReport(const std::vector<DeviceHealth>& a,
+                const std::vector<DeviceHealth>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].pool != b[i].pool || a[i].device != b[i].device ||
+        a[i].health != b[i].health || a[i].message != b[i].message) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The watch loop behind every NodeWatchResources stream, whatever its API
+// version: the stream cap, change detection, periodic refresh and the end
+// of all streams when the server stops.
+class HealthWatch {
+ public:
+  HealthWatch(const PluginServerOptions& options)
+      : source_(options.health),
+        poll_(options.health_poll),
+        refresh_(options.health_refresh),
+        clock_(options.clock != nullptr ? *options.clock : RealClock()) {}
+
+  // Sends reports through `send` (false: the kubelet went away) until the
+  // call is cancelled or Stop().
+  grpc::Status Serve(grpc::ServerContext* context,
+                     const std::function<bool(const std::vector<DeviceHealth>&,
+                                              int64_t)>& send) {
+    {
+      absl::MutexLock lock(&mu_);
+      if (stopped_) {
+        return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                            "the plugin is stopping");
+      }
+      if (streams_ >= kMaxHealthStreams) {
+        return grpc::Status(
+            grpc::StatusCode::RESOURCE_EXHAUSTED,
+            StrCat("at most ", kMaxHealthStreams, " health streams at once"));
+      }
+      ++streams_;
+    }
+    absl::Cleanup done = [this] {
+      absl::MutexLock lock(&mu_);
+      --streams_;
+    };
+    std::vector<DeviceHealth> last;
+    std::optional<absl::Time> last_sent;
+    while (!context->IsCancelled()) {
+      std::vector<DeviceHealth> report = source_->DeviceHealthReport();
+      const absl::Time now = clock_.Now();
+      if (!last_sent || !SameReport(report, last) ||
+          now - *last_sent >= refresh_) {
+        if (!send(report, absl::ToUnixSeconds(now))) {
+          return grpc::Status(grpc::StatusCode::CANCELLED,
+                              "the kubelet closed the stream");
+        }
+        last = std::move(report);
+        last_sent = now;
+      }
+      absl::MutexLock lock(&mu_);
+      if (clock_.WaitFor(cv_, mu_, poll_, [this] {
+            mu_.AssertHeld();
+            return stopped_;
+          })) {
+        return grpc::Status::OK;
+      }
+    }
+    return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled");
+  }
+
+  // Ends every stream (before the gRPC server's Shutdown, which waits for
+  // them) and refuses new ones.
+  void Stop() {
+    absl::MutexLock lock(&mu_);
+    stopped_ = true;
+    cv_.SignalAll();
+  }
+
+ private:
+  DeviceHealthSource* const source_;
+  const absl::Duration poll_;
+  const absl::Duration refresh_;
+  Clock& clock_;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
+  int streams_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+// The DRAResourceHealth service of one API version (v1 and v1alpha1 are
+// the same messages in another package).
+template <typename Service, typename Request, typename Response,
+          typename Status>
+class HealthService final : public Service {
+ public:
+  explicit HealthService(HealthWatch* watch) : watch_(watch) {}
+
+  grpc::Status NodeWatchResources(
+      grpc::ServerContext* context, const Request*,
+      grpc::ServerWriter<Response>* writer) override {
+    return watch_->Serve(
+        context,
+        [writer](const std::vector<DeviceHealth>& report, int64_t now) {
+          Response response;
+          for (const DeviceHealth& d : report) {
+            auto* out = response.add_devices();
+            out->mutable_device()->set_pool_name(d.pool);
+            out->mutable_device()->set_device_name(d.device);
+            switch (d.health) {
+              case DeviceHealthStatus::kHealthy:
+                out->set_health(Status::HEALTHY);
+                break;
+              case DeviceHealthStatus::kUnhealthy:
+                out->set_health(Status::UNHEALTHY);
+                break;
+              case DeviceHealthStatus::kUnknown:
+                out->set_health(Status::UNKNOWN);
+                break;
+            }
+            out->set_last_updated_time(now);
+            out->set_message(d.message.substr(0, kMaxHealthMessage));
+          }
+          return writer->Write(response);
+        });
+  }
+
+ private:
+  HealthWatch* const watch_;
+};
+
+using HealthServiceV1 =
+    HealthService<::v1::DRAResourceHealth::Service,
+                  ::v1::NodeWatchResourcesRequest,
+                  ::v1::NodeWatchResourcesResponse, ::v1::HealthStatus>;
+using HealthServiceV1alpha1 =
+    HealthService<::v1alpha1::DRAResourceHealth::Service,
+                  ::v1alpha1::NodeWatchResourcesRequest,
+                  ::v1alpha1::NodeWatchResourcesResponse,
+                  ::v1alpha1::HealthStatus>;
+
 absl::Status PrepareSocketPath(const std::string& path) {
   if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
     return absl::InvalidArgumentError(
@@ -158,7 +304,12 @@ class PluginServer::Impl : public pluginregistration::Registration::Service {
  public:
   Impl(const PluginServerOptions& options, client::Client* api,
        DraDriver* driver)
-      : options_(options), v1_(api, driver), v1beta1_(api, driver) {
+      : options_(options),
+        v1_(api, driver),
+        v1beta1_(api, driver),
+        health_watch_(options),
+        health_v1_(&health_watch_),
+        health_v1alpha1_(&health_watch_) {
     dra_socket_ = StrCat(options.plugin_data_dir, "/dra.sock");
     if (!options.registrar_dir.empty()) {
       registration_socket_ =
@@ -175,6 +326,10 @@ class PluginServer::Impl : public pluginregistration::Registration::Service {
                                grpc::InsecureServerCredentials());
       builder.RegisterService(&v1_);
       builder.RegisterService(&v1beta1_);
+      if (options_.health != nullptr) {
+        builder.RegisterService(&health_v1_);
+        builder.RegisterService(&health_v1alpha1_);
+      }
       dra_server_ = builder.BuildAndStart();
       if (!dra_server_) {
         return absl::UnavailableError(
@@ -208,6 +363,7 @@ class PluginServer::Impl : public pluginregistration::Registration::Service {
       std::error_code ec;
       fs::remove(registration_socket_, ec);
     }
+    health_watch_.Stop();
     if (dra_server_) {
       dra_server_->Shutdown();
       dra_server_->Wait();
@@ -225,6 +381,10 @@ class PluginServer::Impl : public pluginregistration::Registration::Service {
     info->set_endpoint(fs::absolute(dra_socket_).string());
     info->add_supported_versions("v1.DRAPlugin");
     info->add_supported_versions("v1beta1.DRAPlugin");
+    if (options_.health != nullptr) {
+      info->add_supported_versions("v1.DRAResourceHealth");
+      info->add_supported_versions("v1alpha1.DRAResourceHealth");
+    }
     return grpc::Status::OK;
   }
 
@@ -255,6 +415,9 @@ class PluginServer::Impl : public pluginregistration::Registration::Service {
   std::string registration_socket_;
   DraServiceV1 v1_;
   DraServiceV1beta1 v1beta1_;
+  HealthWatch health_watch_;
+  HealthServiceV1 health_v1_;
+  HealthServiceV1alpha1 health_v1alpha1_;
   std::unique_ptr<grpc::Server> dra_server_;
   std::unique_ptr<grpc::Server> registration_server_;
   mutable absl::Mutex mu_;

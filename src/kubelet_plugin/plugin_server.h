@@ -5,7 +5,14 @@
 //    (GetInfo: type DRAPlugin, the driver name, the DRA socket, services
 //    "v1.DRAPlugin", "v1beta1.DRAPlugin"; NotifyRegistrationStatus);
 //  - <plugin_data_dir>/dra.sock: k8s.io.kubelet.pkg.apis.dra.v1.DRAPlugin
-//    and ...v1beta1.DRAPlugin, plus grpc.health.v1.Health.
+//    and ...v1beta1.DRAPlugin, plus grpc.health.v1.Health, and with a
+//    DeviceHealthSource the kubelet's DRAResourceHealth service (v1 and
+//    v1alpha1, advertised in the registration as "v1.DRAResourceHealth"
+//    and "v1alpha1.DRAResourceHealth"): NodeWatchResources streams a full
+//    report of the devices' health at once, when it changes (looked at
+//    every `health_poll`), and every `health_refresh` otherwise (the
+//    kubelet takes a device unreported for 30 s as unknown); at most four
+//    such streams at once, more are refused with RESOURCE_EXHAUSTED.
 // NodePrepareResources reads each claim from the API server and fails the
 // call (gRPC error, as upstream) if a claim is missing, not allocated or
 // was replaced (another UID); otherwise every claim gets its own result.
@@ -17,7 +24,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "client/client.h"
+#include "clock/clock.h"
 #include "kubelet_plugin/dra_driver.h"
 
 namespace draplane::kubelet_plugin {
@@ -28,6 +37,13 @@ struct PluginServerOptions {
   // /var/lib/kubelet/plugins_registry; empty: no registration socket
   // (a simulated kubelet connects to dra.sock directly).
   std::string registrar_dir;
+  // Devices' health for the kubelet; null: the service is not offered.
+  // Must outlive the server.
+  DeviceHealthSource* health = nullptr;
+  absl::Duration health_poll = absl::Seconds(1);
+  absl::Duration health_refresh = absl::Seconds(10);
+  // What the health stream's waits and timestamps read (null: RealClock()).
+  Clock* clock = nullptr;
 };
 
 struct RegistrationStatus {

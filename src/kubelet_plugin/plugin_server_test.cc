@@ -3,14 +3,19 @@
 // real (in-process) API server.
 #include "kubelet_plugin/plugin_server.h"
 
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "absl/synchronization/mutex.h"
 #include "api/object.h"
 #include "gtest/gtest.h"
 #include "kubelet_plugin/plugin_client.h"
+#include "proto/dra_health_v1alpha1.grpc.pb.h"
 #include "testing/in_process_cluster.h"
 
 namespace draplane::kubelet_plugin {
@@ -45,6 +50,23 @@ class RecordingDriver : public DraDriver {
   absl::Mutex mu;
   std::vector<std::string> prepared;
   std::vector<std::string> unprepared;
+};
+
+// A health report the test changes.
+class FakeHealth : public DeviceHealthSource {
+ public:
+  std::vector<DeviceHealth> DeviceHealthReport() override {
+    absl::MutexLock lock(&mu_);
+    return report_;
+  }
+  void Set(std::vector<DeviceHealth> report) {
+    absl::MutexLock lock(&mu_);
+    report_ = std::move(report);
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::vector<DeviceHealth> report_;
 };
 
 class PluginServerTest : public ::testing::Test {
@@ -196,6 +218,122 @@ TEST_F(PluginServerTest, RefusesSocketPathsThatDoNotFit) {
   auto s = PluginServer::Start(options, api_.get(), &driver_);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.status().message().find("longer than"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace draplane::kubelet_plugin
+
+namespace draplane::kubelet_plugin {
+namespace {
+
+TEST_F(PluginServerTest, StreamsDeviceHealthToTheKubelet) {
+  // Without a health source nothing is advertised or served.
+  {
+    auto plain = PluginClient::Register(server_->registration_socket());
+    ASSERT_TRUE(plain.ok()) << plain.status();
+    EXPECT_EQ((*plain)->health_service(), "");
+    EXPECT_EQ(
+        (*plain)
+            ->WatchHealth([](const auto&) { return false; }, absl::Seconds(5))
+            .code(),
+        absl::StatusCode::kFailedPrecondition);
+  }
+  server_->Stop();
+
+  using S = DeviceHealthStatus;
+  FakeHealth health;
+  health.Set({{"node1", "gpu-0", S::kHealthy, ""},
+              {"node1", "gpu-1", S::kHealthy, ""}});
+  PluginServerOptions options;
+  options.driver_name = "gpu.nvidia.com";
+  options.plugin_data_dir = dir_ + "/plugins/gpu.nvidia.com";
+  options.registrar_dir = dir_ + "/plugins_registry";
+  options.health = &health;
+  options.health_poll = absl::Milliseconds(20);
+  options.health_refresh = absl::Hours(1);
+  auto server = PluginServer::Start(options, api_.get(), &driver_);
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto client = PluginClient::Register((*server)->registration_socket());
+  ASSERT_TRUE(client.ok()) << client.status();
+  EXPECT_EQ((*client)->info().supported_versions,
+            (std::vector<std::string>{"v1.DRAPlugin", "v1beta1.DRAPlugin",
+                                      "v1.DRAResourceHealth",
+                                      "v1alpha1.DRAResourceHealth"}));
+  EXPECT_EQ((*client)->health_service(), "v1.DRAResourceHealth");
+
+  // The first report at once; a change is sent when it happens.
+  std::vector<std::vector<DeviceHealth>> reports;
+  absl::Status watched = (*client)->WatchHealth(
+      [&](const std::vector<DeviceHealth>& report) {
+        reports.push_back(report);
+        if (reports.size() == 1) {
+          health.Set({{"node1", "gpu-0", S::kHealthy, ""},
+                      {"node1", "gpu-1", S::kUnhealthy,
+                       "NVML reported XID 79 on the GPU"}});
+        }
+        return reports.size() < 2;
+      },
+      absl::Seconds(10));
+  ASSERT_TRUE(watched.ok()) << watched;
+  ASSERT_EQ(reports.size(), 2u);
+  ASSERT_EQ(reports[0].size(), 2u);
+  EXPECT_EQ(reports[0][1].health, S::kHealthy);
+  EXPECT_EQ(reports[1][1].device, "gpu-1");
+  EXPECT_EQ(reports[1][1].health, S::kUnhealthy);
+  EXPECT_EQ(reports[1][1].message, "NVML reported XID 79 on the GPU");
+
+  // v1alpha1 (kubelets 1.34 to 1.36) gets the same report.
+  {
+    auto channel = grpc::CreateChannel("unix:" + (*server)->dra_socket(),
+                                       grpc::InsecureChannelCredentials());
+    auto stub = ::v1alpha1::DRAResourceHealth::NewStub(channel);
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::seconds(10));
+    auto reader =
+        stub->NodeWatchResources(&ctx, ::v1alpha1::NodeWatchResourcesRequest());
+    ::v1alpha1::NodeWatchResourcesResponse response;
+    ASSERT_TRUE(reader->Read(&response));
+    ASSERT_EQ(response.devices_size(), 2);
+    EXPECT_EQ(response.devices(1).device().pool_name(), "node1");
+    EXPECT_EQ(response.devices(1).health(), ::v1alpha1::UNHEALTHY);
+    EXPECT_GT(response.devices(1).last_updated_time(), 0);
+    ctx.TryCancel();
+  }
+
+  // At most four streams at once; stopping the server ends them. (The
+  // streams cancelled above leave within a poll period: a watcher refused
+  // meanwhile tries again.)
+  std::atomic<int> started{0};
+  std::vector<std::thread> watchers;
+  watchers.reserve(4);
+  std::vector<absl::Status> ends(4);
+  for (int i = 0; i < 4; ++i) {
+    watchers.emplace_back([&, i] {
+      bool counted = false;
+      for (int attempt = 0; attempt < 100; ++attempt) {
+        ends[i] = (*client)->WatchHealth(
+            [&](const auto&) {
+              if (!counted) ++started;
+              counted = true;
+              return true;
+            },
+            absl::Seconds(30));
+        if (!absl::IsResourceExhausted(ends[i])) return;
+        absl::SleepFor(absl::Milliseconds(20));
+      }
+    });
+  }
+  for (int i = 0; i < 500 && started.load() < 4; ++i) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  ASSERT_EQ(started.load(), 4);
+  absl::Status fifth = (*client)->WatchHealth([](const auto&) { return false; },
+                                              absl::Seconds(10));
+  EXPECT_EQ(fifth.code(), absl::StatusCode::kResourceExhausted) << fifth;
+  (*server)->Stop();
+  for (std::thread& t : watchers) t.join();
+  for (const absl::Status& s : ends) EXPECT_TRUE(s.ok()) << s;
 }
 
 }  // namespace

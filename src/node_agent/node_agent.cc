@@ -48,6 +48,8 @@ class NodeAgent::Impl {
     so.driver_name = devices::kNvidiaGpuDriver;
     so.plugin_data_dir = d.plugin_data_dir;
     so.registrar_dir = registrar;
+    so.health = driver_.get();
+    so.clock = &clock_;
     auto server = kubelet_plugin::PluginServer::Start(so, api_, driver_.get());
     if (!server.ok()) return server.status();
     server_ = *std::move(server);

@@ -275,6 +275,74 @@ TEST_F(StandaloneClusterTest, HealthEventsRepublishWithTaints) {
   }));
 }
 
+// Device health reaches the pods using the device, as the kubelet reports
+// it (KEP-4680): the plugin's DRAResourceHealth stream, then the pod's
+// containerStatuses[].allocatedResourcesStatus.
+TEST_F(StandaloneClusterTest, DeviceHealthShowsInThePodStatus) {
+  CreateTemplate("whole-gpu", "gpu.nvidia.com");
+  Apply(R"({"apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "trainer", "namespace": "default"},
+    "spec": {"nodeSelector": {"kubernetes.io/hostname": "node2"},
+             "containers": [{"name": "main", "image": "cuda",
+                             "resources": {"claims": [{"name": "gpu"}]}},
+                            {"name": "sidecar", "image": "busybox"}],
+             "resourceClaims": [{"name": "gpu",
+                                 "resourceClaimTemplateName": "whole-gpu"}]}})");
+  // The container's resource status: [{name, resources: [{resourceID,
+  // health, message?}]}]; null while there is none.
+  const auto status = [&](const std::string& container) {
+    auto pod = GetPod("trainer");
+    if (!pod) return Json();
+    const Json& statuses =
+        pod->status.unknown_fields.value("containerStatuses", Json::array());
+    for (const Json& c : statuses) {
+      if (c.value("name", "") == container) {
+        return c.value("allocatedResourcesStatus", Json());
+      }
+    }
+    return Json();
+  };
+  ASSERT_TRUE(Eventually(
+      [&] {
+        const Json s = status("main");
+        return s.is_array() && s.size() == 1 &&
+               s[0]["resources"][0].value("health", "") == "Healthy";
+      },
+      absl::Seconds(20)))
+      << status("main").dump();
+  const Json healthy = status("main");
+  EXPECT_EQ(healthy[0]["name"], "claim:gpu");
+  EXPECT_EQ(healthy[0]["resources"].size(), 1u);
+  const std::string id = healthy[0]["resources"][0]["resourceID"];
+  EXPECT_EQ(id.rfind("k8s.gpu.nvidia.com/claim=", 0), 0u) << id;
+  EXPECT_TRUE(status("sidecar").is_null());
+
+  // The GPU the pod holds reports a critical XID.
+  auto claims =
+      cluster_->client().List(client::Kind("ResourceClaim"), "default");
+  ASSERT_TRUE(claims.ok());
+  std::string device;
+  for (const api::Object& o : claims->items) {
+    const auto& c = std::get<api::ResourceClaim>(o.value);
+    if (c.status.allocation) {
+      device = c.status.allocation->devices.results[0].device;
+    }
+  }
+  ASSERT_EQ(device.rfind("gpu-", 0), 0u) << device;
+  backends_["node2"]->InjectXid(std::stoi(device.substr(4)), 79);
+  ASSERT_TRUE(Eventually(
+      [&] {
+        const Json s = status("main");
+        return s.is_array() && s.size() == 1 &&
+               s[0]["resources"][0].value("health", "") == "Unhealthy";
+      },
+      absl::Seconds(20)))
+      << status("main").dump();
+  EXPECT_EQ(status("main")[0]["resources"][0]["message"],
+            "NVML reported XID 79 on the GPU");
+  EXPECT_EQ(status("main")[0]["resources"][0]["resourceID"], id);
+}
+
 // The kubelet's part alone, in front of a plugin served by another agent
 // (as `draplane node --backend none --simulate-kubelet` beside the chart's
 // DaemonSet): it waits for the plugin's registration socket, then prepares

@@ -17,6 +17,7 @@
 #include "component_helpers/work_queue.h"
 #include "kubelet_plugin/plugin_client.h"
 #include "logging/log.h"
+#include "node_agent/internal/allocated_resources_status.h"
 
 namespace draplane::node_agent {
 namespace {
@@ -94,6 +95,7 @@ class SimulatedKubelet::Impl {
     pods_->Start();
     threads_.emplace_back([this] { HeartbeatLoop(); });
     threads_.emplace_back([this] { PodLoop(); });
+    threads_.emplace_back([this] { HealthLoop(); });
     threads_.emplace_back([this] {
       component_helpers::RunWorker(
           queue_, StrCat("node ", options_.node_name, " kubelet"),
@@ -109,6 +111,7 @@ class SimulatedKubelet::Impl {
       stopped_ = true;
     }
     cv_.SignalAll();
+    health_cancel_.Cancel();
     queue_.ShutDown();
     if (pods_) pods_->Stop();
     for (std::thread& t : threads_) t.join();
@@ -267,6 +270,97 @@ class SimulatedKubelet::Impl {
                        {{"node", options_.node_name}, {"err", s}});
       }
     }
+  }
+
+  // The kubelet's health stream (KEP-4680): while the plugin offers a
+  // DRAResourceHealth service, its reports are kept and the pods using a
+  // device whose health changed get their allocatedResourcesStatus again;
+  // a stream that ends forgets the driver's health and is opened again.
+  void HealthLoop() {
+    while (true) {
+      auto plugin = Plugin();
+      if (plugin.ok() && !(*plugin)->health_service().empty()) {
+        absl::Status s = (*plugin)->WatchHealth(
+            [this](const std::vector<kubelet_plugin::DeviceHealth>& report) {
+              SetHealth(report);
+              return true;
+            },
+            absl::Hours(24), &health_cancel_);
+        if (!s.ok()) {
+          logging::Verbose(3).Info("Health stream ended",
+                                   {{"node", options_.node_name}, {"err", s}});
+        }
+        SetHealth({});
+      }
+      if (!Sleep(options_.poll_period)) return;
+    }
+  }
+
+  void SetHealth(const std::vector<kubelet_plugin::DeviceHealth>& report) {
+    std::map<std::pair<std::string, std::string>, kubelet_plugin::DeviceHealth>
+        health;
+    for (const kubelet_plugin::DeviceHealth& d : report) {
+      health[{d.pool, d.device}] = d;
+    }
+    {
+      absl::MutexLock lock(&health_mu_);
+      bool same = health.size() == health_.size();
+      for (auto a = health.begin(), b = health_.begin();
+           same && a != health.end(); ++a, ++b) {
+        same = a->first == b->first && a->second.health == b->second.health &&
+               a->second.message == b->second.message;
+      }
+      if (same) return;
+      health_ = std::move(health);
+    }
+    for (const client::ObjectPtr& o : pods_->List()) {
+      if (const api::ObjectMeta* m = o->metadata()) {
+        queue_.Add(StrCat(m->namespace_, "/", m->name));
+      }
+    }
+  }
+
+  std::optional<kubelet_plugin::DeviceHealth> Health(
+      const std::string& pool, const std::string& device) {
+    absl::MutexLock lock(&health_mu_);
+    auto it = health_.find({pool, device});
+    if (it == health_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // The running pod's allocatedResourcesStatus brought up to date.
+  absl::Status UpdateAllocatedResourcesStatus(
+      const api::Pod& pod, const std::map<std::string, Json>& allocated) {
+    auto current = pod.status.unknown_fields.find("containerStatuses");
+    if (current == pod.status.unknown_fields.end() || !current->is_array()) {
+      return absl::OkStatus();
+    }
+    Json statuses = *current;
+    bool changed = false;
+    for (Json& status : statuses) {
+      if (!status.is_object()) continue;
+      auto name = status.find("name");
+      if (name == status.end() || !name->is_string()) continue;
+      auto want = allocated.find(name->get<std::string>());
+      auto have = status.find("allocatedResourcesStatus");
+      if (want == allocated.end()) {
+        if (have != status.end()) {
+          status.erase(have);
+          changed = true;
+        }
+      } else if (have == status.end() || *have != want->second) {
+        status["allocatedResourcesStatus"] = want->second;
+        changed = true;
+      }
+    }
+    if (!changed) return absl::OkStatus();
+    client::PatchOptions po;
+    po.subresource = "status";
+    Json patch = {{"status", {{"containerStatuses", statuses}}}};
+    return api_
+        ->Patch(client::Kind("Pod"), pod.metadata.namespace_, pod.metadata.name,
+                client::PatchType::kMerge, api::DumpJson(patch), po)
+        .status();
   }
 
   // The kubelet's cleanup of claims prepared for pods it no longer has
@@ -569,10 +663,24 @@ class SimulatedKubelet::Impl {
                            api::DumpJson(patch), po);
       if (!s.ok()) return s.status();
     }
-    if (pod.status.phase == "Running") return absl::OkStatus();
+    const std::map<std::string, Json> allocated =
+        internal::AllocatedResourcesStatus(
+            pod, uid_by_entry, prepared, options_.driver_name,
+            [this](const std::string& pool, const std::string& device) {
+              return Health(pool, device);
+            });
+    if (pod.status.phase == "Running") {
+      return UpdateAllocatedResourcesStatus(pod, allocated);
+    }
     const std::string now = Rfc3339(clock_.Now());
-    const Json statuses =
+    Json statuses =
         ContainerStatuses(pod, {{"running", {{"startedAt", now}}}}, true);
+    for (Json& status : statuses) {
+      auto it = allocated.find(status["name"].get<std::string>());
+      if (it != allocated.end()) {
+        status["allocatedResourcesStatus"] = it->second;
+      }
+    }
     Json conditions = Json::array();
     for (const char* type : {"PodReadyToStartContainers", "Initialized",
                              "Ready", "ContainersReady", "PodScheduled"}) {
@@ -604,6 +712,11 @@ class SimulatedKubelet::Impl {
   absl::Mutex plugin_mu_;
   std::shared_ptr<kubelet_plugin::PluginClient> plugin_
       ABSL_GUARDED_BY(plugin_mu_);
+  kubelet_plugin::WatchCanceller health_cancel_;
+  absl::Mutex health_mu_;
+  // The plugin's last health report, by pool and device.
+  std::map<std::pair<std::string, std::string>, kubelet_plugin::DeviceHealth>
+      health_ ABSL_GUARDED_BY(health_mu_);
   std::unique_ptr<client::EventRecorder> events_;
   std::unique_ptr<client::Informer> pods_;
   component_helpers::WorkQueue queue_;
