@@ -328,6 +328,16 @@ class SimulatedKubelet::Impl {
     return it->second;
   }
 
+  // A JSON merge patch of the pod through pods/status, as a kubelet writes.
+  absl::Status PatchPodStatus(const api::Pod& pod, const Json& patch) {
+    client::PatchOptions po;
+    po.subresource = "status";
+    return api_
+        ->Patch(client::Kind("Pod"), pod.metadata.namespace_, pod.metadata.name,
+                client::PatchType::kMerge, api::DumpJson(patch), po)
+        .status();
+  }
+
   // The running pod's allocatedResourcesStatus brought up to date.
   absl::Status UpdateAllocatedResourcesStatus(
       const api::Pod& pod, const std::map<std::string, Json>& allocated) {
@@ -354,13 +364,7 @@ class SimulatedKubelet::Impl {
       }
     }
     if (!changed) return absl::OkStatus();
-    client::PatchOptions po;
-    po.subresource = "status";
-    Json patch = {{"status", {{"containerStatuses", statuses}}}};
-    return api_
-        ->Patch(client::Kind("Pod"), pod.metadata.namespace_, pod.metadata.name,
-                client::PatchType::kMerge, api::DumpJson(patch), po)
-        .status();
+    return PatchPodStatus(pod, {{"status", {{"containerStatuses", statuses}}}});
   }
 
   // The kubelet's cleanup of claims prepared for pods it no longer has
@@ -612,12 +616,7 @@ class SimulatedKubelet::Impl {
                     {{"phase", exit_code == 0 ? "Succeeded" : "Failed"},
                      {"conditions", conditions},
                      {"containerStatuses", statuses}}}};
-    client::PatchOptions po;
-    po.subresource = "status";
-    auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
-                         pod.metadata.name, client::PatchType::kMerge,
-                         api::DumpJson(status), po);
-    return s.status();
+    return PatchPodStatus(pod, status);
   }
 
   // The containers' CDI device IDs, then phase Running with ready
@@ -656,12 +655,7 @@ class SimulatedKubelet::Impl {
                        {{kCdiDevicesAnnotation,
                          cdi.empty() ? Json(nullptr) : Json(cdi_text)}}}}}};
       // Through pods/status, as a kubelet may write its pods' metadata.
-      client::PatchOptions po;
-      po.subresource = "status";
-      auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
-                           pod.metadata.name, client::PatchType::kMerge,
-                           api::DumpJson(patch), po);
-      if (!s.ok()) return s.status();
+      if (absl::Status s = PatchPodStatus(pod, patch); !s.ok()) return s;
     }
     const std::map<std::string, Json> allocated =
         internal::AllocatedResourcesStatus(
@@ -695,12 +689,7 @@ class SimulatedKubelet::Impl {
                      {"containerStatuses", statuses},
                      {"hostIP", "127.0.0.1"},
                      {"startTime", now}}}};
-    client::PatchOptions po;
-    po.subresource = "status";
-    auto s = api_->Patch(client::Kind("Pod"), pod.metadata.namespace_,
-                         pod.metadata.name, client::PatchType::kMerge,
-                         api::DumpJson(status), po);
-    if (!s.ok()) return s.status();
+    if (absl::Status s = PatchPodStatus(pod, status); !s.ok()) return s;
     events_->Event("Pod", "v1", pod.metadata, "Normal", "Started",
                    "Started containers (simulated by draplane's kubelet)");
     return absl::OkStatus();
