@@ -14,6 +14,21 @@ namespace {
 
 constexpr char kStateFile[] = "simulated-gpus.json";
 
+// The simulated machine's GPUs as its last run left them, or NotFound.
+absl::StatusOr<devices::NodeGpuFacts> LoadSavedGpus(const std::string& path) {
+  auto text = ReadPrivateFile(path);
+  if (!text.ok()) return text.status();
+  auto json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    return absl::DataLossError(StrCat(path, ": not JSON"));
+  }
+  auto facts = devices::GpuFactsFromJson(json);
+  if (!facts.ok()) {
+    return absl::DataLossError(StrCat(path, ": ", facts.status().message()));
+  }
+  return facts;
+}
+
 // The fake backend, its state saved after every change to the hardware
 // (MIG devices created or destroyed), so that the simulated machine
 // outlives the process.
@@ -22,7 +37,11 @@ class SavingBackend : public devices::DeviceBackend {
   SavingBackend(devices::FakeDeviceBackend* backend, std::string path)
       : backend_(backend), path_(std::move(path)) {}
 
+  // Health written into the state file by someone else (a test, an
+  // operator simulating a failure) reaches the GPUs first: new XIDs and
+  // lost GPUs, as NVML would report them.
   absl::StatusOr<devices::NodeGpuFacts> Discover() override {
+    TakeHealthEdits();
     return backend_->Discover();
   }
   absl::StatusOr<devices::MigDeviceFacts> CreateMigDevice(
@@ -65,26 +84,42 @@ class SavingBackend : public devices::DeviceBackend {
       logging::Error("Saving the simulated GPUs failed",
                      {{"file", path_}, {"err", s}});
     }
+    std::error_code ec;
+    saved_mtime_ = std::filesystem::last_write_time(path_, ec);
+  }
+
+  void TakeHealthEdits() {
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(path_, ec);
+    if (ec || mtime == saved_mtime_) return;
+    saved_mtime_ = mtime;
+    auto edited = LoadSavedGpus(path_);
+    auto current = backend_->Discover();
+    if (!edited.ok() || !current.ok()) return;
+    bool changed = false;
+    for (size_t i = 0; i < edited->gpus.size() && i < current->gpus.size();
+         ++i) {
+      const devices::GpuFacts& want = edited->gpus[i];
+      const devices::GpuFacts& have = current->gpus[i];
+      if (want.uuid != have.uuid) continue;
+      // XIDs are events: the ones beyond those already seen are new.
+      for (size_t x = have.xids.size(); x < want.xids.size(); ++x) {
+        backend_->InjectXid(static_cast<uint32_t>(i), want.xids[x]);
+        changed = true;
+      }
+      if (want.lost != have.lost) {
+        backend_->SetLost(static_cast<uint32_t>(i), want.lost);
+        changed = true;
+      }
+    }
+    if (changed) Save();
   }
 
   devices::FakeDeviceBackend* const backend_;
   const std::string path_;
+  // The state file's time as of our last read or write.
+  std::filesystem::file_time_type saved_mtime_;
 };
-
-// The simulated machine's GPUs as its last run left them, or NotFound.
-absl::StatusOr<devices::NodeGpuFacts> LoadSavedGpus(const std::string& path) {
-  auto text = ReadPrivateFile(path);
-  if (!text.ok()) return text.status();
-  auto json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) {
-    return absl::DataLossError(StrCat(path, ": not JSON"));
-  }
-  auto facts = devices::GpuFactsFromJson(json);
-  if (!facts.ok()) {
-    return absl::DataLossError(StrCat(path, ": ", facts.status().message()));
-  }
-  return facts;
-}
 
 }  // namespace
 

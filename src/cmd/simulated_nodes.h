@@ -9,7 +9,10 @@
 // kubelet, as a kubelet-plugin Pod: the GPUs' state, MIG devices included,
 // is kept in <root>/<node>/simulated-gpus.json with the boot id beside it,
 // so a restarted driver finds what it prepared, as after a driver upgrade
-// on a real node). Deleting the node's root directory is a reboot.
+// on a real node). Deleting the node's root directory is a reboot. Health
+// edited into that file (a GPU's "xids" grown, "lost") reaches the GPUs at
+// the driver's next poll, as NVML events would: a way to simulate a
+// failure of a running node.
 #ifndef DRAPLANE_CMD_SIMULATED_NODES_H_
 #define DRAPLANE_CMD_SIMULATED_NODES_H_
 

@@ -53,6 +53,20 @@ class SimulatedNodesTest : public ::testing::Test {
 
   std::string node_dir() const { return dir_ + "/node1"; }
 
+  // The devices node1 publishes with a taint.
+  int TaintedDevices() {
+    auto slices = cluster_->client().List(client::Kind("ResourceSlice"), "");
+    if (!slices.ok()) return -1;
+    int n = 0;
+    for (const api::Object& o : slices->items) {
+      for (const api::Device& d :
+           std::get<api::ResourceSlice>(o.value).spec.devices) {
+        n += d.rare->taints.empty() ? 0 : 1;
+      }
+    }
+    return n;
+  }
+
   // The devices node1 publishes.
   int PublishedDevices() {
     auto slices = cluster_->client().List(client::Kind("ResourceSlice"), "");
@@ -79,6 +93,33 @@ TEST_F(SimulatedNodesTest, EachStartIsANewBootByDefault) {
   ASSERT_TRUE(second.ok()) << second.status();
   EXPECT_NE(ReadFile(node_dir() + "/boot_id"), boot);
   EXPECT_FALSE(fs::exists(node_dir() + "/simulated-gpus.json"));
+}
+
+TEST_F(SimulatedNodesTest, HealthWrittenIntoTheStateReachesTheRunningDriver) {
+  node_agent::NodeAgentOptions o;
+  o.simulate_kubelet = false;
+  o.device_poll_period = absl::Milliseconds(50);
+  auto nodes = SimulatedNodes::Start(
+      inventory_, "node1", dir_,
+      [this](const std::string&) { return cluster_->NewClient(); }, o,
+      SimulatedNodes::Hardware::kOutlivesProcess);
+  ASSERT_TRUE(nodes.ok()) << nodes.status();
+  EXPECT_EQ(TaintedDevices(), 0);
+  const std::string state_file = node_dir() + "/simulated-gpus.json";
+  auto state = nlohmann::json::parse(ReadFile(state_file));
+  state["gpus"][0]["xids"] = {79};
+  // A later modification time than the file's last write.
+  std::ofstream(state_file + ".new") << state.dump();
+  fs::rename(state_file + ".new", state_file);
+  fs::last_write_time(
+      state_file, fs::file_time_type::clock::now() + std::chrono::seconds(1));
+  for (int i = 0; i < 200 && TaintedDevices() == 0; ++i) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  EXPECT_EQ(TaintedDevices(), 26);  // every device of the GPU
+  // The XID is part of the machine now: the driver's saves keep it.
+  EXPECT_EQ(nlohmann::json::parse(ReadFile(state_file))["gpus"][0]["xids"],
+            nlohmann::json::array({79}));
 }
 
 TEST_F(SimulatedNodesTest, HardwareThatOutlivesTheProcessKeepsItsBootAndGpus) {

@@ -33,7 +33,9 @@ ServiceAccounts, each node's kubelet with the node's (system:node:<name>):
     process restarted with the new release's args: prepared claims stay
     prepared (CDI specs, checkpoint), pods Running; deleting pods
     unprepares and deallocates their claims, and a new pod is prepared by
-    the upgraded plugin; nothing any process wrote was refused;
+    the upgraded plugin; a critical XID on one of its GPUs shows in its
+    allocatedResourcesStatus (the plugin's DRAResourceHealth stream, the
+    kubelet); nothing any process wrote was refused;
   - `helm uninstall` removes every object of the chart (the Leases the
     components made and the ResourceSlices stay, as docs/deploy.md says).
 
@@ -646,6 +648,35 @@ def test(c, args):
     check(wait_for(lambda: phases(c, guide).get("distributed-training-corrected") ==
                    "Running" and len(cdi_specs(c, "node1")) == 1, 90),
           "a new training pod is prepared by the upgraded plugin and Running")
+
+    # Device health (KEP-4680): a critical XID written into node1's
+    # simulated GPU 0 reaches the plugin at its next poll, the plugin's
+    # DRAResourceHealth stream, and the kubelet, which shows it in the
+    # training pod's status (kube-apiserver keeps the field).
+    path = c.node_dir("node1", "lib", "draplane-simulated-gpus", "node1",
+                      "simulated-gpus.json")
+    with open(path) as f:
+        machine = json.load(f)
+    machine["gpus"][0]["xids"] = [79]
+    with open(path + ".new", "w") as f:
+        json.dump(machine, f)
+    os.replace(path + ".new", path)
+    os.utime(path, (time.time() + 1, time.time() + 1))
+
+    def gpu0_health():
+        pod = json.loads(c.k("get", "pod", "-n", guide,
+                             "distributed-training-corrected", "-o", "json").stdout)
+        for status in pod["status"].get("containerStatuses", []):
+            for entry in status.get("allocatedResourcesStatus", []):
+                for r in entry.get("resources", []):
+                    if r["resourceID"].endswith("-gpu-0"):
+                        return entry["name"], r.get("health"), r.get("message")
+        return None
+    check(wait_for(lambda: (gpu0_health() or ("", ""))[1] == "Unhealthy", 60) and
+          gpu0_health() == ("claim:training-gpus", "Unhealthy",
+                            "NVML reported XID 79 on the GPU"),
+          "an XID on GPU 0 shows in the training pod's allocatedResourcesStatus: %s" %
+          (gpu0_health(),))
 
     # kube-apiserver's Node authorizer learns of a pod's claims from its
     # informers, a moment after the binding: a kubelet's first read of a
