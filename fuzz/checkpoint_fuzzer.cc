@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -15,11 +16,18 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace draplane::gpu_driver;
-  static const std::string dir = [] {
+  // Never destroyed, so that the exit handler that removes the folder
+  // can still read its name.
+  static const std::string& dir = *[] {
     char tmpl[] = "/tmp/draplane-checkpoint-fuzz-XXXXXX";
     const char* made = mkdtemp(tmpl);
     if (made == nullptr) std::abort();
-    return std::string(made);
+    auto* name = new std::string(made);
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    });
+    return name;
   }();
   const std::string path = dir + "/checkpoint.json";
   {

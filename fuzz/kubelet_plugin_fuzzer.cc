@@ -149,6 +149,11 @@ Node& TheNode() {
     char tmpl[] = "/tmp/draplane-plugin-fuzz-XXXXXX";
     if (mkdtemp(tmpl) == nullptr) Fail("mkdtemp");
     n->dir = tmpl;
+    // The node is never destroyed: its folder goes at exit.
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(TheNode().dir, ec);
+    });
     std::ofstream(n->dir + "/boot_id") << "boot-1\n";
     auto cluster = draplane::testing::InProcessCluster::Start();
     if (!cluster.ok()) Fail("the API server did not start");
