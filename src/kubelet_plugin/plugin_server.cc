@@ -137,6 +137,18 @@ using DraServiceV1beta1 =
 constexpr int kMaxHealthStreams = 4;
 constexpr size_t kMaxHealthMessage = 1024;  // the kubelet's limit
 
+// At most kMaxHealthMessage bytes, cut as the kubelet cuts ("..." after
+// 1,021) but never inside a UTF-8 sequence: proto3 strings must be valid
+// UTF-8, and the kubelet's Go decoder refuses the whole report otherwise.
+std::string HealthMessage(const std::string& message) {
+  if (message.size() <= kMaxHealthMessage) return message;
+  size_t cut = kMaxHealthMessage - 3;
+  while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
+  return message.substr(0, cut) + "...";
+}
+
 bool SameReport(const std::vector<DeviceHealth>& a,
                 const std::vector<DeviceHealth>& b) {
   if (a.size() != b.size()) return false;
@@ -257,7 +269,7 @@ class HealthService final : public Service {
                 break;
             }
             out->set_last_updated_time(now);
-            out->set_message(d.message.substr(0, kMaxHealthMessage));
+            out->set_message(HealthMessage(d.message));
           }
           return writer->Write(response);
         });

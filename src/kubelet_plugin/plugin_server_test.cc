@@ -282,6 +282,27 @@ TEST_F(PluginServerTest, StreamsDeviceHealthToTheKubelet) {
   EXPECT_EQ(reports[1][1].health, S::kUnhealthy);
   EXPECT_EQ(reports[1][1].message, "NVML reported XID 79 on the GPU");
 
+  // A long message is cut as the kubelet cuts it, never inside a UTF-8
+  // sequence (a proto3 string must stay valid UTF-8).
+  {
+    std::string long_message(1020, 'x');
+    for (int i = 0; i < 10; ++i) long_message += "\xc3\xa9";  // é
+    health.Set({{"node1", "gpu-0", S::kUnhealthy, long_message}});
+    std::string got;
+    ASSERT_TRUE((*client)
+                    ->WatchHealth(
+                        [&](const std::vector<DeviceHealth>& report) {
+                          got = report[0].message;
+                          return false;
+                        },
+                        absl::Seconds(10))
+                    .ok());
+    EXPECT_EQ(got, std::string(1020, 'x') + "...");
+    health.Set(
+        {{"node1", "gpu-0", S::kHealthy, ""},
+         {"node1", "gpu-1", S::kUnhealthy, "NVML reported XID 79 on the GPU"}});
+  }
+
   // v1alpha1 (kubelets 1.34 to 1.36) gets the same report.
   {
     auto channel = grpc::CreateChannel("unix:" + (*server)->dra_socket(),
