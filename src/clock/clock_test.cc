@@ -6,6 +6,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "clock/simulated_clock.h"
+#include "clock/stop_signal.h"
 #include "gtest/gtest.h"
 
 namespace draplane {
@@ -98,6 +99,24 @@ TEST(SimulatedClockTest, SleepForReturnsAfterTheAdvance) {
   clock.Advance(absl::Seconds(1));
   sleeper.join();
   EXPECT_TRUE(woke.load());
+}
+
+TEST(StopSignalTest, SleepsOnTheClockUntilStopped) {
+  SimulatedClock clock;
+  StopSignal stop(clock);
+  std::atomic<int> rounds{0};
+  std::thread loop([&] {
+    while (stop.Sleep(absl::Seconds(5))) ++rounds;
+  });
+  ASSERT_TRUE(clock.AwaitWaiters(1));
+  clock.Advance(absl::Seconds(5));
+  ASSERT_TRUE(clock.AwaitWaiters(1));
+  EXPECT_EQ(rounds.load(), 1);
+  EXPECT_TRUE(stop.Stop());  // wakes the sleeper without the clock
+  loop.join();
+  EXPECT_EQ(rounds.load(), 1);
+  EXPECT_FALSE(stop.Stop());                 // once only
+  EXPECT_FALSE(stop.Sleep(absl::Hours(1)));  // at once once stopped
 }
 
 TEST(SimulatedClockTest, AwaitWaitersGivesUpWithoutWaiters) {

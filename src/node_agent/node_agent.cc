@@ -4,6 +4,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "clock/stop_signal.h"
 #include "common/str_cat.h"
 #include "kubelet_plugin/plugin_health_server.h"
 #include "kubelet_plugin/plugin_server.h"
@@ -91,12 +92,7 @@ class NodeAgent::Impl {
   }
 
   void Stop() {
-    {
-      absl::MutexLock lock(&mu_);
-      if (stopped_) return;
-      stopped_ = true;
-    }
-    cv_.SignalAll();
+    if (!stop_.Stop()) return;
     for (std::thread& t : threads_) t.join();
     threads_.clear();
     kubelet_.reset();
@@ -119,18 +115,9 @@ class NodeAgent::Impl {
   int healthcheck_port() const { return health_ ? health_->port() : 0; }
 
  private:
-  // Waits `period` or until Stop(); false when stopped.
-  bool Sleep(absl::Duration period) {
-    absl::MutexLock lock(&mu_);
-    return !clock_.WaitFor(cv_, mu_, period, [this] {
-      mu_.AssertHeld();
-      return stopped_;
-    });
-  }
-
   void DeviceLoop() {
     absl::Time next_cleanup = clock_.Now() + options_.stale_claim_period;
-    while (Sleep(options_.device_poll_period)) {
+    while (stop_.Sleep(options_.device_poll_period)) {
       if (auto s = PublishNow(); !s.ok()) {
         logging::Error("Publishing ResourceSlices failed",
                        {{"node", options_.node_name}, {"err", s.status()}});
@@ -155,9 +142,7 @@ class NodeAgent::Impl {
       ABSL_GUARDED_BY(publish_mu_);
   std::vector<std::thread> threads_;
 
-  absl::Mutex mu_;
-  absl::CondVar cv_;
-  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
+  StopSignal stop_{clock_};
 };
 
 absl::StatusOr<std::unique_ptr<NodeAgent>> NodeAgent::Start(

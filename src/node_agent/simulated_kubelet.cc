@@ -12,6 +12,7 @@
 #include "api/object_codec.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
+#include "clock/stop_signal.h"
 #include "common/rfc3339.h"
 #include "common/str_cat.h"
 #include "component_helpers/work_queue.h"
@@ -105,12 +106,7 @@ class SimulatedKubelet::Impl {
   }
 
   void Stop() {
-    {
-      absl::MutexLock lock(&mu_);
-      if (stopped_) return;
-      stopped_ = true;
-    }
-    cv_.SignalAll();
+    if (!stop_.Stop()) return;
     health_cancel_.Cancel();
     queue_.ShutDown();
     if (pods_) pods_->Stop();
@@ -123,15 +119,6 @@ class SimulatedKubelet::Impl {
   }
 
  private:
-  // Waits `period` or until Stop(); false when stopped.
-  bool Sleep(absl::Duration period) {
-    absl::MutexLock lock(&mu_);
-    return !clock_.WaitFor(cv_, mu_, period, [this] {
-      mu_.AssertHeld();
-      return stopped_;
-    });
-  }
-
   absl::Status EnsureNode() {
     Json labels = {{"kubernetes.io/hostname", options_.node_name},
                    {"kubernetes.io/os", "linux"},
@@ -216,7 +203,7 @@ class SimulatedKubelet::Impl {
   }
 
   void HeartbeatLoop() {
-    while (Sleep(options_.heartbeat_period)) {
+    while (stop_.Sleep(options_.heartbeat_period)) {
       if (absl::Status s = Heartbeat(); !s.ok()) {
         logging::Error("Heartbeat failed",
                        {{"node", options_.node_name}, {"err", s}});
@@ -254,7 +241,7 @@ class SimulatedKubelet::Impl {
   }
 
   void PodLoop() {
-    while (Sleep(options_.poll_period)) {
+    while (stop_.Sleep(options_.poll_period)) {
       bool registered = false;
       {
         absl::MutexLock lock(&plugin_mu_);
@@ -292,7 +279,7 @@ class SimulatedKubelet::Impl {
         }
         SetHealth({});
       }
-      if (!Sleep(options_.poll_period)) return;
+      if (!stop_.Sleep(options_.poll_period)) return;
     }
   }
 
@@ -711,9 +698,7 @@ class SimulatedKubelet::Impl {
   component_helpers::WorkQueue queue_;
   std::vector<std::thread> threads_;
 
-  absl::Mutex mu_;
-  absl::CondVar cv_;
-  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
+  StopSignal stop_{clock_};
 
   absl::Mutex pods_mu_;
   // By "ns/name".
