@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "api/json_members.h"
 #include "api/object_codec.h"
 #include "common/str_cat.h"
 #include "logging/log.h"
@@ -122,17 +123,11 @@ absl::Status StatusError(const Json& status, int http) {
 
 // `object`'s string member `key`, or "" when it is absent or no string
 // (a server's answer of the wrong shape is never thrown).
-std::string StringMember(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 // The error of a non-2xx reply.
 absl::Status ReplyError(const HttpReply& reply) {
   Json body = reply.json != nullptr ? *reply.json
                                     : Json::parse(reply.body, nullptr, false);
-  if (StringMember(body, "kind") == "Status") {
+  if (api::StringMemberOrEmpty(body, "kind") == "Status") {
     return StatusError(body, reply.status);
   }
   std::string text = reply.body.substr(0, 512);
@@ -439,8 +434,8 @@ absl::StatusOr<ObjectList> Client::List(const api::KindInfo& kind,
     }
     if (json->contains("metadata") && (*json)["metadata"].is_object()) {
       const Json& meta = (*json)["metadata"];
-      out.resource_version = StringMember(meta, "resourceVersion");
-      out.continue_token = StringMember(meta, "continue");
+      out.resource_version = api::StringMemberOrEmpty(meta, "resourceVersion");
+      out.continue_token = api::StringMemberOrEmpty(meta, "continue");
     }
     if (json->contains("items") && (*json)["items"].is_array()) {
       for (Json& item : (*json)["items"]) {
@@ -683,8 +678,9 @@ absl::Status Client::Watch(const api::KindInfo& kind, std::string_view ns,
       event.error = StatusError(object, 500);
     } else if (event.type == "BOOKMARK") {
       api::Object bookmark;
-      bookmark.type.api_version = StringMember(object, "apiVersion");
-      bookmark.type.kind = StringMember(object, "kind");
+      bookmark.type.api_version =
+          api::StringMemberOrEmpty(object, "apiVersion");
+      bookmark.type.kind = api::StringMemberOrEmpty(object, "kind");
       auto decoded = api::DecodeObject(object);
       if (decoded.ok()) {
         bookmark = std::move(decoded->object);

@@ -7,6 +7,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "api/json_members.h"
 #include "api/meta_types.h"
 #include "apiserver/tls_credentials.h"
 #include "common/private_files.h"
@@ -48,19 +49,9 @@ void SendStatus(http::ResponseWriter& w, int code, const std::string& reason,
 
 // Members of an API server's answer, of the type expected or absent (an
 // answer of the wrong shape is read as a refusal, never thrown).
-const api::Json& Member(const api::Json& object, const char* name) {
-  static const api::Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(name);
-  return it == object.end() ? kNull : *it;
-}
 bool BoolMember(const api::Json& object, const char* name) {
-  const api::Json& v = Member(object, name);
+  const api::Json& v = api::MemberOrNull(object, name);
   return v.is_boolean() && v.get<bool>();
-}
-std::string StringMember(const api::Json& object, const char* name) {
-  const api::Json& v = Member(object, name);
-  return v.is_string() ? v.get<std::string>() : "";
 }
 std::vector<std::string> Strings(const api::Json& list) {
   std::vector<std::string> out;
@@ -155,14 +146,14 @@ absl::StatusOr<auth::UserInfo> DelegatedAuth::ReviewToken(
   }
   Cached entry;
   entry.until = clock_.Now() + options_.cache_ttl;
-  const api::Json& status = Member(*answer, "status");
+  const api::Json& status = api::MemberOrNull(*answer, "status");
   entry.ok = BoolMember(status, "authenticated");
   if (entry.ok) {
-    const api::Json& user = Member(status, "user");
-    entry.user.name = StringMember(user, "username");
-    entry.user.uid = StringMember(user, "uid");
-    entry.user.groups = Strings(Member(user, "groups"));
-    const api::Json& extra = Member(user, "extra");
+    const api::Json& user = api::MemberOrNull(status, "user");
+    entry.user.name = api::StringMemberOrEmpty(user, "username");
+    entry.user.uid = api::StringMemberOrEmpty(user, "uid");
+    entry.user.groups = Strings(api::MemberOrNull(user, "groups"));
+    const api::Json& extra = api::MemberOrNull(user, "extra");
     if (extra.is_object()) {
       for (auto it = extra.begin(); it != extra.end(); ++it) {
         entry.user.extra[it.key()] = Strings(it.value());
@@ -235,11 +226,11 @@ absl::Status DelegatedAuth::Authorize(const auth::UserInfo& user,
   absl::StatusOr<api::Json> answer = client_->PostJson(
       "/apis/authorization.k8s.io/v1/subjectaccessreviews", review);
   if (!answer.ok()) return answer.status();  // not cached
-  const api::Json& status = Member(*answer, "status");
+  const api::Json& status = api::MemberOrNull(*answer, "status");
   Cached entry;
   entry.until = clock_.Now() + options_.cache_ttl;
   entry.ok = BoolMember(status, "allowed") && !BoolMember(status, "denied");
-  entry.user.name = StringMember(status, "reason");
+  entry.user.name = api::StringMemberOrEmpty(status, "reason");
   absl::MutexLock lock(&mu_);
   Remember(decisions_, std::move(key), entry);
   return entry.ok ? absl::OkStatus()
@@ -292,7 +283,9 @@ absl::StatusOr<std::string> SecureServingClientCa(
   }
   absl::StatusOr<api::Json> cm = client->GetJson(kConfigMapPath);
   std::string ca;
-  if (cm.ok()) ca = StringMember(Member(*cm, "data"), "client-ca-file");
+  if (cm.ok())
+    ca = api::StringMemberOrEmpty(api::MemberOrNull(*cm, "data"),
+                                  "client-ca-file");
   if (ca.empty()) {
     logging::Warning(
         "Error looking up in-cluster authentication configuration",

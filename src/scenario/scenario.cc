@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "allocator/device_taint_rules.h"
+#include "api/json_members.h"
 #include "api/manifest.h"
 #include "api/object_codec.h"
 #include "api/validation/validation.h"
@@ -26,12 +27,6 @@ namespace {
 constexpr char kHeaderApiVersion[] = "draplane.dev/v1alpha1";
 constexpr char kHeaderKind[] = "Scenario";
 constexpr char kSharePlaceholder[] = "<share-id>";
-
-std::string JsonString(const api::Json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return "";
-  return it->get<std::string>();
-}
 
 // The header: apiVersion, kind, metadata{name, annotations, labels},
 // spec{node, features}; anything else is an unknown field.
@@ -145,8 +140,9 @@ absl::StatusOr<Scenario> ParseScenario(const std::vector<ScenarioInput>& inputs,
     auto docs = api::ParseManifests(input.text, input.source);
     if (!docs.ok()) return docs.status();
     for (const api::ManifestDocument& doc : *docs) {
-      const std::string api_version = JsonString(doc.json, "apiVersion");
-      const std::string kind = JsonString(doc.json, "kind");
+      const std::string api_version =
+          api::StringMemberOrEmpty(doc.json, "apiVersion");
+      const std::string kind = api::StringMemberOrEmpty(doc.json, "kind");
       const std::string where = StrCat(source, ": object #", doc.index, " (",
                                        api_version, " ", kind, ")");
       auto fail = [&](std::string_view message) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/time/clock.h"
+#include "api/json_members.h"
 #include "apiserver/internal/api_errors.h"
 #include "apiserver/internal/registry.h"
 #include "common/str_cat.h"
@@ -324,13 +325,9 @@ void RemoveFromSet(Json& set, const Path& path) {
   if (!path.empty()) node->erase(path.back());
 }
 
-// A managedFields entry's string member ("" when absent or not a string)
-// and its fieldsV1 set (empty when absent or not an object): entries come
-// from stored objects and are read without trusting their shape.
-std::string EntryString(const Json& entry, const char* key) {
-  const auto it = entry.find(key);
-  return it != entry.end() && it->is_string() ? it->get<std::string>() : "";
-}
+// A managedFields entry's fieldsV1 set (empty when absent or not an
+// object): entries come from stored objects and are read without trusting
+// their shape.
 Json EntryFields(const Json& entry) {
   const auto it = entry.find("fieldsV1");
   return it != entry.end() && it->is_object() ? *it : Json::object();
@@ -418,9 +415,9 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   const std::set<Path> applying_set(applying.begin(), applying.end());
   for (Json& m : managed) {
     if (!m.is_object()) continue;
-    if (EntryString(m, "manager") == request.manager &&
-        EntryString(m, "subresource") == request.subresource) {
-      if (EntryString(m, "operation") == "Apply") {
+    if (api::StringMemberOrEmpty(m, "manager") == request.manager &&
+        api::StringMemberOrEmpty(m, "subresource") == request.subresource) {
+      if (api::StringMemberOrEmpty(m, "operation") == "Apply") {
         previous = EntryFields(m);
       }
       continue;  // a manager never conflicts with itself
@@ -431,7 +428,7 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
         const Json* want = ValueAt(applied, p);
         if (have != nullptr && want != nullptr && *have != *want) {
           if (!request.force) {
-            conflicts.emplace_back(EntryString(m, "manager"), p);
+            conflicts.emplace_back(api::StringMemberOrEmpty(m, "manager"), p);
             continue;
           }
           RemoveFromSet(m["fieldsV1"], p);  // force: ownership moves
@@ -478,9 +475,9 @@ absl::StatusOr<Json> ServerSideApply(const ResourceInfo& r, const Json& current,
   bool placed = false;
   for (Json& m : managed) {
     if (!m.is_object()) continue;
-    if (EntryString(m, "manager") == request.manager &&
-        EntryString(m, "operation") == "Apply" &&
-        EntryString(m, "subresource") == request.subresource) {
+    if (api::StringMemberOrEmpty(m, "manager") == request.manager &&
+        api::StringMemberOrEmpty(m, "operation") == "Apply" &&
+        api::StringMemberOrEmpty(m, "subresource") == request.subresource) {
       next_managed.push_back(entry);
       placed = true;
     } else if (!LeavesOf(EntryFields(m)).empty()) {
@@ -519,9 +516,10 @@ void RecordUpdateManager(const ResourceInfo& r, const Json& current, Json& next,
   Json mine = Json::object();
   for (Json& m : managed) {
     if (!m.is_object()) continue;
-    const bool is_mine = EntryString(m, "manager") == manager &&
-                         EntryString(m, "operation") == "Update" &&
-                         EntryString(m, "subresource") == subresource;
+    const bool is_mine =
+        api::StringMemberOrEmpty(m, "manager") == manager &&
+        api::StringMemberOrEmpty(m, "operation") == "Update" &&
+        api::StringMemberOrEmpty(m, "subresource") == subresource;
     if (is_mine) {
       mine = EntryFields(m);
       continue;
