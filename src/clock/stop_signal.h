@@ -23,6 +23,11 @@ class StopSignal {
     });
   }
 
+  bool stopped() {
+    absl::MutexLock lock(&mu_);
+    return stopped_;
+  }
+
   // Wakes every Sleep. True for the first call only, so that the caller's
   // shutdown runs once.
   bool Stop() {

@@ -65,8 +65,24 @@ struct DeviceHealth {
   std::string pool;
   std::string device;
   DeviceHealthStatus health = DeviceHealthStatus::kUnknown;
-  std::string message;  // why, for the user; at most 1024 characters
+  std::string message;  // why, for the user; see HealthMessage()
+
+  friend bool operator==(const DeviceHealth&, const DeviceHealth&) = default;
 };
+
+// A health message as the kubelet keeps it: at most 1,024 bytes, a longer
+// one cut to 1,021 and "..." appended, never inside a UTF-8 sequence
+// (proto3 strings must be valid UTF-8; the kubelet's decoder refuses the
+// whole report otherwise).
+inline std::string HealthMessage(const std::string& message) {
+  constexpr size_t kMax = 1024;
+  if (message.size() <= kMax) return message;
+  size_t cut = kMax - 3;
+  while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
+  return message.substr(0, cut) + "...";
+}
 
 // Implemented by a driver that reports its devices' health to the kubelet.
 // Called from gRPC threads; must be thread-safe and cheap (the plugin

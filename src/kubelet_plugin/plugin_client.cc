@@ -48,7 +48,8 @@ std::vector<DeviceHealth> HealthReport(const Response& response) {
                : d.health() == Status::UNHEALTHY
                    ? DeviceHealthStatus::kUnhealthy
                    : DeviceHealthStatus::kUnknown;
-    h.message = d.message();
+    // Kept as the kubelet keeps it, whatever the plugin sent.
+    h.message = HealthMessage(d.message());
     report.push_back(std::move(h));
   }
   return report;

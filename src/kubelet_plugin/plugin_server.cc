@@ -12,6 +12,7 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/synchronization/mutex.h"
 #include "api/object.h"
+#include "clock/stop_signal.h"
 #include "common/str_cat.h"
 #include "proto/dra_health_v1.grpc.pb.h"
 #include "proto/dra_health_v1alpha1.grpc.pb.h"
@@ -135,32 +136,6 @@ using DraServiceV1beta1 =
                v1beta1::NodeUnprepareResourcesResponse, false>;
 
 constexpr int kMaxHealthStreams = 4;
-constexpr size_t kMaxHealthMessage = 1024;  // the kubelet's limit
-
-// At most kMaxHealthMessage bytes, cut as the kubelet cuts ("..." after
-// 1,021) but never inside a UTF-8 sequence: proto3 strings must be valid
-// UTF-8, and the kubelet's Go decoder refuses the whole report otherwise.
-std::string HealthMessage(const std::string& message) {
-  if (message.size() <= kMaxHealthMessage) return message;
-  size_t cut = kMaxHealthMessage - 3;
-  while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) {
-    --cut;
-  }
-  return message.substr(0, cut) + "...";
-}
-
-bool SameReport(const std::vector<DeviceHealth>& a,
-                const std::vector<DeviceHealth>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].pool != b[i].pool || a[i].device != b[i].device ||
-        a[i].health != b[i].health || a[i].message != b[i].message) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // The watch loop behind every NodeWatchResources stream, whatever its API
 // version: the stream cap, change detection, periodic refresh and the end
 // of all streams when the server stops.
@@ -177,12 +152,12 @@ class HealthWatch {
   grpc::Status Serve(grpc::ServerContext* context,
                      const std::function<bool(const std::vector<DeviceHealth>&,
                                               int64_t)>& send) {
+    if (stop_.stopped()) {
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "the plugin is stopping");
+    }
     {
       absl::MutexLock lock(&mu_);
-      if (stopped_) {
-        return grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                            "the plugin is stopping");
-      }
       if (streams_ >= kMaxHealthStreams) {
         return grpc::Status(
             grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -199,8 +174,7 @@ class HealthWatch {
     while (!context->IsCancelled()) {
       std::vector<DeviceHealth> report = source_->DeviceHealthReport();
       const absl::Time now = clock_.Now();
-      if (!last_sent || !SameReport(report, last) ||
-          now - *last_sent >= refresh_) {
+      if (!last_sent || report != last || now - *last_sent >= refresh_) {
         if (!send(report, absl::ToUnixSeconds(now))) {
           return grpc::Status(grpc::StatusCode::CANCELLED,
                               "the kubelet closed the stream");
@@ -208,33 +182,22 @@ class HealthWatch {
         last = std::move(report);
         last_sent = now;
       }
-      absl::MutexLock lock(&mu_);
-      if (clock_.WaitFor(cv_, mu_, poll_, [this] {
-            mu_.AssertHeld();
-            return stopped_;
-          })) {
-        return grpc::Status::OK;
-      }
+      if (!stop_.Sleep(poll_)) return grpc::Status::OK;
     }
     return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled");
   }
 
   // Ends every stream (before the gRPC server's Shutdown, which waits for
   // them) and refuses new ones.
-  void Stop() {
-    absl::MutexLock lock(&mu_);
-    stopped_ = true;
-    cv_.SignalAll();
-  }
+  void Stop() { stop_.Stop(); }
 
  private:
   DeviceHealthSource* const source_;
   const absl::Duration poll_;
   const absl::Duration refresh_;
   Clock& clock_;
+  StopSignal stop_{clock_};
   absl::Mutex mu_;
-  absl::CondVar cv_;
-  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
   int streams_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

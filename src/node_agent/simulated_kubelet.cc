@@ -291,13 +291,7 @@ class SimulatedKubelet::Impl {
     }
     {
       absl::MutexLock lock(&health_mu_);
-      bool same = health.size() == health_.size();
-      for (auto a = health.begin(), b = health_.begin();
-           same && a != health.end(); ++a, ++b) {
-        same = a->first == b->first && a->second.health == b->second.health &&
-               a->second.message == b->second.message;
-      }
-      if (same) return;
+      if (health == health_) return;
       health_ = std::move(health);
     }
     for (const client::ObjectPtr& o : pods_->List()) {
